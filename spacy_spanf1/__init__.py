@@ -1,0 +1,18 @@
+"""spacy-spanf1: span precision, recall and F1 under explicitly named
+matching schemes, inside spaCy and out."""
+from .counts import PRFCounts, SemEvalCounts
+from .errors import SCHEMES
+from .evaluate import SchemeResult, SpanScorer, evaluate_spans
+from .matching import SpanError
+from .spans import Span
+
+__all__ = [
+    "SCHEMES",
+    "PRFCounts",
+    "SchemeResult",
+    "SemEvalCounts",
+    "Span",
+    "SpanError",
+    "SpanScorer",
+    "evaluate_spans",
+]

@@ -1,0 +1,116 @@
+"""Gold and predicted spans of a spaCy `Example`, as spaCy's scorers see them.
+
+- `Doc.ents` (no spans key) follows `spacy.scorer.get_ner_prf`: a reference
+  doc without entity annotation is skipped; each predicted entity is mapped
+  onto the reference tokens through the alignment, and one that covers a
+  reference token with missing annotation (`ent_iob == 0`) is ignored.
+- `Doc.spans[key]` follows `Scorer.score_spans` with `allow_overlap=True`:
+  a reference doc without the key is skipped, predicted spans are mapped
+  with `Example.get_aligned_spans_x2y`, and identical spans count once.
+
+When both docs have the same tokens (same text, same token offsets), the
+alignment is the identity and is not computed.
+"""
+from bisect import bisect_left, bisect_right
+from typing import List, Optional, Tuple
+
+import numpy
+from spacy.attrs import ENT_IOB, IDX, LENGTH
+from spacy.tokens import Doc
+from spacy.training import Example
+
+from .spans import Span
+
+SpanPair = Tuple[List[Span], List[Span]]
+
+
+def same_tokens(x: Doc, y: Doc) -> bool:
+    """Whether two docs have one text and the same token boundaries."""
+    if len(x) != len(y) or x.text != y.text:
+        return False
+    return bool(numpy.array_equal(x.to_array([IDX, LENGTH]), y.to_array([IDX, LENGTH])))
+
+
+def example_spans(
+    example: Example, spans_key: Optional[str] = None, unit: str = "token"
+) -> Optional[SpanPair]:
+    """(gold, predicted) spans of one example, each sorted, in the given unit.
+
+    RETURNS (Optional[SpanPair]): None when the reference doc is skipped
+        (no entity annotation, or no span group `spans_key`).
+    """
+    if spans_key is None:
+        return _ent_spans(example, unit)
+    return _group_spans(example, spans_key, unit)
+
+
+def _to_chars(doc: Doc, spans: List[Span]) -> List[Span]:
+    if not spans:
+        return spans
+    starts = doc.to_array(IDX)
+    lengths = doc.to_array(LENGTH)
+    return [
+        Span(int(starts[s]), int(starts[e - 1] + lengths[e - 1]), label)
+        for s, e, label in spans
+    ]
+
+
+def _ents(doc: Doc) -> List[Span]:
+    return [Span(e.start, e.end, e.label_) for e in doc.ents]
+
+
+def _ent_spans(example: Example, unit: str) -> Optional[SpanPair]:
+    x, y = example.predicted, example.reference
+    if not y.has_annotation("ENT_IOB"):
+        return None
+    gold = _ents(y)
+    missing = y.to_array(ENT_IOB) == 0
+    has_missing = bool(missing.any())
+    pred_x = _ents(x)
+    if unit == "char":
+        pred = _to_chars(x, pred_x)
+        if has_missing and pred:
+            pred = _drop_char_spans_on_missing(y, missing, pred)
+        return sorted(_to_chars(y, gold)), sorted(pred)
+    if same_tokens(x, y):
+        pred = pred_x
+    else:
+        align_x2y = example.alignment.x2y
+        pred = []
+        for start, end, label in pred_x:
+            indices = align_x2y[start:end]
+            if len(indices):
+                pred.append(Span(int(indices[0]), int(indices[-1]) + 1, label))
+    if has_missing:
+        pred = [p for p in pred if not missing[p.start : p.end].any()]
+    return sorted(gold), sorted(pred)
+
+
+def _drop_char_spans_on_missing(y: Doc, missing, pred: List[Span]) -> List[Span]:
+    """Predictions (char offsets) that touch no reference token whose entity
+    annotation is missing."""
+    starts = y.to_array(IDX).tolist()
+    ends = (y.to_array(IDX) + y.to_array(LENGTH)).tolist()
+    kept = []
+    for span in pred:
+        first = bisect_right(ends, span.start)
+        last = bisect_left(starts, span.end)
+        if not missing[first:last].any():
+            kept.append(span)
+    return kept
+
+
+def _group_spans(example: Example, key: str, unit: str) -> Optional[SpanPair]:
+    x, y = example.predicted, example.reference
+    if key not in y.spans:
+        return None
+    gold = {Span(s.start, s.end, s.label_) for s in y.spans[key]}
+    pred_group = x.spans[key] if key in x.spans else []
+    if unit == "char" or same_tokens(x, y):
+        pred = {Span(s.start, s.end, s.label_) for s in pred_group}
+        if unit == "char":
+            return sorted(_to_chars(y, list(gold))), sorted(_to_chars(x, list(pred)))
+    else:
+        aligned = example.get_aligned_spans_x2y(pred_group, allow_overlap=True)
+        pred = {Span(s.start, s.end, s.label_) for s in aligned}
+    return sorted(gold), sorted(pred)

@@ -1,0 +1,326 @@
+"""The spaCy scorer: registry, config, keys, and agreement with spaCy's own
+scorers on real Examples (different tokenization, missing annotation,
+overlapping span groups)."""
+import random
+
+import pytest
+import spacy
+from spacy.lang.en import English
+from spacy.scorer import Scorer, get_ner_prf
+from spacy.tokens import Doc, SpanGroup
+from spacy.training import Example
+
+from spacy_spanf1 import SCHEMES, evaluate_spans
+from spacy_spanf1.docs import example_spans, same_tokens
+from spacy_spanf1.scorer import make_spanf1_scorer_v1
+
+LABELS = ["PER", "LOC", "ORG"]
+
+
+@pytest.fixture(scope="session")
+def en_vocab():
+    return English().vocab
+
+
+def random_words(rng, n):
+    return ["".join(rng.choice("abcdefgh") for _ in range(rng.randint(2, 6))) for _ in range(n)]
+
+
+def split_words(rng, words, rate):
+    """Re-tokenize: cut some words in two (no space between the pieces)."""
+    out_words, out_spaces = [], []
+    for word in words:
+        if len(word) >= 2 and rng.random() < rate:
+            cut = rng.randint(1, len(word) - 1)
+            out_words += [word[:cut], word[cut:]]
+            out_spaces += [False, True]
+        else:
+            out_words.append(word)
+            out_spaces.append(True)
+    return out_words, out_spaces
+
+
+def random_iob(rng, n, missing_rate=0.0):
+    tags, i = [], 0
+    while i < n:
+        r = rng.random()
+        if r < missing_rate:
+            tags.append(None)
+            i += 1
+        elif r < 0.3:
+            length = min(rng.randint(1, 3), n - i)
+            label = rng.choice(LABELS)
+            tags += [f"B-{label}"] + [f"I-{label}"] * (length - 1)
+            i += length
+        else:
+            tags.append("O")
+            i += 1
+    return tags
+
+
+def random_example(rng, vocab, *, retokenize, missing_rate=0.0):
+    words = random_words(rng, rng.randint(3, 15))
+    if retokenize:
+        ref_words, ref_spaces = split_words(rng, words, 0.3)
+        pred_words, pred_spaces = split_words(rng, words, 0.3)
+    else:
+        ref_words, ref_spaces = words, [True] * len(words)
+        pred_words, pred_spaces = words, [True] * len(words)
+    reference = Doc(vocab, words=ref_words, spaces=ref_spaces,
+                    ents=random_iob(rng, len(ref_words), missing_rate))
+    predicted = Doc(vocab, words=pred_words, spaces=pred_spaces,
+                    ents=random_iob(rng, len(pred_words)))
+    return Example(predicted, reference)
+
+
+def score(examples, **settings):
+    return make_spanf1_scorer_v1(**settings)(examples)
+
+
+@pytest.mark.parametrize(
+    "retokenize,missing_rate",
+    [(False, 0.0), (True, 0.0), (False, 0.1), (True, 0.1)],
+    ids=["same_tokens", "retokenized", "missing_annotation", "retokenized_missing"],
+)
+def test_strict_equals_get_ner_prf(en_vocab, retokenize, missing_rate):
+    rng = random.Random(7)
+    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=missing_rate)
+                for _ in range(1500)]
+    ours = score(examples, schemes=["strict", "iou"])
+    spacy_scores = get_ner_prf(examples)
+    # bit-equal: same counts and spaCy's own F formula
+    assert ours["ents_p"] == spacy_scores["ents_p"]
+    assert ours["ents_r"] == spacy_scores["ents_r"]
+    assert ours["ents_f"] == spacy_scores["ents_f"]
+    assert ours["ents_strict_f"] == spacy_scores["ents_f"]
+    for label, prf in spacy_scores["ents_per_type"].items():
+        assert ours["ents_per_type"][label] == prf
+
+
+def test_strict_equals_score_spans_on_ents(en_vocab):
+    rng = random.Random(11)
+    examples = [random_example(rng, en_vocab, retokenize=False) for _ in range(800)]
+    ours = score(examples, schemes=["strict"])
+    theirs = Scorer.score_spans(examples, "ents")
+    for key in ("ents_p", "ents_r", "ents_f"):
+        assert ours[key] == theirs[key]
+    assert ours["ents_per_type"] == theirs["ents_per_type"]
+
+
+def random_group(rng, doc, key, n):
+    spans = []
+    for _ in range(n):
+        start = rng.randrange(len(doc))
+        end = min(len(doc), start + rng.randint(1, 4))
+        spans.append(doc[start:end])
+        spans[-1].label_ = rng.choice(LABELS)
+    doc.spans[key] = SpanGroup(doc, name=key, spans=spans)
+
+
+@pytest.mark.parametrize("retokenize", [False, True], ids=["same_tokens", "retokenized"])
+def test_span_group_equals_score_spans(en_vocab, retokenize):
+    """Overlapping spans in a span group, as spancat scores them."""
+    rng = random.Random(3)
+    examples = []
+    for _ in range(800):
+        eg = random_example(rng, en_vocab, retokenize=retokenize)
+        random_group(rng, eg.reference, "sc", rng.randint(0, 6))
+        if rng.random() < 0.9:  # some predicted docs lack the key
+            random_group(rng, eg.predicted, "sc", rng.randint(0, 6))
+        examples.append(eg)
+    examples.append(Example(Doc(en_vocab, words=["no", "key"]), Doc(en_vocab, words=["no", "key"])))
+    theirs = Scorer.score_spans(
+        examples, "spans_sc", getter=lambda doc, attr: doc.spans.get(attr[6:], []),
+        has_annotation=lambda doc: "sc" in doc.spans, allow_overlap=True,
+    )
+    ours = score(examples, schemes=["strict", "partial"], spans_key="sc")
+    for suffix in ("p", "r", "f"):
+        assert ours[f"spans_sc_{suffix}"] == theirs[f"spans_sc_{suffix}"]
+        assert ours[f"spans_sc_strict_{suffix}"] == theirs[f"spans_sc_{suffix}"]
+    assert ours["spans_sc_per_type"] == theirs["spans_sc_per_type"]
+
+
+def test_fast_path_only_when_tokens_match(en_vocab):
+    a = Doc(en_vocab, words=["New", "York", "is"], spaces=[True, True, False])
+    same = Doc(en_vocab, words=["New", "York", "is"], spaces=[True, True, False])
+    split = Doc(en_vocab, words=["Ne", "w", "York", "is"], spaces=[False, True, True, False])
+    other_text = Doc(en_vocab, words=["New", "Yorx", "is"], spaces=[True, True, False])
+    assert same_tokens(a, same)
+    assert not same_tokens(a, split)
+    assert not same_tokens(a, other_text)
+
+
+def test_retokenized_prediction_is_aligned(en_vocab):
+    """Hand-made: the prediction "Ne w York" (3 tokens) maps onto the
+    reference tokens 0..2 ("New York"), a strict match."""
+    reference = Doc(en_vocab, words=["New", "York", "is", "big"], ents=["B-LOC", "I-LOC", "O", "O"])
+    predicted = Doc(en_vocab, words=["Ne", "w", "York", "is", "big"], spaces=[False, True, True, True, False],
+                    ents=["B-LOC", "I-LOC", "I-LOC", "O", "O"])
+    eg = Example(predicted, reference)
+    assert example_spans(eg) == ([(0, 2, "LOC")], [(0, 2, "LOC")])
+    result = score([eg], schemes=["strict"])
+    assert result["ents_f"] == 1.0
+
+
+def test_missing_annotation_prediction_ignored(en_vocab):
+    reference = Doc(en_vocab, words=["a", "b", "c", "d"], ents=["B-PER", "O", None, "O"])
+    predicted = Doc(en_vocab, words=["a", "b", "c", "d"], ents=["B-PER", "O", "B-LOC", "O"])
+    result = score([Example(predicted, reference)], schemes=["strict", "iou"])
+    # the LOC prediction covers an unannotated token: neither right nor wrong
+    assert result["ents_strict_counts"] == {"cor": 1, "inc": 0, "par": 0, "mis": 0, "spu": 0}
+    assert result["ents_iou_counts"] == {"tp": 1, "fp": 0, "fn": 0}
+
+
+def test_unannotated_reference_doc_skipped(en_vocab):
+    reference = Doc(en_vocab, words=["a", "b"])
+    predicted = Doc(en_vocab, words=["a", "b"], ents=["B-PER", "O"])
+    result = score([Example(predicted, reference)], schemes=["strict"])
+    assert result["ents_p"] is None and result["ents_f"] is None
+
+
+def test_char_unit(en_vocab):
+    """char offsets: "New York" = [0, 8); a prediction on "York" = [4, 8).
+    iou = 4 / 8 = 0.5 in chars (1 / 2 in tokens)."""
+    reference = Doc(en_vocab, words=["New", "York", "rocks"], ents=["B-LOC", "I-LOC", "O"])
+    predicted = Doc(en_vocab, words=["New", "York", "rocks"], ents=["O", "B-LOC", "O"])
+    eg = Example(predicted, reference)
+    assert example_spans(eg, unit="char") == ([(0, 8, "LOC")], [(4, 8, "LOC")])
+    result = score([eg], schemes=["iou"], unit="char", iou_threshold=0.5)
+    assert result["ents_iou_counts"] == {"tp": 1, "fp": 0, "fn": 0}
+    result = score([eg], schemes=["iou"], unit="char", iou_threshold=0.6)
+    assert result["ents_iou_counts"] == {"tp": 0, "fp": 1, "fn": 1}
+
+
+def test_keys(en_vocab):
+    reference = Doc(en_vocab, words=["a", "b", "c"], ents=["B-PER", "O", "B-LOC"])
+    predicted = Doc(en_vocab, words=["a", "b", "c"], ents=["B-PER", "B-LOC", "O"])
+    result = score([Example(predicted, reference)], schemes=list(SCHEMES), beta=2.0)
+    expected = {"ents_p", "ents_r", "ents_f", "ents_per_type"}
+    for scheme in SCHEMES:
+        expected |= {f"ents_{scheme}_{k}" for k in ("p", "r", "f", "macro_f", "per_type", "counts", "f2")}
+    assert set(result) == expected
+    # strict: 1 correct of 2 predicted, 2 gold -> P = R = F = 0.5
+    assert result["ents_p"] == 0.5 and result["ents_r"] == 0.5 and result["ents_f"] == 0.5
+    # F2 = 5 * 0.5 * 0.5 / (4 * 0.5 + 0.5) = 0.5
+    assert result["ents_strict_f2"] == pytest.approx(0.5)
+    # macro over PER (F 1.0) and LOC (F 0.0)
+    assert result["ents_strict_macro_f"] == 0.5
+
+
+@pytest.mark.parametrize(
+    "settings,message",
+    [
+        ({}, "No 'schemes' given"),
+        ({"schemes": []}, "'schemes' is empty"),
+        ({"schemes": ["strikt"]}, "Unknown scheme 'strikt' in 'schemes'. Valid schemes: strict, exact"),
+        ({"schemes": ["iou"], "iou_threshold": 1.5}, "'iou_threshold' must be in \\(0, 1\\]"),
+        ({"schemes": ["iou"], "overlap_threshold": 0}, "'overlap_threshold' must be in \\(0, 1\\]"),
+        ({"schemes": ["strict"], "min_overlap": -0.5}, "'min_overlap' must be in \\(0, 1\\]"),
+        ({"schemes": ["strict"], "unit": "byte"}, "Unknown unit 'byte' in 'unit'. Valid units: token, char"),
+        ({"schemes": ["strict"], "beta": 0}, "'beta' must be a positive number"),
+    ],
+    ids=["no_schemes", "empty", "unknown", "iou_range", "overlap_range", "min_overlap_range", "unit", "beta"],
+)
+def test_bad_settings(settings, message):
+    with pytest.raises((TypeError, ValueError), match=message):
+        make_spanf1_scorer_v1(**settings)
+
+
+NER_CONFIG = """
+[nlp]
+lang = "en"
+pipeline = ["ner"]
+
+[components]
+
+[components.ner]
+factory = "ner"
+
+[components.ner.scorer]
+@scorers = "spacy-spanf1.scorer.v1"
+schemes = ["iou", "strict", "partial", "overlap"]
+iou_threshold = 0.5
+"""
+
+
+def test_registered_scorer_resolves_from_config():
+    assert spacy.registry.scorers.get("spacy-spanf1.scorer.v1") is make_spanf1_scorer_v1
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config_from_str(NER_CONFIG), auto_fill=True)
+    assert nlp.get_pipe("ner").scorer.__name__ == "score_spanf1_v1"
+
+
+def test_nlp_evaluate_reports_every_key(en_vocab):
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config_from_str(NER_CONFIG), auto_fill=True)
+    nlp.get_pipe("ner").add_label("PER")
+    nlp.get_pipe("ner").add_label("LOC")
+    nlp.initialize()
+    # The component's own score() on a prediction with no entities:
+    # reference "Ann met Bob in Rome" with PER, PER, LOC -> every gold missed.
+    reference = Doc(nlp.vocab, words=["Ann", "met", "Bob", "in", "Rome"],
+                    ents=["B-PER", "O", "B-PER", "O", "B-LOC"])
+    predicted = nlp.make_doc(reference.text)
+    eg = Example(predicted, reference)
+    scores = nlp.get_pipe("ner").score([eg])
+    for scheme in ("iou", "strict", "partial", "overlap"):
+        for suffix in ("p", "r", "f", "macro_f", "per_type", "counts"):
+            assert f"ents_{scheme}_{suffix}" in scores
+    # primary scheme is iou: no predicted span, 3 gold spans -> P 0, R 0
+    assert scores["ents_iou_counts"] == {"tp": 0, "fp": 0, "fn": 3}
+    assert scores["ents_r"] == 0.0 and scores["ents_p"] == 0.0
+    full = nlp.evaluate([eg])
+    for key in ("ents_p", "ents_r", "ents_f", "ents_per_type", "ents_iou_f", "ents_strict_counts"):
+        assert key in full
+    counts = full["ents_iou_counts"]
+    # whatever the untrained model predicts, the 3 gold spans are all counted
+    assert counts["tp"] + counts["fn"] == 3
+
+
+def test_nlp_evaluate_spancat_uses_component_key():
+    config = """
+[nlp]
+lang = "en"
+pipeline = ["spancat"]
+
+[components]
+
+[components.spancat]
+factory = "spancat"
+spans_key = "mine"
+
+[components.spancat.scorer]
+@scorers = "spacy-spanf1.scorer.v1"
+schemes = ["strict", "iou"]
+"""
+    nlp = spacy.util.load_model_from_config(spacy.util.load_config_from_str(config), auto_fill=True)
+    nlp.get_pipe("spancat").add_label("PER")
+    nlp.initialize()
+    reference = nlp.make_doc("Ann met Bob")
+    reference.spans["mine"] = [reference[0:1], reference[0:3]]
+    for span in reference.spans["mine"]:
+        span.label_ = "PER"
+    scores = nlp.evaluate([Example(nlp.make_doc(reference.text), reference)])
+    assert "spans_mine_strict_f" in scores and "spans_mine_iou_counts" in scores
+    counts = scores["spans_mine_strict_counts"]
+    # both gold spans are counted (possible = cor + inc + par + mis = 2)
+    assert counts["cor"] + counts["inc"] + counts["par"] + counts["mis"] == 2
+
+
+def test_scorer_ignores_component_labels(en_vocab):
+    """spaCy's ner passes labels=...; the scorer's own settings win."""
+    reference = Doc(en_vocab, words=["a", "b"], ents=["B-PER", "B-LOC"])
+    predicted = Doc(en_vocab, words=["a", "b"], ents=["B-PER", "B-LOC"])
+    scorer = make_spanf1_scorer_v1(schemes=["strict"], labels=["PER"])
+    result = scorer([Example(predicted, reference)], labels=["PER", "LOC"], beam_width=1)
+    assert result["ents_strict_counts"] == {"cor": 1, "inc": 0, "par": 0, "mis": 0, "spu": 0}
+
+
+def test_python_api_equals_scorer(en_vocab):
+    rng = random.Random(5)
+    examples = [random_example(rng, en_vocab, retokenize=False) for _ in range(200)]
+    scores = score(examples, schemes=list(SCHEMES))
+    gold = [[(e.start, e.end, e.label_) for e in eg.reference.ents] for eg in examples]
+    pred = [[(e.start, e.end, e.label_) for e in eg.predicted.ents] for eg in examples]
+    res = evaluate_spans(gold, pred, schemes=list(SCHEMES))
+    for scheme in SCHEMES:
+        assert scores[f"ents_{scheme}_f"] == res[scheme].f1
+        assert scores[f"ents_{scheme}_counts"] == res[scheme].counts
