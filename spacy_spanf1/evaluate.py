@@ -1,7 +1,9 @@
 """The one loop over documents: every scheme scored in a single pass."""
 from collections import defaultdict
 from dataclasses import dataclass, field
-from itertools import zip_longest
+from itertools import chain, zip_longest
+
+import numpy
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .counts import PRFCounts, SemEvalCounts
@@ -14,6 +16,7 @@ from .matching import (
     overlap_document,
     semeval_counts,
 )
+from .batched import Batch, Side, overlapping_docs
 from .metrics import mean
 from .spans import Span, read_doc_spans
 
@@ -95,7 +98,12 @@ class SchemeResult:
 
 
 class SpanScorer:
-    """Accumulates every requested scheme over documents, one at a time.
+    """Accumulates every requested scheme over documents.
+
+    Documents are buffered and scored a batch at a time on flat arrays
+    (`batched.py`); a document in which spans of one side overlap each
+    other (a span group, or the same span twice) is scored on its own by
+    `matching.py`. Both give the same counts.
 
     schemes (Sequence[str]): The schemes to compute (required).
     iou_threshold (float): Combined IoU a gold span needs for `iou`, in (0, 1].
@@ -103,6 +111,9 @@ class SpanScorer:
     min_overlap (Optional[float]): Share of a gold span a prediction must
         cover to count as overlapping it in the SemEval schemes; None: any.
     labels (Optional[Iterable[str]]): Score only spans with these labels.
+    batch_size (int): Documents scored together.
+    batched (bool): False scores every document on its own with
+        `matching.py` (the reference the batched path is tested against).
     """
 
     def __init__(
@@ -113,12 +124,16 @@ class SpanScorer:
         overlap_threshold: float = 0.5,
         min_overlap: Optional[float] = None,
         labels: Optional[Iterable[str]] = None,
+        batch_size: int = 4096,
+        batched: bool = True,
     ) -> None:
         self.schemes = check_schemes(schemes)
         self.iou_threshold = check_fraction("iou_threshold", iou_threshold)
         self.overlap_threshold = check_fraction("overlap_threshold", overlap_threshold)
         self.min_overlap = check_fraction("min_overlap", min_overlap, optional=True)
         self.labels = check_labels(labels)
+        self.batch_size = batch_size
+        self.batched = batched
         self.n_docs = 0
         self._semeval = [s for s in self.schemes if s in SEMEVAL_RULES]
         self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
@@ -129,12 +144,145 @@ class SpanScorer:
         }
         self._confusion: Dict[Tuple[str, str], int] = {}
         self._errors: List[SpanError] = []
+        self._label_ids: Dict[str, int] = {}
+        self._gold_buffer: List[Sequence[Span]] = []
+        self._pred_buffer: List[Sequence[Span]] = []
 
     def add(self, gold: Sequence[Span], pred: Sequence[Span]) -> None:
         """Score one document. Both lists hold Span tuples sorted by
-        (start, end, label)."""
-        doc = self.n_docs
-        self.n_docs += 1
+        (start, end, label); identical spans in a list count as often as
+        they occur."""
+        self._gold_buffer.append(gold)
+        self._pred_buffer.append(pred)
+        if len(self._gold_buffer) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Score the buffered documents."""
+        gold_docs, pred_docs = self._gold_buffer, self._pred_buffer
+        if not gold_docs:
+            return
+        self._gold_buffer, self._pred_buffer = [], []
+        self._score(
+            self._side(gold_docs), self._side(pred_docs), len(gold_docs),
+            lambda doc: (gold_docs[doc], pred_docs[doc]),
+        )
+
+    def add_many(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any]) -> None:
+        """Score documents given as the user gave them: lists of (start, end,
+        label) tuples or {"start", "end", "label"} dicts, in any order, with
+        identical spans counted once. Bad spans raise a ValueError naming
+        the document and span."""
+        self.flush()
+        offset = self.n_docs
+        gold = self._plain_side(gold_docs)
+        pred = self._plain_side(pred_docs)
+        if gold is None or pred is None:
+            gold_docs = [read_doc_spans(d, "gold", offset + i) for i, d in enumerate(gold_docs)]
+            pred_docs = [read_doc_spans(d, "pred", offset + i) for i, d in enumerate(pred_docs)]
+            gold, pred = self._side(gold_docs), self._side(pred_docs)
+            spans_of = lambda doc: (gold_docs[doc], pred_docs[doc])  # noqa: E731
+        else:
+            spans_of = lambda doc: (  # noqa: E731
+                read_doc_spans(gold_docs[doc], "gold", offset + doc),
+                read_doc_spans(pred_docs[doc], "pred", offset + doc),
+            )
+        self._score(gold, pred, len(gold_docs), spans_of)
+
+    def _score(self, gold: Side, pred: Side, n: int, spans_of) -> None:
+        """Score n documents: those in which no side overlaps itself as one
+        batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
+        offset = self.n_docs
+        self.n_docs += n
+        if self.labels is not None:
+            allowed = numpy.array(
+                [label in self.labels for label in self._label_ids], dtype=bool
+            )
+            gold = _select(gold, allowed[gold.label]) if len(allowed) else gold
+            pred = _select(pred, allowed[pred.label]) if len(allowed) else pred
+        if self.batched:
+            alone = overlapping_docs(gold, n) | overlapping_docs(pred, n)
+        else:
+            alone = numpy.ones(n, dtype=bool)
+        if alone.any():
+            for doc in numpy.flatnonzero(alone).tolist():
+                self._add_document(offset + doc, *spans_of(doc))
+            gold = _select(gold, ~alone[gold.doc])
+            pred = _select(pred, ~alone[pred.doc])
+        if len(gold.doc) or len(pred.doc):
+            self._add_batch(Batch(gold, pred, n, len(self._label_ids)), offset)
+
+    def _plain_side(self, docs: Sequence[Any]) -> Optional[Side]:
+        """The spans of plain (start, end, label) tuples, checked, sorted and
+        with identical spans once, on arrays; None when the input is of
+        another form or has a bad span (read span by span then)."""
+        try:
+            lengths = [len(d) for d in docs]
+        except TypeError:
+            return None
+        flat = list(chain.from_iterable(docs))
+        if not flat:
+            return self._side([])
+        if set(map(type, flat)) - {tuple, Span} or set(map(len, flat)) != {3}:
+            return None
+        starts, ends, labels = zip(*flat)
+        if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+            return None
+        if set(map(type, labels)) != {str}:
+            return None
+        side = self._side([flat])
+        if (side.start < 0).any() or (side.start >= side.end).any():
+            return None
+        doc = numpy.repeat(numpy.arange(len(docs)), lengths)
+        order = numpy.lexsort((side.label, side.end, side.start, doc))
+        side = Side(doc[order], side.start[order], side.end[order], side.label[order])
+        repeat = numpy.zeros(len(order), dtype=bool)
+        repeat[1:] = (
+            (side.doc[1:] == side.doc[:-1]) & (side.start[1:] == side.start[:-1])
+            & (side.end[1:] == side.end[:-1]) & (side.label[1:] == side.label[:-1])
+        )
+        return _select(side, ~repeat) if repeat.any() else side
+
+    def _side(self, docs: List[Sequence[Span]]) -> Side:
+        ids = self._label_ids
+        flat = list(chain.from_iterable(docs))
+        doc = numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs])
+        if not flat:
+            empty = numpy.zeros(0, dtype=numpy.int64)
+            return Side(doc, empty, empty, empty)
+        starts, ends, labels = zip(*flat)
+        for label in set(labels):
+            if label not in ids:
+                ids[label] = len(ids)
+        return Side(
+            doc,
+            numpy.array(starts, dtype=numpy.int64),
+            numpy.array(ends, dtype=numpy.int64),
+            numpy.array([ids[label] for label in labels], dtype=numpy.int64),
+        )
+
+    def _add_batch(self, batch: Batch, offset: int) -> None:
+        names = list(self._label_ids)
+        for scheme in self.schemes:
+            if scheme in SEMEVAL_RULES:
+                total, table = batch.semeval_counts(scheme, self.min_overlap)
+                totals = self._semeval_totals[scheme]
+                for i in range(5):
+                    totals[i] += total[i]
+            elif scheme == "iou":
+                table, confusion, errors = batch.iou(self.iou_threshold, names, offset)
+                for key, count in confusion.items():
+                    self._confusion[key] = self._confusion.get(key, 0) + count
+                self._errors.extend(errors)
+            else:
+                table = batch.overlap(self.overlap_threshold)
+            tally = self._tallies[scheme]
+            for label_id in numpy.flatnonzero(table.any(axis=1)).tolist():
+                row = tally[names[label_id]]
+                for i, count in enumerate(table[label_id].tolist()):
+                    row[i] += count
+
+    def _add_document(self, doc: int, gold: Sequence[Span], pred: Sequence[Span]) -> None:
         if self.labels is not None:
             gold = [s for s in gold if s[2] in self.labels]
             pred = [s for s in pred if s[2] in self.labels]
@@ -185,6 +333,7 @@ class SpanScorer:
     def results(self) -> Dict[str, SchemeResult]:
         """RETURNS (Dict[str, SchemeResult]): scheme -> result, in the order
         the schemes were given."""
+        self.flush()
         out = {}
         for scheme in self.schemes:
             tally = self._tallies[scheme]
@@ -195,9 +344,8 @@ class SpanScorer:
                 per_label = {label: PRFCounts(*row) for label, row in tally.items()}
                 totals = sum(per_label.values(), PRFCounts())
             if scheme == "iou":
-                out[scheme] = SchemeResult(
-                    scheme, totals, per_label, dict(self._confusion), tuple(self._errors)
-                )
+                errors = tuple(sorted(self._errors, key=_error_order))
+                out[scheme] = SchemeResult(scheme, totals, per_label, dict(self._confusion), errors)
             else:
                 out[scheme] = SchemeResult(scheme, totals, per_label)
         return out
@@ -238,6 +386,8 @@ def evaluate_spans(
         min_overlap=min_overlap,
         labels=labels,
     )
+    gold_chunk: List[Any] = []
+    pred_chunk: List[Any] = []
     for index, (gold, pred) in enumerate(zip_longest(gold_docs, pred_docs, fillvalue=_END)):
         if gold is _END or pred is _END:
             n_gold = _n_docs(gold_docs, index + (gold is not _END))
@@ -246,7 +396,12 @@ def evaluate_spans(
                 f"Unequal numbers of documents: {n_gold} gold and {n_pred} predicted. "
                 "gold_docs and pred_docs must list the same documents in the same order."
             )
-        scorer.add(read_doc_spans(gold, "gold", index), read_doc_spans(pred, "pred", index))
+        gold_chunk.append(gold)
+        pred_chunk.append(pred)
+        if len(gold_chunk) == scorer.batch_size:
+            scorer.add_many(gold_chunk, pred_chunk)
+            gold_chunk, pred_chunk = [], []
+    scorer.add_many(gold_chunk, pred_chunk)
     return scorer.results()
 
 
@@ -258,3 +413,13 @@ def _n_docs(docs: Iterable[Any], read: int) -> int:
     if hasattr(docs, "__len__"):
         return len(docs)
     return read + sum(1 for _ in docs)
+
+
+def _select(side: Side, keep: numpy.ndarray) -> Side:
+    return Side(*(column[keep] for column in side))
+
+
+def _error_order(error: SpanError):
+    """Errors listed by document, then by where they are."""
+    anchor = error.gold if error.gold is not None else error.pred[0]
+    return (error.doc, anchor, error.gold is None, error.pred)
