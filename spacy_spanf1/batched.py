@@ -164,7 +164,8 @@ class Batch:
     # iou ----------------------------------------------------------------
 
     def iou(self, threshold: float, labels: List[str], doc_offset: int):
-        """Per label [tp, fp, fn] (n_labels × 3), confusion and errors."""
+        """Per label [tp, fp, fn] (n_labels × 3), confusion, and a function
+        that lists the errors."""
         n_labels = self.n_labels
         p_label, g_label = self.pred.label, self.gold.label
         key = self.pg * n_labels + p_label[self.pp]
@@ -215,37 +216,40 @@ class Batch:
         fn_plain = ~gold_tp & ~gold_wrong_type
         add_pairs(g_label[fn_plain], numpy.repeat(outside, fn_plain.sum()))
 
-        errors = self._iou_errors(
-            labels, doc_offset, order, starts, group_gold, fp_group, wrong_type, iou,
-            ~gold_tp, spurious,
-        )
+        def errors() -> List[SpanError]:
+            return self._iou_errors(
+                labels, doc_offset, order, starts, group_gold, fp_group, wrong_type, iou,
+                ~gold_tp, spurious,
+            )
+
         return table, confusion, errors
 
     def _iou_errors(self, labels, doc_offset, order, starts, group_gold, fp_group,
                     wrong_type, iou, gold_fn, spurious) -> List[SpanError]:
-        gold, pred = self.gold, self.pred
+        gold = [c.tolist() for c in self.gold]
+        pred = [c.tolist() for c in self.pred]
 
         def span(side, i):
-            return Span(int(side.start[i]), int(side.end[i]), labels[side.label[i]])
+            return Span(side[1][i], side[2][i], labels[side[3][i]])
 
         errors = []
         ends = numpy.r_[starts[1:], len(order)]
         has_group = numpy.zeros(self.n_gold, dtype=bool)
         has_group[group_gold] = True
         for gi in numpy.flatnonzero(gold_fn & ~has_group).tolist():
-            errors.append(SpanError(int(gold.doc[gi]) + doc_offset, "missed", span(gold, gi), (), 0.0))
+            errors.append(SpanError(gold[0][gi] + doc_offset, "missed", span(gold, gi), (), 0.0))
         for k in numpy.flatnonzero(fp_group).tolist():
             gi = int(group_gold[k])
             members = self.pp[order[starts[k]:ends[k]]].tolist()
             errors.append(SpanError(
-                int(gold.doc[gi]) + doc_offset,
+                gold[0][gi] + doc_offset,
                 "wrong_type" if wrong_type[k] else "low_overlap",
                 span(gold, gi),
                 tuple(span(pred, pi) for pi in members),
                 float(iou[k]),
             ))
         for pi in numpy.flatnonzero(spurious).tolist():
-            errors.append(SpanError(int(pred.doc[pi]) + doc_offset, "spurious", None, (span(pred, pi),), 0.0))
+            errors.append(SpanError(pred[0][pi] + doc_offset, "spurious", None, (span(pred, pi),), 0.0))
         return errors
 
     # overlap ------------------------------------------------------------

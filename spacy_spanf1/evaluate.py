@@ -1,7 +1,9 @@
 """The one loop over documents: every scheme scored in a single pass."""
 from collections import defaultdict
 from dataclasses import dataclass, field
-from itertools import chain, zip_longest
+from functools import cached_property
+from itertools import chain, islice
+from operator import itemgetter
 
 import numpy
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -29,14 +31,26 @@ class SchemeResult:
 
     totals: the pooled counts. per_label: counts of each label's spans
     alone. confusion and errors: only for `iou`. Results of the same scheme
-    add up (`a + b`), so a corpus can be scored in parts.
+    add up (`a + b`), so a corpus can be scored in parts (the errors keep
+    the document indices of their part).
+
+    error_parts: lists of errors, or functions that make them: the errors
+    are built when first read, so scoring pays nothing for them.
     """
 
     scheme: str
     totals: Counts
     per_label: Dict[str, Counts] = field(default_factory=dict)
     confusion: Dict[Tuple[str, str], int] = field(default_factory=dict)
-    errors: Tuple[SpanError, ...] = ()
+    error_parts: Tuple[Any, ...] = field(default=(), repr=False, compare=False)
+
+    @cached_property
+    def errors(self) -> Tuple[SpanError, ...]:
+        """The errors of `iou`, by document, then by position."""
+        errors: List[SpanError] = []
+        for part in self.error_parts:
+            errors.extend(part() if callable(part) else part)
+        return tuple(sorted(errors, key=_error_order))
 
     @property
     def precision(self) -> float:
@@ -78,7 +92,7 @@ class SchemeResult:
             self.totals + other.totals,
             per_label,
             confusion,
-            self.errors + other.errors,
+            self.error_parts + other.error_parts,
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -143,7 +157,7 @@ class SpanScorer:
             for s in self.schemes
         }
         self._confusion: Dict[Tuple[str, str], int] = {}
-        self._errors: List[SpanError] = []
+        self._errors: List[Any] = []  # error lists, or functions that make them
         self._label_ids: Dict[str, int] = {}
         self._gold_buffer: List[Sequence[Span]] = []
         self._pred_buffer: List[Sequence[Span]] = []
@@ -218,24 +232,37 @@ class SpanScorer:
         another form or has a bad span (read span by span then)."""
         try:
             lengths = [len(d) for d in docs]
-        except TypeError:
+            flat = list(chain.from_iterable(docs))
+            if set(map(len, flat)) - {3}:
+                return None
+            starts = list(map(itemgetter(0), flat))
+            ends = list(map(itemgetter(1), flat))
+            labels = list(map(itemgetter(2), flat))
+        except (TypeError, KeyError):
             return None
-        flat = list(chain.from_iterable(docs))
-        if not flat:
-            return self._side([])
-        if set(map(type, flat)) - {tuple, Span} or set(map(len, flat)) != {3}:
+        if set(map(type, starts)) - {int} or set(map(type, ends)) - {int}:
             return None
-        starts, ends, labels = zip(*flat)
-        if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+        new_labels = set(labels).difference(self._label_ids)
+        if any(type(label) is not str for label in new_labels):
             return None
-        if set(map(type, labels)) != {str}:
+        start = numpy.array(starts, dtype=numpy.int64)
+        end = numpy.array(ends, dtype=numpy.int64)
+        if (start < 0).any() or (start >= end).any():
             return None
-        side = self._side([flat])
-        if (side.start < 0).any() or (side.start >= side.end).any():
-            return None
-        doc = numpy.repeat(numpy.arange(len(docs)), lengths)
-        order = numpy.lexsort((side.label, side.end, side.start, doc))
-        side = Side(doc[order], side.start[order], side.end[order], side.label[order])
+        ids = self._label_ids
+        for label in sorted(new_labels):
+            ids[label] = len(ids)
+        label = numpy.array(list(map(ids.__getitem__, labels)), dtype=numpy.int64)
+        doc = numpy.repeat(numpy.arange(len(lengths)), lengths)
+        side = Side(doc, start, end, label)
+        sorted_already = (
+            not len(doc)
+            or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all()
+        )
+        if sorted_already:  # and so no span twice in a document
+            return side
+        order = numpy.lexsort((label, end, start, doc))
+        side = Side(*(column[order] for column in side))
         repeat = numpy.zeros(len(order), dtype=bool)
         repeat[1:] = (
             (side.doc[1:] == side.doc[:-1]) & (side.start[1:] == side.start[:-1])
@@ -273,7 +300,7 @@ class SpanScorer:
                 table, confusion, errors = batch.iou(self.iou_threshold, names, offset)
                 for key, count in confusion.items():
                     self._confusion[key] = self._confusion.get(key, 0) + count
-                self._errors.extend(errors)
+                self._errors.append(errors)
             else:
                 table = batch.overlap(self.overlap_threshold)
             tally = self._tallies[scheme]
@@ -292,10 +319,13 @@ class SpanScorer:
         if self._semeval:
             self._add_semeval(gold, pred, pairs)
         if "iou" in self._tallies:
+            errors: List[SpanError] = []
             iou_document(
                 doc, gold, pred, pairs, self.iou_threshold,
-                self._tallies["iou"], self._confusion, self._errors,
+                self._tallies["iou"], self._confusion, errors,
             )
+            if errors:
+                self._errors.append(errors)
         if "overlap" in self._tallies:
             overlap_document(gold, pred, pairs, self.overlap_threshold, self._tallies["overlap"])
 
@@ -344,8 +374,9 @@ class SpanScorer:
                 per_label = {label: PRFCounts(*row) for label, row in tally.items()}
                 totals = sum(per_label.values(), PRFCounts())
             if scheme == "iou":
-                errors = tuple(sorted(self._errors, key=_error_order))
-                out[scheme] = SchemeResult(scheme, totals, per_label, dict(self._confusion), errors)
+                out[scheme] = SchemeResult(
+                    scheme, totals, per_label, dict(self._confusion), tuple(self._errors)
+                )
             else:
                 out[scheme] = SchemeResult(scheme, totals, per_label)
         return out
@@ -386,33 +417,29 @@ def evaluate_spans(
         min_overlap=min_overlap,
         labels=labels,
     )
-    gold_chunk: List[Any] = []
-    pred_chunk: List[Any] = []
-    for index, (gold, pred) in enumerate(zip_longest(gold_docs, pred_docs, fillvalue=_END)):
-        if gold is _END or pred is _END:
-            n_gold = _n_docs(gold_docs, index + (gold is not _END))
-            n_pred = _n_docs(pred_docs, index + (pred is not _END))
+    gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
+    while True:
+        gold_chunk = list(islice(gold_iter, scorer.batch_size))
+        pred_chunk = list(islice(pred_iter, scorer.batch_size))
+        if len(gold_chunk) != len(pred_chunk):
+            read = scorer.n_docs
             raise ValueError(
-                f"Unequal numbers of documents: {n_gold} gold and {n_pred} predicted. "
+                f"Unequal numbers of documents: "
+                f"{_n_docs(gold_docs, gold_iter, read + len(gold_chunk))} gold and "
+                f"{_n_docs(pred_docs, pred_iter, read + len(pred_chunk))} predicted. "
                 "gold_docs and pred_docs must list the same documents in the same order."
             )
-        gold_chunk.append(gold)
-        pred_chunk.append(pred)
-        if len(gold_chunk) == scorer.batch_size:
-            scorer.add_many(gold_chunk, pred_chunk)
-            gold_chunk, pred_chunk = [], []
-    scorer.add_many(gold_chunk, pred_chunk)
+        if not gold_chunk:
+            break
+        scorer.add_many(gold_chunk, pred_chunk)
     return scorer.results()
 
 
-_END = object()
-
-
-def _n_docs(docs: Iterable[Any], read: int) -> int:
-    """How many documents docs holds, `read` of them already read."""
+def _n_docs(docs: Iterable[Any], rest: Iterable[Any], read: int) -> int:
+    """How many documents docs holds, `read` of them read from `rest`."""
     if hasattr(docs, "__len__"):
         return len(docs)
-    return read + sum(1 for _ in docs)
+    return read + sum(1 for _ in rest)
 
 
 def _select(side: Side, keep: numpy.ndarray) -> Side:
