@@ -15,20 +15,24 @@ from bisect import bisect_left, bisect_right
 from typing import List, Optional, Tuple
 
 import numpy
-from spacy.attrs import ENT_IOB, IDX, LENGTH
+from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH, ORTH
 from spacy.tokens import Doc
 from spacy.training import Example
 
 from .spans import Span
 
 SpanPair = Tuple[List[Span], List[Span]]
+_TOKEN_ATTRS = [ORTH, IDX]
+_ENT_ATTRS = [ORTH, IDX, ENT_IOB, ENT_TYPE]  # the first two are _TOKEN_ATTRS
+_IOB, _TYPE = 2, 3
 
 
 def same_tokens(x: Doc, y: Doc) -> bool:
-    """Whether two docs have one text and the same token boundaries."""
-    if len(x) != len(y) or x.text != y.text:
+    """Whether two docs have the same tokens: the same texts at the same
+    character offsets (so the alignment between them is the identity)."""
+    if len(x) != len(y):
         return False
-    return bool(numpy.array_equal(x.to_array([IDX, LENGTH]), y.to_array([IDX, LENGTH])))
+    return bool(numpy.array_equal(x.to_array(_TOKEN_ATTRS), y.to_array(_TOKEN_ATTRS)))
 
 
 def example_spans(
@@ -55,25 +59,45 @@ def _to_chars(doc: Doc, spans: List[Span]) -> List[Span]:
     ]
 
 
-def _ents(doc: Doc) -> List[Span]:
-    return [Span(e.start, e.end, e.label_) for e in doc.ents]
+def _ents(doc: Doc, table: numpy.ndarray) -> List[Span]:
+    """The spans of `doc.ents`, decoded from its ENT_IOB and ENT_TYPE columns
+    the way `Doc.ents` decodes them, without making Span objects: an entity
+    begins at a B token (3) with a type and runs over the I tokens (1) after
+    it."""
+    strings = doc.vocab.strings
+    spans = []
+    start = -1
+    label = 0
+    for i, (iob, ent_type) in enumerate(table[:, _IOB:].tolist()):
+        if iob == 1:
+            continue
+        if start != -1:
+            spans.append(Span(start, i, strings[label]))
+            start = -1
+        if iob == 3 and ent_type != 0:
+            start, label = i, ent_type
+    if start != -1:
+        spans.append(Span(start, len(table), strings[label]))
+    return spans
 
 
 def _ent_spans(example: Example, unit: str) -> Optional[SpanPair]:
     x, y = example.predicted, example.reference
-    if not y.has_annotation("ENT_IOB"):
+    y_table = y.to_array(_ENT_ATTRS)
+    missing = y_table[:, _IOB] == 0
+    if len(y) and missing.all():  # no entity annotation: spaCy skips the doc
         return None
-    gold = _ents(y)
-    missing = y.to_array(ENT_IOB) == 0
+    x_table = x.to_array(_ENT_ATTRS)
+    gold = _ents(y, y_table)
     has_missing = bool(missing.any())
-    pred_x = _ents(x)
+    pred_x = _ents(x, x_table)
     if unit == "char":
         pred = _to_chars(x, pred_x)
         if has_missing and pred:
             pred = _drop_char_spans_on_missing(y, missing, pred)
         return sorted(_to_chars(y, gold)), sorted(pred)
-    if same_tokens(x, y):
-        pred = pred_x
+    if len(x) == len(y) and x_table[:, :2].tobytes() == y_table[:, :2].tobytes():
+        pred = pred_x  # same tokens: the alignment is the identity
     else:
         align_x2y = example.alignment.x2y
         pred = []

@@ -271,21 +271,18 @@ class SpanScorer:
         return _select(side, ~repeat) if repeat.any() else side
 
     def _side(self, docs: List[Sequence[Span]]) -> Side:
+        """The spans of checked, sorted documents, on arrays."""
         ids = self._label_ids
         flat = list(chain.from_iterable(docs))
         doc = numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs])
-        if not flat:
-            empty = numpy.zeros(0, dtype=numpy.int64)
-            return Side(doc, empty, empty, empty)
-        starts, ends, labels = zip(*flat)
-        for label in set(labels):
-            if label not in ids:
-                ids[label] = len(ids)
+        labels = list(map(itemgetter(2), flat))
+        for label in set(labels).difference(ids):
+            ids[label] = len(ids)
         return Side(
             doc,
-            numpy.array(starts, dtype=numpy.int64),
-            numpy.array(ends, dtype=numpy.int64),
-            numpy.array([ids[label] for label in labels], dtype=numpy.int64),
+            numpy.array(list(map(itemgetter(0), flat)), dtype=numpy.int64),
+            numpy.array(list(map(itemgetter(1), flat)), dtype=numpy.int64),
+            numpy.array(list(map(ids.__getitem__, labels)), dtype=numpy.int64),
         )
 
     def _add_batch(self, batch: Batch, offset: int) -> None:
