@@ -1,0 +1,272 @@
+"""Error reports: one JSON line per error, and a self-contained HTML page.
+
+The errors are those of the `iou` scheme (SPEC.md, § iou), with one kind
+split in two so that a wrong label and wrong boundaries are told apart:
+
+- `missed`: a gold span that no prediction overlaps.
+- `spurious`: a prediction that overlaps no gold span.
+- `wrong_type`: predictions of another label whose combined IoU with the
+  gold span reaches the threshold (right place, wrong label).
+- `wrong_boundaries`: predictions of the gold span's own label whose
+  combined IoU with it stays below the threshold (right label, wrong
+  boundaries).
+- `low_overlap`: predictions of another label whose combined IoU stays below
+  the threshold (both label and boundaries wrong).
+
+A same-label prediction whose IoU reaches the threshold is a match under
+`iou`, so it is no error here even if its boundaries differ; with an IoU
+threshold of 1.0 every boundary difference is a `wrong_boundaries` error.
+"""
+import html
+from bisect import bisect_left
+from collections import Counter
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+
+import srsly
+
+from .formats import DocPair
+from .matching import SpanError
+from .spans import Span
+
+#: Every error kind, in the order reports list them.
+ERROR_KINDS = ("missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap")
+
+#: Label colours of the highlighted spans (cycled when there are more labels).
+PALETTE = (
+    "#7aecec", "#feca74", "#aa9cfc", "#bfe1d9", "#ff8197", "#9cc9cc",
+    "#c887fb", "#e4e7d2", "#ffeb80", "#ff9561", "#bfeeb7", "#f0a8d0",
+)
+
+
+def error_kind(error: SpanError) -> str:
+    """The report's kind of an `iou` error: `low_overlap` is split into
+    `wrong_boundaries` (same label as the gold span) and `low_overlap`."""
+    if error.kind == "low_overlap" and error.gold is not None and error.pred:
+        if all(p.label == error.gold.label for p in error.pred):
+            return "wrong_boundaries"
+    return error.kind
+
+
+def _span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
+    return {"start": span.start, "end": span.end, "label": span.label, "text": pair.span_text(span)}
+
+
+def error_records(errors: Iterable[SpanError], pairs: Sequence[DocPair]) -> List[Dict[str, Any]]:
+    """One dict per error, in document order.
+
+    errors (Iterable[SpanError]): From a SpanScorer fed `pairs` in order.
+    pairs (Sequence[DocPair]): The scored documents (SpanError.doc indexes them).
+    RETURNS (List[Dict[str, Any]]): Keys "doc" (index in the corpus, skipped
+        documents included), "name", "kind", "gold" (span with its text, or
+        None), "pred" (list of spans with their text) and "iou".
+    """
+    records = []
+    for error in errors:
+        pair = pairs[error.doc]
+        records.append(
+            {
+                "doc": pair.index,
+                "name": pair.name,
+                "kind": error_kind(error),
+                "gold": None if error.gold is None else _span_record(pair, error.gold),
+                "pred": [_span_record(pair, p) for p in error.pred],
+                "iou": error.iou,
+            }
+        )
+
+    def position(record):
+        first = record["gold"] or record["pred"][0]
+        return (record["doc"], first["start"], first["end"], ERROR_KINDS.index(record["kind"]))
+
+    return sorted(records, key=position)
+
+
+def write_errors(path: Path, records: Iterable[Dict[str, Any]]) -> None:
+    """Write the error records as JSON lines."""
+    srsly.write_jsonl(path, records)
+
+
+# --------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------
+
+CSS = """
+body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222;
+       margin: 2rem auto; max-width: 1400px; padding: 0 1rem; }
+h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2rem; } h3 { font-size: 1.05rem; }
+table { border-collapse: collapse; margin: 0.5rem 0; }
+th, td { padding: 0.25rem 0.7rem; text-align: right; border-bottom: 1px solid #e4e4e4; }
+th:first-child, td:first-child, .text { text-align: left; }
+.meta { color: #555; }
+.chart td.bar { width: 420px; text-align: left; }
+.chart .bar-fill { background: #5b7fa8; height: 0.9rem; border-radius: 2px; }
+.doc { border-top: 2px solid #ddd; margin-top: 1.5rem; padding-top: 0.5rem; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 2rem; }
+.panel h4 { margin: 0.3rem 0; color: #555; font-weight: normal; text-transform: uppercase;
+            font-size: 0.8rem; letter-spacing: 0.05em; }
+.panel .spans { font-size: 15px; }
+.errors td { font-size: 0.9rem; }
+.kind { font-family: monospace; }
+"""
+
+
+def _pct(value: Optional[float]) -> str:
+    return "" if value is None else f"{value * 100:.2f}"
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return "  ".join(f"{name.upper()} {n}" for name, n in counts.items())
+
+
+def _display_tokens(pair: DocPair, spans: Sequence[Span]):
+    """Tokens and token-offset spans for displaCy. In char unit the text is
+    cut at whitespace and at every span boundary."""
+    if pair.offsets is not None:
+        tokens = [pair.text[a:b] for a, b in pair.offsets]
+        return tokens, [(s.start, s.end, s.label) for s in spans]
+    cuts = sorted({b for s in spans for b in (s.start, s.end)})
+    tokens, starts = [], []
+    pos, n = 0, len(pair.text)
+    while pos < n:
+        while pos < n and pair.text[pos].isspace():
+            pos += 1
+        if pos >= n:
+            break
+        end = pos
+        while end < n and not pair.text[end].isspace():
+            end += 1
+        piece_start = pos
+        for cut in cuts:
+            if piece_start < cut < end:
+                tokens.append(pair.text[piece_start:cut])
+                starts.append(piece_start)
+                piece_start = cut
+        tokens.append(pair.text[piece_start:end])
+        starts.append(piece_start)
+        pos = end
+    token_spans = [(bisect_left(starts, s.start), bisect_left(starts, s.end), s.label) for s in spans]
+    return tokens, token_spans
+
+
+def _render_spans(pair: DocPair, spans: Sequence[Span], colors: Mapping[str, str]) -> str:
+    from spacy import displacy
+
+    tokens, token_spans = _display_tokens(pair, spans)
+    parsed = {
+        "text": pair.text,
+        "tokens": tokens,
+        "spans": [
+            {"start_token": s, "end_token": e, "label": html.escape(label)}
+            for s, e, label in token_spans
+            if e > s
+        ],
+    }
+    options = {"colors": {html.escape(label): color for label, color in colors.items()}}
+    return displacy.render(parsed, style="span", manual=True, jupyter=False, options=options)
+
+
+def label_colors(labels: Iterable[str]) -> Dict[str, str]:
+    """A colour for each label, in sorted order of the labels."""
+    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(sorted(set(labels)))}
+
+
+def render_html(
+    scores: Mapping[str, Any],
+    pairs: Sequence[DocPair],
+    records: Sequence[Mapping[str, Any]],
+    *,
+    sources: Sequence[str] = (),
+    unit: str = "token",
+    iou_threshold: float = 0.5,
+) -> str:
+    """One self-contained HTML page: the scores of every scheme, a per-label
+    chart of the primary (first) scheme, the error counts by kind, and each
+    document with errors, gold and predicted spans side by side.
+
+    scores (Mapping[str, Any]): The command line's JSON: {"schemes": {name:
+        SchemeResult.to_dict()}, "documents": n, "skipped": n}.
+    pairs (Sequence[DocPair]): The scored documents.
+    records (Sequence[Mapping]): From `error_records`.
+    """
+    esc = html.escape
+    schemes = scores["schemes"]
+    primary = next(iter(schemes)) if schemes else None
+    labels = {s.label for p in pairs for s in p.gold + p.pred}
+    colors = label_colors(labels)
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>spacy-spanf1 report</title>",
+        f"<style>{CSS}</style></head><body>",
+        "<h1>spacy-spanf1 report</h1>",
+        '<p class="meta">',
+    ]
+    if sources:
+        names = ("Gold", "Predicted") if len(sources) == 2 else [f"Source {i + 1}" for i in range(len(sources))]
+        out.append(" · ".join(f"{name}: <code>{esc(str(src))}</code>" for name, src in zip(names, sources)))
+        out.append("<br>")
+    out.append(
+        f"{scores['documents']} documents, {scores['skipped']} skipped (no gold annotation); "
+        f"offsets in {esc(unit)} unit; errors from the iou scheme at threshold {iou_threshold:g}.</p>"
+    )
+    # Scores of every scheme.
+    out.append('<h2>Scores</h2><table class="summary"><thead><tr><th></th><th>P</th><th>R</th>'
+               "<th>F</th><th>macro F</th><th class=\"text\">counts</th></tr></thead><tbody>")
+    for name, result in schemes.items():
+        out.append(
+            f"<tr><td>{esc(name)}</td><td>{_pct(result['p'])}</td><td>{_pct(result['r'])}</td>"
+            f"<td>{_pct(result['f'])}</td><td>{_pct(result['macro_f'])}</td>"
+            f'<td class="text">{esc(_counts_text(result["counts"]))}</td></tr>'
+        )
+    out.append("</tbody></table>")
+    # Per-label chart of the primary scheme.
+    if primary is not None:
+        per_type = schemes[primary]["per_type"]
+        out.append(f'<h2>F per label ({esc(primary)})</h2><table class="chart"><thead><tr><th>label</th>'
+                   '<th class="bar"></th><th>P</th><th>R</th><th>F</th></tr></thead><tbody>')
+        for label, prf in per_type.items():
+            width = max(0.0, min(100.0, prf["f"] * 100))
+            out.append(
+                f'<tr><td>{esc(label)}</td><td class="bar"><div class="bar-fill" style="width: {width:.2f}%">'
+                f"</div></td><td>{_pct(prf['p'])}</td><td>{_pct(prf['r'])}</td><td>{_pct(prf['f'])}</td></tr>"
+            )
+        out.append("</tbody></table>")
+    # Errors by kind.
+    kinds = Counter(r["kind"] for r in records)
+    out.append('<h2>Errors</h2><table class="kinds"><thead><tr><th>kind</th><th>n</th></tr></thead><tbody>')
+    for kind in ERROR_KINDS:
+        out.append(f'<tr><td class="kind">{kind}</td><td>{kinds.get(kind, 0)}</td></tr>')
+    out.append(f"<tr><td>all</td><td>{len(records)}</td></tr></tbody></table>")
+    # Documents with errors.
+    by_doc: Dict[int, List[Mapping[str, Any]]] = {}
+    for record in records:
+        by_doc.setdefault(record["doc"], []).append(record)
+    pair_by_index = {pair.index: pair for pair in pairs}
+    out.append(f"<h2>Documents with errors ({len(by_doc)})</h2>")
+    for index, doc_records in by_doc.items():
+        pair = pair_by_index[index]
+        out.append(f'<section class="doc" id="doc-{index}" data-doc="{index}">')
+        out.append(f"<h3>Document {index} · {esc(pair.name)}</h3>")
+        out.append('<div class="sides">')
+        out.append(f'<div class="panel gold"><h4>Gold</h4>{_render_spans(pair, pair.gold, colors)}</div>')
+        out.append(f'<div class="panel pred"><h4>Predicted</h4>{_render_spans(pair, pair.pred, colors)}</div>')
+        out.append("</div>")
+        out.append('<table class="errors"><thead><tr><th>kind</th><th class="text">gold</th><th class="text">predicted</th>'
+                   "<th>IoU</th></tr></thead><tbody>")
+        for record in doc_records:
+            gold = record["gold"]
+            gold_text = "" if gold is None else f"{esc(gold['text'])} <b>{esc(gold['label'])}</b>"
+            pred_text = "; ".join(f"{esc(p['text'])} <b>{esc(p['label'])}</b>" for p in record["pred"])
+            out.append(
+                f'<tr><td class="kind">{record["kind"]}</td><td class="text">{gold_text}</td>'
+                f'<td class="text">{pred_text}</td><td>{record["iou"]:.2f}</td></tr>'
+            )
+        out.append("</tbody></table></section>")
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def write_html(path: Path, page: str) -> None:
+    """Write the page as UTF-8."""
+    Path(path).write_text(page, encoding="utf-8")

@@ -1,0 +1,672 @@
+"""Tag sequences (BIO/IOB1/IOB2/IOE1/IOE2/IOBES/BILOU) to spans, and
+seqeval-compatible scores over them. No spaCy objects are involved.
+
+Two decoding modes, both matching seqeval 1.2.2 on every input, well-formed
+or not:
+
+- ``"conll"``: seqeval's lenient default (`get_entities`, conlleval's rules).
+  Any tag is accepted; the first character (last with ``suffix=True``) is the
+  prefix and the rest, after the first ``-``, is the label.
+- ``"strict"``: seqeval's ``mode="strict"`` with a named scheme (its
+  ``Entities(sequences, scheme, suffix)``). A tag whose prefix the scheme does
+  not allow is an error, and so is an unknown or missing prefix letter.
+
+Every scheme is one table (allowed prefixes; start, inside and end patterns),
+shaped like seqeval's ``scheme.py``; one decoder runs all of them. Spans are
+``(start, end, label)`` tuples with ``end`` exclusive (seqeval's
+``get_entities`` gives inclusive ends; they are converted here).
+
+One deliberate difference from seqeval: when neither side has any entity,
+seqeval's "macro avg" is NaN (numpy's mean of an empty array, with a
+RuntimeWarning); here it is 0.0, as for every other empty ratio in this package.
+"""
+from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import itemgetter
+from types import MappingProxyType
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+import numpy
+
+__all__ = [
+    "TAG_MODES",
+    "TAG_SCHEMES",
+    "TagReport",
+    "TagScheme",
+    "TagScore",
+    "evaluate_tags",
+    "spans_from_tags",
+]
+
+TagSpan = Tuple[int, int, str]
+_Entities = Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]  # label ids, starts, ends
+
+TAG_MODES: Tuple[str, ...] = ("conll", "strict")
+
+# --------------------------------------------------------------------------
+# Scheme tables (strict mode), as in seqeval/scheme.py
+# --------------------------------------------------------------------------
+
+PREFIXES = "IOBESUL"  # seqeval's Prefix members, in their order
+ANY = PREFIXES  # Prefix.ANY
+SAME, DIFF, ANY_LABEL = "same", "diff", "any"  # seqeval's Tag.SAME/DIFF/ANY
+
+Pattern = Tuple[str, str, str]  # (previous prefixes, current prefixes, label rule)
+
+
+@dataclass(frozen=True)
+class TagScheme:
+    """A tagging scheme for strict decoding, one table as in seqeval.
+
+    name (str): The scheme's name, e.g. "IOB2".
+    allowed_prefixes (str): The prefix letters a tag may carry.
+    start_patterns (Tuple[Pattern, ...]): (previous prefixes, current prefixes,
+        label rule) triples; a match means the current tag starts a chunk.
+    inside_patterns (Tuple[Pattern, ...]): A match means the current tag
+        continues the chunk of the previous one.
+    end_patterns (Tuple[Pattern, ...]): Checked at the first tag after a
+        chunk; a match means the chunk ended properly and becomes a span.
+    """
+
+    name: str
+    allowed_prefixes: str
+    start_patterns: Tuple[Pattern, ...]
+    inside_patterns: Tuple[Pattern, ...]
+    end_patterns: Tuple[Pattern, ...]
+
+
+IOB1 = TagScheme(
+    "IOB1",
+    allowed_prefixes="IOB",
+    start_patterns=(
+        ("O", "I", ANY_LABEL),
+        ("I", "I", DIFF),
+        ("B", "I", ANY_LABEL),
+        ("I", "B", SAME),
+        ("B", "B", SAME),
+    ),
+    inside_patterns=(("B", "I", SAME), ("I", "I", SAME)),
+    end_patterns=(
+        ("I", "I", DIFF),
+        ("I", "O", ANY_LABEL),
+        ("I", "B", ANY_LABEL),
+        ("B", "O", ANY_LABEL),
+        ("B", "I", DIFF),
+        ("B", "B", SAME),
+    ),
+)
+IOB2 = TagScheme(
+    "IOB2",
+    allowed_prefixes="IOB",
+    start_patterns=((ANY, "B", ANY_LABEL),),
+    inside_patterns=(("B", "I", SAME), ("I", "I", SAME)),
+    end_patterns=(
+        ("I", "O", ANY_LABEL),
+        ("I", "I", DIFF),
+        ("I", "B", ANY_LABEL),
+        ("B", "O", ANY_LABEL),
+        ("B", "I", DIFF),
+        ("B", "B", ANY_LABEL),
+    ),
+)
+IOE1 = TagScheme(
+    "IOE1",
+    allowed_prefixes="IOE",
+    start_patterns=(
+        ("O", "I", ANY_LABEL),
+        ("I", "I", DIFF),
+        ("E", "I", ANY_LABEL),
+        ("E", "E", SAME),
+    ),
+    inside_patterns=(("I", "I", SAME), ("I", "E", SAME)),
+    end_patterns=(
+        ("I", "I", DIFF),
+        ("I", "O", ANY_LABEL),
+        ("I", "E", DIFF),
+        ("E", "I", SAME),
+        ("E", "E", SAME),
+    ),
+)
+IOE2 = TagScheme(
+    "IOE2",
+    allowed_prefixes="IOE",
+    start_patterns=(
+        ("O", "I", ANY_LABEL),
+        ("O", "E", ANY_LABEL),
+        ("E", "I", ANY_LABEL),
+        ("E", "E", ANY_LABEL),
+        ("I", "I", DIFF),
+        ("I", "E", DIFF),
+    ),
+    inside_patterns=(("I", "E", SAME), ("I", "I", SAME)),
+    end_patterns=(("E", ANY, ANY_LABEL),),
+)
+IOBES = TagScheme(
+    "IOBES",
+    allowed_prefixes="IOBES",
+    start_patterns=((ANY, "B", ANY_LABEL), (ANY, "S", ANY_LABEL)),
+    inside_patterns=(
+        ("B", "I", SAME),
+        ("B", "E", SAME),
+        ("I", "I", SAME),
+        ("I", "E", SAME),
+    ),
+    end_patterns=(("S", ANY, ANY_LABEL), ("E", ANY, ANY_LABEL)),
+)
+BILOU = TagScheme(
+    "BILOU",
+    allowed_prefixes="BILOU",
+    start_patterns=((ANY, "B", ANY_LABEL), (ANY, "U", ANY_LABEL)),
+    inside_patterns=(
+        ("B", "I", SAME),
+        ("B", "L", SAME),
+        ("I", "I", SAME),
+        ("I", "L", SAME),
+    ),
+    end_patterns=(("U", ANY, ANY_LABEL), ("L", ANY, ANY_LABEL)),
+)
+
+# The only list of scheme names; error messages list them in this order.
+TAG_SCHEMES: Mapping[str, TagScheme] = MappingProxyType(
+    {s.name: s for s in (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU)}
+)
+
+# Compiled tables: numpy arrays indexed by prev * 16 + cur * 2 + same_label,
+# where a prefix letter p has index PREFIXES.index(p).
+
+
+def _compile_patterns(patterns: Iterable[Pattern]) -> numpy.ndarray:
+    table = numpy.zeros(len(PREFIXES) * 16, dtype=bool)
+    for prevs, curs, rule in patterns:
+        for prev in prevs:
+            for cur in curs:
+                for same in (False, True):
+                    if rule == ANY_LABEL or (rule == SAME) == same:
+                        table[PREFIXES.index(prev) * 16 + PREFIXES.index(cur) * 2 + same] = True
+    return table
+
+
+# name -> (start, inside, end) tables
+_STRICT_TABLES: Dict[str, Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]] = {
+    name: (
+        _compile_patterns(s.start_patterns),
+        _compile_patterns(s.inside_patterns),
+        _compile_patterns(s.end_patterns),
+    )
+    for name, s in TAG_SCHEMES.items()
+}
+
+# --------------------------------------------------------------------------
+# Lenient (conll) tables, as in seqeval's end_of_chunk / start_of_chunk
+# --------------------------------------------------------------------------
+
+_CONLL_CLASSES = "BIESO."  # any other prefix character is class 6
+_NEVER, _ALWAYS, _IF_LABEL_CHANGES = 0, 1, 2
+
+
+def _conll_end(prev: str, cur: str) -> int:
+    if prev in "ES" or (prev in "BI" and cur in "BSO"):
+        return _ALWAYS
+    return _IF_LABEL_CHANGES if prev not in "O." else _NEVER
+
+
+def _conll_start(prev: str, cur: str) -> int:
+    if cur in "BS" or (prev in "ESO" and cur in "EI"):
+        return _ALWAYS
+    return _IF_LABEL_CHANGES if cur not in "O." else _NEVER
+
+
+_CLASS_CHARS = _CONLL_CLASSES + "X"  # "X" stands for any other character
+# Indexed by prev * 7 + cur.
+_CONLL_END = numpy.array([_conll_end(p, c) for p in _CLASS_CHARS for c in _CLASS_CHARS], dtype=numpy.int8)
+_CONLL_START = numpy.array([_conll_start(p, c) for p in _CLASS_CHARS for c in _CLASS_CHARS], dtype=numpy.int8)
+
+# --------------------------------------------------------------------------
+# Decoding
+#
+# Whether a chunk ends or starts at a tag depends only on that tag and the
+# one before it (their prefixes, and whether their labels are equal). So the
+# decoder parses each distinct tag string once (a dict from tag to id), maps
+# a whole corpus to ids in one pass, and decides every position at once with
+# the tables above (numpy). Sentences are joined with an "O" after each, as
+# seqeval's get_entities joins them and as Tokens.entities appends its
+# outside token: positions in the result are positions in that joined
+# sequence, so they are unique per corpus.
+# --------------------------------------------------------------------------
+
+Where = Callable[[], str]
+_EMPTY = numpy.zeros(0, dtype=numpy.intp)
+_TAG_LIMIT = 100_000  # distinct tags before a decoder starts afresh
+
+
+class _Decoder:
+    """Parsed tags and labels for one (mode, scheme, suffix)."""
+
+    def __init__(self, mode: str, scheme: Optional[str], suffix: bool) -> None:
+        self.mode = mode
+        self.scheme = scheme
+        self.suffix = suffix
+        self.tag_ids: Dict[str, int] = {}
+        self.prefixes: List[int] = []  # per tag id
+        self.label_ids: List[int] = []  # per tag id
+        self.label_index: Dict[str, int] = {}
+        self.labels: List[str] = []  # per label id
+        self.add("O", lambda: "")
+        if mode == "conll":
+            # seqeval starts from prev_tag "O" with prev_type "" (not "_").
+            self.initial = (_CONLL_CLASSES.index("O"), self.label_id(""))
+        else:
+            # seqeval starts from its outside token, Token("O"): label "_".
+            self.initial = (self.prefixes[0], self.label_ids[0])
+        self.arrays()
+
+    def parse(self, tag: Any, where: Where) -> Tuple[int, str]:
+        """(prefix index, label) of a tag, as seqeval reads it."""
+        if not isinstance(tag, str):
+            raise TypeError(
+                f"Tag {tag!r} at {where()} is a {type(tag).__name__}; "
+                f"tags must be strings."
+            )
+        if not tag:
+            raise ValueError(
+                f"Empty tag '' at {where()}: a tag needs a prefix letter "
+                f"(seqeval raises IndexError here)."
+            )
+        if self.mode == "conll":  # seqeval's get_entities
+            if self.suffix:
+                letter, label = tag[-1], tag[:-1].rsplit("-", maxsplit=1)[0]
+            else:
+                letter, label = tag[0], tag[1:].split("-", maxsplit=1)[-1]
+            cls = _CONLL_CLASSES.find(letter)
+            return (cls if cls >= 0 else 6), label or "_"
+        # seqeval's Token and Token.is_valid
+        letter = tag[-1] if self.suffix else tag[0]
+        allowed = TAG_SCHEMES[self.scheme].allowed_prefixes  # type: ignore[index]
+        if letter not in allowed:
+            raise ValueError(
+                f"Invalid tag {tag!r} at {where()}: prefix {letter!r} is not "
+                f"allowed in scheme {self.scheme}. Allowed prefixes: "
+                f"{', '.join(allowed)}"
+            )
+        label = (tag[:-1] if self.suffix else tag[1:]).strip("-")
+        return PREFIXES.index(letter), label or "_"
+
+    def label_id(self, label: str) -> int:
+        i = self.label_index.get(label)
+        if i is None:
+            i = self.label_index[label] = len(self.labels)
+            self.labels.append(label)
+        return i
+
+    def add(self, tag: Any, where: Where) -> None:
+        prefix, label = self.parse(tag, where)
+        self.tag_ids[tag] = len(self.prefixes)
+        self.prefixes.append(prefix)
+        self.label_ids.append(self.label_id(label))
+
+    def arrays(self) -> None:
+        self.prefix_of = numpy.array(self.prefixes, dtype=numpy.intp)
+        self.label_of = numpy.array(self.label_ids, dtype=numpy.intp)
+
+    def ids(self, tags: List[Any], where_at: Callable[[int], Where]) -> numpy.ndarray:
+        """The tag ids of a sequence, parsing tags not seen before."""
+        if not tags:
+            return _EMPTY
+        try:
+            ids = itemgetter(*tags)(self.tag_ids)
+        except (KeyError, TypeError):
+            tag_ids = self.tag_ids
+            try:
+                for pos, tag in enumerate(tags):
+                    if type(tag) is not str or tag not in tag_ids:
+                        self.add(tag, where_at(pos))  # raises for a bad tag
+            finally:
+                self.arrays()
+            ids = itemgetter(*tags)(tag_ids)
+        if len(tags) == 1:
+            ids = (ids,)
+        return numpy.fromiter(ids, dtype=numpy.intp, count=len(tags))
+
+    def decode(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """Label ids, starts and ends (exclusive) of the entities, in the
+        order seqeval finds them, with positions in the joined sequence."""
+        tags = list(chain.from_iterable(chain.from_iterable(zip(sentences, repeat(("O",))))))
+        ids = self.ids(tags, lambda pos: lambda: _where(sentences, pos, name, nested))
+        n = len(ids)
+        if n == 0:
+            return _EMPTY, _EMPTY, _EMPTY
+        prefix = self.prefix_of[ids]
+        label = self.label_of[ids]
+        prev_prefix = numpy.empty_like(prefix)
+        prev_label = numpy.empty_like(label)
+        prev_prefix[0], prev_label[0] = self.initial
+        prev_prefix[1:] = prefix[:-1]
+        prev_label[1:] = label[:-1]
+        if self.mode == "conll":
+            # get_entities: at each tag, end_of_chunk(prev, tag) closes the
+            # chunk (with the previous tag's label), then start_of_chunk(prev,
+            # tag) moves `begin_offset` here. A chunk's start is the last move
+            # before its end, or 0 if there was none (seqeval's initial value).
+            k = prev_prefix * 7 + prefix
+            changed = prev_label != label
+            end_rule, start_rule = _CONLL_END[k], _CONLL_START[k]
+            ends = numpy.flatnonzero((end_rule == _ALWAYS) | ((end_rule == _IF_LABEL_CHANGES) & changed))
+            moves = numpy.flatnonzero((start_rule == _ALWAYS) | ((start_rule == _IF_LABEL_CHANGES) & changed))
+            starts = numpy.concatenate(([0], moves))[numpy.searchsorted(moves, ends)]
+            return prev_label[ends], starts, ends
+        # Tokens.entities: outside a chunk, a start pattern opens one; it takes
+        # in tags while the inside patterns hold; at the first tag that is not
+        # inside, it is kept if an end pattern holds, and that tag may open
+        # the next chunk. So a chunk is open at i iff some start pattern at
+        # j <= i was followed by inside patterns only, up to i.
+        start_table, inside_table, end_table = _STRICT_TABLES[self.scheme]  # type: ignore[index]
+        k = prev_prefix * 16 + prefix * 2 + (prev_label == label)
+        start_ok, inside, end_ok = start_table[k], inside_table[k], end_table[k]
+        not_inside = ~inside
+        index = numpy.arange(n)
+        last_start = numpy.maximum.accumulate(numpy.where(start_ok, index, -1))
+        last_break = numpy.maximum.accumulate(numpy.where(not_inside, index, -1))
+        is_open = (last_start >= 0) & (last_break <= last_start)
+        taken_in = numpy.zeros(n, dtype=bool)
+        taken_in[1:] = is_open[:-1] & inside[1:]
+        starts = numpy.flatnonzero(start_ok & ~taken_in)
+        breaks = numpy.flatnonzero(not_inside)  # the joined sequence ends with "O": not inside
+        ends = breaks[numpy.searchsorted(breaks, starts, side="right")]
+        kept = end_ok[ends]
+        return label[starts[kept]], starts[kept], ends[kept]
+
+
+def _where(sentences: Sequence[Sequence[Any]], pos: int, name: str, nested: bool) -> str:
+    """Name the position `pos` of the joined sequence, e.g. "y_true[3][5]"."""
+    for s, sent in enumerate(sentences):
+        if pos <= len(sent):
+            return f"{name}[{s}][{pos}]" if nested else f"{name}[{pos}]"
+        pos -= len(sent) + 1
+    return f"{name}[?]"
+
+
+_DECODERS: Dict[Tuple[str, Optional[str], bool], _Decoder] = {}
+
+
+def _decoder(mode: str, scheme: Optional[str], suffix: bool) -> _Decoder:
+    key = (mode, scheme, suffix)
+    decoder = _DECODERS.get(key)
+    if decoder is None or len(decoder.tag_ids) > _TAG_LIMIT:
+        decoder = _DECODERS[key] = _Decoder(mode, scheme, suffix)
+    return decoder
+
+
+# --------------------------------------------------------------------------
+# Validation
+# --------------------------------------------------------------------------
+
+
+def _check_options(mode: Any, scheme: Any, suffix: Any) -> None:
+    if mode not in TAG_MODES:
+        raise ValueError(
+            f"Unknown tag mode {mode!r}. Valid modes: {', '.join(TAG_MODES)}"
+        )
+    if mode == "strict":
+        if scheme is None:
+            raise ValueError(
+                "mode='strict' needs a tag scheme, got scheme=None. "
+                f"Valid schemes: {', '.join(TAG_SCHEMES)}"
+            )
+        if scheme not in TAG_SCHEMES:
+            raise ValueError(
+                f"Unknown tag scheme {scheme!r}. "
+                f"Valid schemes: {', '.join(TAG_SCHEMES)}"
+            )
+    elif scheme is not None:
+        raise ValueError(
+            f"scheme={scheme!r} is only used with mode='strict', "
+            f"not mode={mode!r}. Pass scheme=None, or mode='strict' with one "
+            f"of: {', '.join(TAG_SCHEMES)}"
+        )
+    if not isinstance(suffix, bool):
+        raise TypeError(f"suffix must be True or False, got {suffix!r}")
+
+
+def _check_sentences(y_true: Any, y_pred: Any) -> None:
+    for name, value in (("y_true", y_true), ("y_pred", y_pred)):
+        if not isinstance(value, list):
+            raise TypeError(
+                f"{name} must be a list of sentences (lists of tag strings), "
+                f"got {type(value).__name__}."
+            )
+        if not all(map(list.__instancecheck__, value)):
+            s, sent = next((s, x) for s, x in enumerate(value) if not isinstance(x, list))
+            raise TypeError(
+                f"{name}[{s}] must be a list of tag strings, "
+                f"got {type(sent).__name__}."
+            )
+    if len(y_true) != len(y_pred):
+        raise ValueError(
+            f"y_true has {len(y_true)} sentences but y_pred has {len(y_pred)}."
+        )
+    if list(map(len, y_true)) != list(map(len, y_pred)):
+        s, t, p = next((s, t, p) for s, (t, p) in enumerate(zip(y_true, y_pred)) if len(t) != len(p))
+        raise ValueError(
+            f"Sentence {s} has {len(t)} tags in y_true but {len(p)} tags "
+            f"in y_pred."
+        )
+
+
+# --------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------
+
+
+def spans_from_tags(
+    tags: List[str],
+    *,
+    mode: str,
+    scheme: Optional[str] = None,
+    suffix: bool = False,
+) -> List[TagSpan]:
+    """Decode one tag sequence into spans, as seqeval 1.2.2 does.
+
+    tags (List[str]): One tag per token, e.g. ["B-PER", "I-PER", "O"].
+    mode (str): "conll" (seqeval's lenient `get_entities`, any tag accepted)
+        or "strict" (seqeval's `Entities` with the named scheme).
+    scheme (Optional[str]): For mode "strict" (required there, and only
+        there): one of IOB1, IOB2, IOE1, IOE2, IOBES, BILOU.
+    suffix (bool): Whether the prefix comes last, as in "PER-B".
+    RETURNS (List[Tuple[int, int, str]]): (start, end, label) spans, end
+        exclusive, in the order seqeval yields them. A tag without a label
+        ("B") gets the label "_", as in seqeval. In "conll" mode, broken
+        sequences decode exactly as seqeval decodes them, odd results
+        included; in "strict" mode, a chunk that does not end the way the
+        scheme requires is dropped.
+
+    Raises ValueError for an unknown mode or scheme, a missing scheme in
+    "strict" mode, an empty tag, or (mode "strict") a tag whose prefix the
+    scheme does not allow; TypeError for input that is not a list of str.
+
+    >>> spans_from_tags(["B-PER", "I-PER", "O", "B-LOC"], mode="conll")
+    [(0, 2, 'PER'), (3, 4, 'LOC')]
+    >>> spans_from_tags(["I-PER", "I-PER", "O"], mode="conll")
+    [(0, 2, 'PER')]
+    >>> spans_from_tags(["I-PER", "I-PER", "O"], mode="strict", scheme="IOB2")
+    []
+    >>> spans_from_tags(["S-LOC", "B-PER", "E-PER"], mode="strict", scheme="IOBES")
+    [(0, 1, 'LOC'), (1, 3, 'PER')]
+    >>> spans_from_tags(["PER-B", "PER-I", "O"], mode="conll", suffix=True)
+    [(0, 2, 'PER')]
+    """
+    _check_options(mode, scheme, suffix)
+    if not isinstance(tags, list):
+        raise TypeError(
+            f"tags must be a list of tag strings, got {type(tags).__name__}."
+        )
+    decoder = _decoder(mode, scheme, suffix)
+    label_ids, starts, ends = decoder.decode((tags,), "tags", nested=False)
+    labels = decoder.labels
+    return [
+        (start, end, labels[i])
+        for i, start, end in zip(label_ids.tolist(), starts.tolist(), ends.tolist())
+    ]
+
+
+@dataclass(frozen=True)
+class TagScore:
+    """Precision, recall, F1 and support of one label or one average.
+
+    precision (float): Correct / predicted; 0.0 when nothing was predicted.
+    recall (float): Correct / gold; 0.0 when there is no gold entity.
+    f1 (float): 2PR / (P + R); 0.0 when P + R is 0.
+    support (int): The number of gold entities.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    support: int
+
+    def to_dict(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): seqeval's row: keys "precision",
+        "recall", "f1-score" and "support"."""
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1-score": self.f1,
+            "support": self.support,
+        }
+
+
+@dataclass(frozen=True)
+class TagReport:
+    """The figures of seqeval's `classification_report`.
+
+    micro (TagScore): Counts pooled over all labels.
+    macro (TagScore): Unweighted mean over labels found in gold or prediction
+        (0.0 when there is none; seqeval gives NaN there).
+    weighted (TagScore): Mean weighted by each label's support (0.0 when
+        there is no gold entity, as in seqeval).
+    per_type (Mapping[str, TagScore]): One score per label, labels sorted.
+    """
+
+    micro: TagScore
+    macro: TagScore
+    weighted: TagScore
+    per_type: Mapping[str, TagScore] = field(default_factory=dict)
+
+    def to_dict(self) -> Dict[str, Dict[str, Any]]:
+        """RETURNS (Dict[str, Dict[str, Any]]): Same keys, order and numbers
+        as seqeval's `classification_report(..., output_dict=True)`: one row
+        per label, then "micro avg", "macro avg" and "weighted avg"."""
+        report = {label: score.to_dict() for label, score in self.per_type.items()}
+        report["micro avg"] = self.micro.to_dict()
+        report["macro avg"] = self.macro.to_dict()
+        report["weighted avg"] = self.weighted.to_dict()
+        return report
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    # seqeval's _prf_divide with zero_division="warn": 0.0, without warning.
+    return numerator / denominator if denominator else 0.0
+
+
+def _f1(precision: float, recall: float) -> float:
+    # seqeval: (1 + beta2) * precision * recall / denom, denom 0 -> 1; the
+    # order of operations is kept so that results are bit-equal.
+    denom = 1.0 * precision + recall
+    return 2.0 * precision * recall / (denom if denom != 0.0 else 1)
+
+
+def _report(true: _Entities, pred: _Entities, label_names: List[str]) -> TagReport:
+    """Scores from the decoded entities of both sides (label ids, starts and
+    ends, ends increasing)."""
+    # seqeval counts sets of (sentence, label, start, end); the decoders never
+    # find one entity twice (ends only grow), so the arrays are sets already.
+    # Per side, an end position identifies an entity: match them by end.
+    true_labels, true_starts, true_ends = true
+    pred_labels, pred_starts, pred_ends = pred
+    _, ti, pi = numpy.intersect1d(true_ends, pred_ends, assume_unique=True, return_indices=True)
+    same = (true_labels[ti] == pred_labels[pi]) & (true_starts[ti] == pred_starts[pi])
+    n = len(label_names)
+    counts_true = numpy.bincount(true_labels, minlength=n).tolist()
+    counts_pred = numpy.bincount(pred_labels, minlength=n).tolist()
+    counts_tp = numpy.bincount(true_labels[ti][same], minlength=n).tolist()
+    # Labels found on either side, sorted by name as seqeval sorts them.
+    found = sorted((label_names[i], i) for i in range(n) if counts_true[i] or counts_pred[i])
+    labels = [label for label, _ in found]
+    tps = [counts_tp[i] for _, i in found]
+    preds = [counts_pred[i] for _, i in found]
+    trues = [counts_true[i] for _, i in found]
+    ps = [_ratio(tp, n) for tp, n in zip(tps, preds)]
+    rs = [_ratio(tp, n) for tp, n in zip(tps, trues)]
+    fs = [_f1(p, r) for p, r in zip(ps, rs)]
+    per_type = {
+        label: TagScore(p, r, f, n) for label, p, r, f, n in zip(labels, ps, rs, fs, trues)
+    }
+    support = sum(trues)
+    micro_p, micro_r = _ratio(sum(tps), sum(preds)), _ratio(sum(tps), support)
+    micro = TagScore(micro_p, micro_r, _f1(micro_p, micro_r), support)
+    # Averages go through numpy.average, as in seqeval, so that the
+    # (pairwise) summation order, and hence every bit, is the same.
+    if labels:
+        macro = TagScore(
+            float(numpy.average(numpy.array(ps))),
+            float(numpy.average(numpy.array(rs))),
+            float(numpy.average(numpy.array(fs))),
+            support,
+        )
+    else:
+        macro = TagScore(0.0, 0.0, 0.0, 0)
+    if support:
+        weights = numpy.array(trues, dtype=numpy.int64)
+        weighted = TagScore(
+            float(numpy.average(numpy.array(ps), weights=weights)),
+            float(numpy.average(numpy.array(rs), weights=weights)),
+            float(numpy.average(numpy.array(fs), weights=weights)),
+            support,
+        )
+    else:
+        weighted = TagScore(0.0, 0.0, 0.0, 0)
+    return TagReport(micro, macro, weighted, MappingProxyType(per_type))
+
+
+def evaluate_tags(
+    y_true: List[List[str]],
+    y_pred: List[List[str]],
+    *,
+    mode: str,
+    scheme: Optional[str] = None,
+    suffix: bool = False,
+) -> TagReport:
+    """Score predicted tag sequences against gold ones, as seqeval 1.2.2's
+    `classification_report(y_true, y_pred, output_dict=True, mode=...,
+    scheme=..., suffix=...)` does, to the last bit.
+
+    y_true (List[List[str]]): Gold tags, one list per sentence.
+    y_pred (List[List[str]]): Predicted tags, same shape as y_true.
+    mode (str): "conll" or "strict" (see `spans_from_tags`).
+    scheme (Optional[str]): For mode "strict" (required there, and only
+        there): one of IOB1, IOB2, IOE1, IOE2, IOBES, BILOU.
+    suffix (bool): Whether the prefix comes last, as in "PER-B".
+    RETURNS (TagReport): Micro, macro and weighted averages and per-label
+        scores. An entity is (sentence, label, start, end); identical
+        entities count once. A ratio with a zero denominator is 0.0.
+
+    In "conll" mode the sentences are decoded as seqeval decodes them: joined
+    into one sequence with an "O" after each sentence. Raises ValueError when
+    the two sides differ in the number of sentences or in a sentence's length.
+
+    >>> rep = evaluate_tags(
+    ...     [["B-PER", "I-PER", "O"], ["B-LOC", "O"]],
+    ...     [["B-PER", "I-PER", "O"], ["B-PER", "O"]],
+    ...     mode="strict", scheme="IOB2")
+    >>> rep.micro.precision, rep.micro.recall
+    (0.5, 0.5)
+    >>> rep.per_type["PER"].precision, rep.per_type["PER"].support
+    (0.5, 1)
+    >>> rep.macro.f1, rep.weighted.f1
+    (0.3333333333333333, 0.3333333333333333)
+    """
+    _check_options(mode, scheme, suffix)
+    _check_sentences(y_true, y_pred)
+    decoder = _decoder(mode, scheme, suffix)
+    true = decoder.decode(y_true, "y_true", nested=True)
+    pred = decoder.decode(y_pred, "y_pred", nested=True)
+    return _report(true, pred, decoder.labels)

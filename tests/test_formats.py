@@ -1,0 +1,371 @@
+"""Readers of the four input formats and the pairing of gold and predicted
+files (`spacy_spanf1.formats`), in-process. The command line runs them in
+`test_cli.py`."""
+import json
+
+import pytest
+from spacy.tokens import Doc, DocBin, SpanGroup
+from spacy.tokens import Span as SpacySpan
+from spacy.vocab import Vocab
+
+from spacy_spanf1.formats import (
+    InputError,
+    UsageError,
+    infer_format,
+    load_corpus,
+    read_conll,
+    read_jsonl,
+    read_kaggle,
+)
+from spacy_spanf1.spans import Span
+
+
+@pytest.fixture(scope="module")
+def vocab():
+    return Vocab()
+
+
+def write(path, text, encoding="utf-8"):
+    path.write_text(text, encoding=encoding)
+    return path
+
+
+def jsonl(*records):
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+# --------------------------------------------------------------------------
+# Format names
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name,fmt",
+    [("a.spacy", "spacy"), ("a.jsonl", "jsonl"), ("a.conll", "conll"), ("a.iob", "conll"),
+     ("a.bio", "conll"), ("a.txt", "conll"), ("A.CSV", "kaggle")],
+)
+def test_infer_format_from_extension(name, fmt):
+    assert infer_format(name) == fmt
+
+
+def test_infer_format_explicit_wins():
+    assert infer_format("a.data", "jsonl") == "jsonl"
+
+
+@pytest.mark.parametrize("name,fmt", [("a.data", None), ("a", None), ("a.jsonl", "json")], ids=["ext", "none", "bad"])
+def test_infer_format_unknown(name, fmt):
+    with pytest.raises(UsageError, match="format"):
+        infer_format(name, fmt)
+
+
+# --------------------------------------------------------------------------
+# JSONL
+# --------------------------------------------------------------------------
+
+
+def test_read_jsonl(tmp_path):
+    path = write(
+        tmp_path / "a.jsonl",
+        jsonl(
+            {"text": "Ann met Bob", "spans": [{"start": 8, "end": 11, "label": "PER"},
+                                              {"start": 0, "end": 3, "label": "PER"},
+                                              {"start": 0, "end": 3, "label": "PER"}]},
+            {"text": "nothing", "spans": []},
+        )
+        + "\n"
+        + jsonl({"text": "no annotation", "meta": {"x": 1}}),
+    )
+    docs = read_jsonl(path)
+    assert [d.name for d in docs] == ["line 1", "line 2", "line 4"]
+    assert docs[0].spans == [Span(0, 3, "PER"), Span(8, 11, "PER")]  # sorted, once
+    assert docs[1].spans == []
+    assert docs[2].spans is None  # no "spans": missing annotation
+
+
+def test_read_jsonl_keeps_line_separators_inside_strings(tmp_path):
+    text = "a\u2028b c"
+    path = write(tmp_path / "a.jsonl", json.dumps({"text": text, "spans": []}, ensure_ascii=False) + "\n")
+    assert read_jsonl(path)[0].text == text
+
+
+@pytest.mark.parametrize(
+    "line,message",
+    [
+        ('{"text": "abc", "spans": [}', r"a\.jsonl:2: invalid JSON"),
+        ('["abc"]', r"a\.jsonl:2: expected a JSON object"),
+        ('{"spans": []}', r'a\.jsonl:2: the record has no "text"'),
+        ('{"text": "abc", "spans": {"start": 0}}', r'a\.jsonl:2: "spans" is a dict'),
+        ('{"text": "abc", "spans": [{"start": 0, "end": 9, "label": "X"}]}', r"a\.jsonl:2: span 0 has start=0, end=9"),
+        ('{"text": "abc", "spans": [{"start": 2, "end": 2, "label": "X"}]}', r"a\.jsonl:2: span 0 has start=2, end=2"),
+        ('{"text": "abc", "spans": [{"start": 0, "end": 1}]}', r"a\.jsonl:2: span 0 lacks 'label'"),
+        ('{"text": "abc", "spans": [{"start": "0", "end": 1, "label": "X"}]}', r"a\.jsonl:2: span 0 has non-integer"),
+        ('{"text": "abc", "spans": [{"start": 0, "end": 1, "label": ""}]}', r"a\.jsonl:2: span 0 has the label ''"),
+    ],
+    ids=["json", "not-object", "no-text", "spans-not-list", "out-of-text", "empty", "no-label", "str-offset", "empty-label"],
+)
+def test_read_jsonl_errors_name_the_line(tmp_path, line, message):
+    path = write(tmp_path / "a.jsonl", jsonl({"text": "ok", "spans": []}) + line + "\n")
+    with pytest.raises(InputError, match=message):
+        read_jsonl(path)
+
+
+def test_read_text_not_utf8(tmp_path):
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(b'{"text": "ok", "spans": []}\n{"text": "\xff"}\n')
+    with pytest.raises(InputError, match=r"a\.jsonl:2: not UTF-8 text \(byte 0xff\)"):
+        read_jsonl(path)
+
+
+def test_missing_file_and_directory(tmp_path):
+    with pytest.raises(InputError, match="nope.jsonl: file not found"):
+        read_jsonl(tmp_path / "nope.jsonl")
+    (tmp_path / "d.jsonl").mkdir()
+    with pytest.raises(InputError, match=r"d\.jsonl: not a file"):
+        read_jsonl(tmp_path / "d.jsonl")
+
+
+# --------------------------------------------------------------------------
+# CoNLL
+# --------------------------------------------------------------------------
+
+CONLL = """-DOCSTART- -X- O O
+
+Ann NNP B-PER
+Lee NNP I-PER
+met VBD O
+Bob NNP S-PER
+
+-DOCSTART- -X- O O
+Rome NNP S-LOC
+\t
+Paris NNP B-LOC
+"""
+
+
+def test_read_conll_sentences_and_docstart(tmp_path):
+    docs = read_conll(write(tmp_path / "a.conll", CONLL))
+    assert [d.words for d in docs] == [["Ann", "Lee", "met", "Bob"], ["Rome"], ["Paris"]]
+    assert [d.line for d in docs] == [3, 9, 11]
+    # conll mode: S- starts a chunk of its own
+    assert docs[0].spans == [Span(0, 2, "PER"), Span(3, 4, "PER")]
+    assert docs[2].spans == [Span(0, 1, "LOC")]
+
+
+def test_read_conll_tag_column_and_strict_mode(tmp_path):
+    path = write(tmp_path / "a.conll", "Ann B-PER x\nLee E-PER x\nBob S-PER x\nmet O x\n")
+    docs = read_conll(path, tag_column=1, tag_mode="strict", tag_scheme="IOBES")
+    assert docs[0].spans == [Span(0, 2, "PER"), Span(2, 3, "PER")]
+
+
+def test_read_conll_strict_mode_drops_broken_chunks(tmp_path):
+    path = write(tmp_path / "a.conll", "Ann I-PER\nLee I-PER\nmet O\nBob B-PER\n")
+    assert read_conll(path)[0].spans == [Span(0, 2, "PER"), Span(3, 4, "PER")]
+    strict = read_conll(path, tag_mode="strict", tag_scheme="IOB2")
+    assert strict[0].spans == [Span(3, 4, "PER")]
+
+
+@pytest.mark.parametrize(
+    "text,options,message",
+    [
+        ("Ann B-PER\nLee\n", {}, r"a\.conll:2: expected a token and a tag column"),
+        ("Ann B-PER\nLee X-PER\n", {"tag_mode": "strict", "tag_scheme": "IOB2"}, r"a\.conll:2: Invalid tag 'X-PER'"),
+        ("Ann B-PER\n\nLee B-PER\n", {"tag_column": 5}, r"a\.conll:1: the line has 2 columns; there is no tag column 5"),
+    ],
+    ids=["one-column", "bad-tag", "no-column"],
+)
+def test_read_conll_errors_name_the_line(tmp_path, text, options, message):
+    with pytest.raises(InputError, match=message):
+        read_conll(write(tmp_path / "a.conll", text), **options)
+
+
+@pytest.mark.parametrize(
+    "options,param",
+    [({"tag_mode": "lenient"}, "--tag-mode"), ({"tag_mode": "strict"}, "--tag-scheme"),
+     ({"tag_mode": "strict", "tag_scheme": "BIO"}, "--tag-scheme"), ({"tag_scheme": "IOB2"}, "--tag-scheme")],
+    ids=["mode", "no-scheme", "bad-scheme", "scheme-without-strict"],
+)
+def test_read_conll_bad_options(tmp_path, options, param):
+    with pytest.raises(UsageError) as info:
+        read_conll(write(tmp_path / "a.conll", "a O\n"), **options)
+    assert info.value.param == param
+
+
+# --------------------------------------------------------------------------
+# Kaggle CSV
+# --------------------------------------------------------------------------
+
+
+def test_read_kaggle(tmp_path):
+    text = "\ufeffid,discourse_id,discourse_type,predictionstring\nB,1,Lead,0 1 2\nA,2,Claim,5 6\nB,3,Claim,4 3\nB,4,Lead,2 1 0\n"
+    docs = read_kaggle(write(tmp_path / "a.csv", text))
+    assert list(docs) == ["B", "A"]  # order of first appearance
+    assert docs["B"].spans == [Span(0, 3, "Lead"), Span(3, 5, "Claim")]  # duplicate row once
+    assert docs["A"].spans == [Span(5, 7, "Claim")]
+    assert docs["A"].line == 3
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("", r"a\.csv: empty file"),
+        ("id,label,predictionstring\nA,X,1\n", r"a\.csv:1: the header has no column 'class' or 'discourse_type'"),
+        ("id,class,predictionstring\nA,X,1\nA,X\n", r"a\.csv:3: the row has 2 fields, the header has 3"),
+        ("id,class,predictionstring\nA,X,1 b 2\n", r"a\.csv:2: predictionstring holds 'b'"),
+        ("id,class,predictionstring\nA,X,1 3\n", r"a\.csv:2: predictionstring '1 3' is not one contiguous run"),
+        ("id,class,predictionstring\nA,X,\n", r"a\.csv:2: empty predictionstring"),
+        ("id,class,predictionstring\nA,X,-1 0\n", r"a\.csv:2: predictionstring holds the negative word index -1"),
+        ("id,class,predictionstring\n,X,1\n", r"a\.csv:2: empty id"),
+        ('id,class,predictionstring\nA,"X,1\n', r"a\.csv:2: the row has 2 fields"),
+    ],
+    ids=["empty", "no-class", "fields", "index", "gap", "empty-ps", "negative", "empty-id", "open-quote"],
+)
+def test_read_kaggle_errors_name_the_line(tmp_path, text, message):
+    with pytest.raises(InputError, match=message):
+        read_kaggle(write(tmp_path / "a.csv", text))
+
+
+# --------------------------------------------------------------------------
+# Pairing
+# --------------------------------------------------------------------------
+
+
+def test_load_corpus_jsonl_skips_gold_without_spans(tmp_path):
+    gold = write(tmp_path / "g.jsonl", jsonl(
+        {"text": "Ann met Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+        {"text": "no annotation"},
+    ))
+    pred = write(tmp_path / "p.jsonl", jsonl(
+        {"text": "Ann met Bob", "spans": [{"start": 8, "end": 11, "label": "PER"}]},
+        {"text": "no annotation", "spans": [{"start": 0, "end": 2, "label": "X"}]},
+    ))
+    corpus = load_corpus(gold, pred)
+    assert corpus.unit == "char" and corpus.n_docs == 2 and corpus.skipped == ["line 2"]
+    assert [(p.gold, p.pred) for p in corpus.pairs] == [([Span(0, 3, "PER")], [Span(8, 11, "PER")])]
+    assert corpus.pairs[0].span_text(Span(8, 11, "PER")) == "Bob"
+
+
+def test_load_corpus_jsonl_text_mismatch(tmp_path):
+    gold = write(tmp_path / "g.jsonl", jsonl({"text": "same", "spans": []}, {"text": "Ann met Bob", "spans": []}))
+    pred = write(tmp_path / "p.jsonl", jsonl({"text": "same", "spans": []}, {"text": "Ann met Rob", "spans": []}))
+    with pytest.raises(InputError, match=r"p\.jsonl:2: the text of record 2 differs from line 2 of .*g\.jsonl at character 8: gold 'Ann met Bob', predicted 'Ann met Rob'"):
+        load_corpus(gold, pred)
+
+
+def test_load_corpus_jsonl_token_unit(tmp_path):
+    record = {"text": "New York's mayor", "tokens": ["New", "York", "'s", "mayor"],
+              "spans": [{"start": 0, "end": 2, "label": "GPE"}, {"start": 0, "end": 4, "label": "PER"}]}
+    prodigy = dict(record, tokens=[{"text": t, "start": s, "end": e, "id": i} for i, (t, s, e) in
+                                   enumerate([("New", 0, 3), ("York", 4, 8), ("'s", 8, 10), ("mayor", 11, 16)])],
+                   spans=[{"start": 3, "end": 4, "label": "PER"}])
+    gold = write(tmp_path / "g.jsonl", jsonl(record))
+    pred = write(tmp_path / "p.jsonl", jsonl(prodigy))
+    corpus = load_corpus(gold, pred, unit="token")
+    pair = corpus.pairs[0]
+    assert corpus.unit == "token"
+    assert pair.gold == [Span(0, 2, "GPE"), Span(0, 4, "PER")] and pair.pred == [Span(3, 4, "PER")]
+    assert pair.offsets == [(0, 3), (4, 8), (8, 10), (11, 16)]
+    assert pair.span_text(Span(0, 2, "GPE")) == "New York"
+    # Without --unit token the same offsets are characters: "New York" would be "Ne".
+    assert load_corpus(gold, pred).pairs[0].gold[0] == Span(0, 2, "GPE")
+    other = write(tmp_path / "o.jsonl", jsonl(dict(record, tokens=["New", "York's", "mayor"], spans=[])))
+    with pytest.raises(InputError, match=r"o\.jsonl:1: the tokens of record 1 differ .* at token 1: gold 'York' at characters 4-8, predicted \"York's\" at characters 4-10"):
+        load_corpus(gold, other, unit="token")
+    bad = write(tmp_path / "b.jsonl", jsonl({"text": "abc", "spans": []}))
+    with pytest.raises(InputError, match=r'b\.jsonl:1: unit token needs a "tokens" list'):
+        load_corpus(bad, bad, unit="token")
+    wrong = write(tmp_path / "w.jsonl", jsonl({"text": "abc", "tokens": ["abc", "d"], "spans": []}))
+    with pytest.raises(InputError, match=r"w\.jsonl:1: token 1 \('d'\) is not in the text after character 3"):
+        load_corpus(wrong, wrong, unit="token")
+    far = write(tmp_path / "f.jsonl", jsonl({"text": "a b", "tokens": ["a", "b"], "spans": [{"start": 1, "end": 3, "label": "X"}]}))
+    with pytest.raises(InputError, match=r"f\.jsonl:1: span 0 has start=1, end=3; token offsets need 0 <= start < end <= 2"):
+        load_corpus(far, far, unit="token")
+
+
+def test_load_corpus_unequal_counts(tmp_path):
+    gold = write(tmp_path / "g.jsonl", jsonl({"text": "a", "spans": []}, {"text": "b", "spans": []}))
+    pred = write(tmp_path / "p.jsonl", jsonl({"text": "a", "spans": []}))
+    with pytest.raises(InputError, match=r"unequal numbers of documents \(JSONL records\): 2 in .*g\.jsonl, 1 in .*p\.jsonl"):
+        load_corpus(gold, pred)
+
+
+def test_load_corpus_conll_token_mismatch(tmp_path):
+    gold = write(tmp_path / "g.conll", "a O\nb O\n\nc O\nd B-X\ne O\n")
+    pred = write(tmp_path / "p.conll", "a O\nb O\n\nc O\nD B-X\ne O\n")
+    with pytest.raises(InputError, match=r"p\.conll:5: sentence 2 differs .* at token 1: gold has 'd', predicted has 'D'"):
+        load_corpus(gold, pred)
+    short = write(tmp_path / "s.conll", "a O\nb O\n\nc O\nd B-X\n")
+    with pytest.raises(InputError, match=r"at token 2: gold has 'e', predicted has the end of the sentence"):
+        load_corpus(gold, short)
+
+
+def test_load_corpus_kaggle_ids_any_order(tmp_path):
+    gold = write(tmp_path / "g.csv", "id,class,predictionstring\nA,X,0 1\nB,Y,3\n")
+    pred = write(tmp_path / "p.csv", "id,class,predictionstring\nB,Y,3\nA,X,1\n")
+    corpus = load_corpus(gold, pred)
+    assert [p.name for p in corpus.pairs] == ["id 'A'", "id 'B'"]
+    assert corpus.pairs[0].pred == [Span(1, 2, "X")]
+    unknown = write(tmp_path / "u.csv", "id,class,predictionstring\nA,X,1\nC,Y,3\n")
+    with pytest.raises(InputError, match=r"u\.csv:3: id 'C' is not in .*g\.csv"):
+        load_corpus(gold, unknown)
+
+
+def docbin(path, docs):
+    DocBin(docs=docs).to_disk(path)
+    return path
+
+
+def test_load_corpus_spacy_aligns_tokenization(tmp_path, vocab):
+    gold_doc = Doc(vocab, words=["New", "York", "is", "big"], spaces=[True, True, True, False], ents=["B-LOC", "I-LOC", "O", "O"])
+    pred_doc = Doc(vocab, words=["New", "Yo", "rk", "is", "big"], spaces=[True, False, True, True, False],
+                   ents=["B-LOC", "I-LOC", "I-LOC", "O", "O"])
+    missing = Doc(vocab, words=["no", "annotation"])
+    gold = docbin(tmp_path / "g.spacy", [gold_doc, missing])
+    pred = docbin(tmp_path / "p.spacy", [pred_doc, Doc(vocab, words=["no", "annotation"])])
+    corpus = load_corpus(gold, pred)
+    assert corpus.unit == "token" and corpus.skipped == ["doc 1"]
+    assert corpus.pairs[0].gold == corpus.pairs[0].pred == [Span(0, 2, "LOC")]
+    chars = load_corpus(gold, pred, unit="char")
+    assert chars.pairs[0].pred == [Span(0, 8, "LOC")]
+    assert chars.pairs[0].span_text(Span(0, 8, "LOC")) == "New York"
+
+
+def test_load_corpus_spacy_span_groups(tmp_path, vocab):
+    def doc(spans, key="sc"):
+        d = Doc(vocab, words=["Ann", "Lee", "met", "Bob"])
+        if key:
+            d.spans[key] = SpanGroup(d, spans=[SpacySpan(d, s, e, label=label) for s, e, label in spans])
+        return d
+
+    gold = docbin(tmp_path / "g.spacy", [doc([(0, 2, "PER"), (0, 1, "NAME")]), doc([], key=None)])
+    pred = docbin(tmp_path / "p.spacy", [doc([(0, 1, "NAME"), (3, 4, "PER")]), doc([(0, 1, "X")])])
+    corpus = load_corpus(gold, pred, spans_key="sc")
+    assert corpus.skipped == ["doc 1"]
+    assert corpus.pairs[0].gold == [Span(0, 1, "NAME"), Span(0, 2, "PER")]
+    assert corpus.pairs[0].pred == [Span(0, 1, "NAME"), Span(3, 4, "PER")]
+
+
+def test_load_corpus_spacy_text_mismatch_and_bad_file(tmp_path, vocab):
+    gold = docbin(tmp_path / "g.spacy", [Doc(vocab, words=["a", "b"])])
+    pred = docbin(tmp_path / "p.spacy", [Doc(vocab, words=["a", "c"])])
+    with pytest.raises(InputError, match=r"p\.spacy: the text of doc 0 differs from doc 0 of .* at character 2: gold 'a b ', predicted 'a c '"):
+        load_corpus(gold, pred)
+    bad = write(tmp_path / "bad.spacy", "not a docbin")
+    with pytest.raises(InputError, match=r"bad\.spacy: can't read it as a spaCy DocBin"):
+        load_corpus(gold, bad)
+
+
+@pytest.mark.parametrize(
+    "names,options,param",
+    [
+        (("g.jsonl", "p.conll"), {}, "--format"),
+        (("g.conll", "p.conll"), {"unit": "char"}, "--unit"),
+        (("g.conll", "p.conll"), {"spans_key": "sc"}, "--spans-key"),
+        (("g.jsonl", "p.jsonl"), {"tag_mode": "strict"}, "--tag-mode"),
+        (("g.spacy", "p.spacy"), {"unit": "word"}, "--unit"),
+    ],
+    ids=["formats-differ", "unit", "spans-key", "tag-option", "unknown-unit"],
+)
+def test_load_corpus_options_that_do_not_fit(tmp_path, names, options, param):
+    with pytest.raises(UsageError) as info:
+        load_corpus(tmp_path / names[0], tmp_path / names[1], **options)
+    assert info.value.param == param
