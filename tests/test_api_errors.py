@@ -1,0 +1,175 @@
+"""Bad input to evaluate_spans: each error must say what is wrong, where
+(document and span index) and what is valid."""
+import re
+
+import pytest
+
+from spacy_spanf1 import SCHEMES, evaluate_spans
+
+GOLD = [[(0, 2, "PER")], [(1, 3, "ORG"), (4, 5, "LOC")], [(0, 1, "PER")]]
+VALID_SCHEMES = re.escape("Valid schemes: " + ", ".join(SCHEMES))
+
+
+def score(gold=GOLD, pred=GOLD, **kwargs):
+    kwargs.setdefault("schemes", ["strict", "iou"])
+    return evaluate_spans(gold, pred, **kwargs)
+
+
+# --------------------------------------------------------------------------
+# Documents
+# --------------------------------------------------------------------------
+
+
+def test_fewer_predicted_documents_list():
+    with pytest.raises(ValueError, match=r"Unequal numbers of documents: 3 gold and 2 predicted.*same documents"):
+        score(GOLD, GOLD[:2])
+
+
+def test_fewer_gold_documents_list():
+    with pytest.raises(ValueError, match=r"Unequal numbers of documents: 1 gold and 3 predicted.*same documents"):
+        score(GOLD[:1], GOLD)
+
+
+def test_unequal_documents_generators():
+    """Generators have no length: the counts come from reading them out."""
+    with pytest.raises(ValueError, match=r"Unequal numbers of documents: 3 gold and 2 predicted"):
+        score((d for d in GOLD), (d for d in GOLD[:2]))
+    with pytest.raises(ValueError, match=r"Unequal numbers of documents: 2 gold and 3 predicted"):
+        score(iter(GOLD[:2]), iter(GOLD))
+    with pytest.raises(ValueError, match=r"Unequal numbers of documents: 0 gold and 3 predicted"):
+        score(iter([]), (d for d in GOLD))
+
+
+def test_document_that_is_not_a_list_of_spans():
+    with pytest.raises(ValueError, match=r"Document 1 of the pred spans is a str, not a list of spans"):
+        score(GOLD, [GOLD[0], "PER", GOLD[2]])
+    with pytest.raises(ValueError, match=r"Document 0 of the gold spans is 5, not a list of spans"):
+        score([5, [], []], GOLD)
+
+
+# --------------------------------------------------------------------------
+# Spans
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("start,end", [(3, 3), (4, 3)])
+def test_start_not_before_end(start, end):
+    gold = [GOLD[0], [(1, 3, "ORG"), (start, end, "LOC")], GOLD[2]]
+    with pytest.raises(
+        ValueError,
+        match=rf"Span 1 of gold document 1 has start={start}, end={end}\..*0 <= start < end \(end exclusive\)",
+    ):
+        score(gold, GOLD)
+
+
+def test_negative_start():
+    pred = [GOLD[0], GOLD[1], [(0, 1, "PER"), (2, 4, "LOC"), (-1, 1, "ORG")]]
+    with pytest.raises(ValueError, match=r"Span 2 of pred document 2 has start=-1, end=1\..*0 <= start < end"):
+        score(GOLD, pred)
+
+
+def test_start_not_before_end_in_a_dict_span():
+    pred = [[{"start": 2, "end": 2, "label": "PER"}], [], []]
+    with pytest.raises(ValueError, match=r"Span 0 of pred document 0 has start=2, end=2\..*0 <= start < end"):
+        score(GOLD, pred)
+
+
+@pytest.mark.parametrize("label,kind", [(5, "int"), (None, "NoneType"), (("PER",), "tuple")])
+def test_label_not_a_string(label, kind):
+    gold = [[(0, 2, "PER")], [(1, 3, label)], []]
+    with pytest.raises(
+        ValueError,
+        match=rf"Span 0 of gold document 1 has a label of type {kind} \({re.escape(repr(label))}\)\. Labels are strings",
+    ):
+        score(gold, GOLD)
+
+
+def test_offsets_not_integers():
+    with pytest.raises(ValueError, match=r"Span 0 of gold document 0 has non-integer offsets: start=0\.5, end=2.*integers"):
+        score([[(0.5, 2, "PER")], [], []], GOLD)
+
+
+def test_span_of_the_wrong_shape():
+    with pytest.raises(ValueError, match=r"Span 1 of pred document 0 is \(0, 2\)\. A span is a \(start, end, label\) tuple"):
+        score(GOLD, [[(0, 2, "PER"), (0, 2)], [], []])
+    with pytest.raises(ValueError, match=r"Span 0 of gold document 2 lacks 'label'.*keys 'start', 'end' and 'label'"):
+        score([[], [], [{"start": 0, "end": 1}]], GOLD)
+
+
+# --------------------------------------------------------------------------
+# Schemes
+# --------------------------------------------------------------------------
+
+
+def test_unknown_scheme():
+    with pytest.raises(ValueError, match=rf"Unknown scheme 'fuzzy' in 'schemes'\. {VALID_SCHEMES}"):
+        score(schemes=["strict", "fuzzy"])
+    with pytest.raises(ValueError, match=rf"Unknown scheme 'ent_type' in 'schemes'\. {VALID_SCHEMES}"):
+        score(schemes=["ent_type"])
+
+
+def test_schemes_none_is_a_type_error():
+    with pytest.raises(TypeError, match=rf"No 'schemes' given: name at least one scheme\. {VALID_SCHEMES}"):
+        score(schemes=None)
+
+
+def test_schemes_omitted_is_a_type_error():
+    with pytest.raises(TypeError, match=r"schemes"):
+        evaluate_spans(GOLD, GOLD)
+
+
+def test_schemes_empty_is_a_value_error():
+    with pytest.raises(ValueError, match=rf"'schemes' is empty: name at least one scheme\. {VALID_SCHEMES}"):
+        score(schemes=[])
+
+
+def test_scheme_named_twice():
+    with pytest.raises(ValueError, match=r"Scheme 'iou' is named twice in 'schemes'"):
+        score(schemes=["iou", "strict", "iou"])
+
+
+# --------------------------------------------------------------------------
+# Thresholds, unit, labels
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["iou_threshold", "overlap_threshold", "min_overlap"])
+@pytest.mark.parametrize("value", [0, 1.5, -0.1])
+def test_threshold_outside_zero_one(name, value):
+    with pytest.raises(
+        ValueError, match=rf"'{name}' must be in \(0, 1\] \(greater than 0, at most 1\), got {re.escape(repr(value))}\."
+    ):
+        score(**{name: value})
+
+
+@pytest.mark.parametrize("name", ["iou_threshold", "overlap_threshold", "min_overlap"])
+@pytest.mark.parametrize("value", ["0.5", True])
+def test_threshold_not_a_number(name, value):
+    with pytest.raises(ValueError, match=rf"'{name}' must be a number in \(0, 1\], got {re.escape(repr(value))}\."):
+        score(**{name: value})
+
+
+@pytest.mark.parametrize("name", ["iou_threshold", "overlap_threshold"])
+def test_threshold_none_is_not_allowed(name):
+    with pytest.raises(ValueError, match=rf"'{name}' must be a number in \(0, 1\], got None\."):
+        score(**{name: None})
+
+
+@pytest.mark.parametrize("name", ["iou_threshold", "overlap_threshold", "min_overlap"])
+def test_threshold_of_one_is_allowed(name):
+    assert score(**{name: 1})["strict"].f1 == 1.0
+
+
+@pytest.mark.parametrize("unit", ["word", "chars", None, ""])
+def test_unknown_unit(unit):
+    with pytest.raises(ValueError, match=rf"Unknown unit {re.escape(repr(unit))} in 'unit'\. Valid units: token, char"):
+        score(unit=unit)
+
+
+def test_labels_empty_or_a_string():
+    with pytest.raises(ValueError, match=r"'labels' is empty: give None for all labels or a list of labels"):
+        score(labels=[])
+    with pytest.raises(ValueError, match=r"'labels' must be a list of label strings, got the string 'PER'"):
+        score(labels="PER")
+    with pytest.raises(ValueError, match=r"'labels' holds 3, which is not a string"):
+        score(labels=["PER", 3])
