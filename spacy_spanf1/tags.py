@@ -12,7 +12,9 @@ or not:
   not allow is an error, and so is an unknown or missing prefix letter.
 
 Every scheme is one table (allowed prefixes; start, inside and end patterns),
-shaped like seqeval's ``scheme.py``; one decoder runs all of them. Spans are
+shaped like seqeval's ``scheme.py``; one decoder runs all of them. It parses
+each distinct tag string once and then decides every position of a corpus at
+once, with numpy, from those tables (see "Decoding" below). Spans are
 ``(start, end, label)`` tuples with ``end`` exclusive (seqeval's
 ``get_entities`` gives inclusive ends; they are converted here).
 
@@ -21,10 +23,10 @@ seqeval's "macro avg" is NaN (numpy's mean of an empty array, with a
 RuntimeWarning); here it is 0.0, as for every other empty ratio in this package.
 """
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import chain
 from operator import itemgetter
 from types import MappingProxyType
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
@@ -234,7 +236,6 @@ _CONLL_START = numpy.array([_conll_start(p, c) for p in _CLASS_CHARS for c in _C
 # sequence, so they are unique per corpus.
 # --------------------------------------------------------------------------
 
-Where = Callable[[], str]
 _EMPTY = numpy.zeros(0, dtype=numpy.intp)
 _TAG_LIMIT = 100_000  # distinct tags before a decoder starts afresh
 
@@ -246,12 +247,12 @@ class _Decoder:
         self.mode = mode
         self.scheme = scheme
         self.suffix = suffix
-        self.tag_ids: Dict[str, int] = {}
+        self.tag_codes: Dict[str, str] = {}  # tag -> chr(tag id)
         self.prefixes: List[int] = []  # per tag id
         self.label_ids: List[int] = []  # per tag id
         self.label_index: Dict[str, int] = {}
         self.labels: List[str] = []  # per label id
-        self.add("O", lambda: "")
+        self.add("O", "")  # tag id 0
         if mode == "conll":
             # seqeval starts from prev_tag "O" with prev_type "" (not "_").
             self.initial = (_CONLL_CLASSES.index("O"), self.label_id(""))
@@ -260,16 +261,16 @@ class _Decoder:
             self.initial = (self.prefixes[0], self.label_ids[0])
         self.arrays()
 
-    def parse(self, tag: Any, where: Where) -> Tuple[int, str]:
+    def parse(self, tag: Any, where: str) -> Tuple[int, str]:
         """(prefix index, label) of a tag, as seqeval reads it."""
         if not isinstance(tag, str):
             raise TypeError(
-                f"Tag {tag!r} at {where()} is a {type(tag).__name__}; "
+                f"Tag {tag!r} at {where} is a {type(tag).__name__}; "
                 f"tags must be strings."
             )
         if not tag:
             raise ValueError(
-                f"Empty tag '' at {where()}: a tag needs a prefix letter "
+                f"Empty tag '' at {where}: a tag needs a prefix letter "
                 f"(seqeval raises IndexError here)."
             )
         if self.mode == "conll":  # seqeval's get_entities
@@ -284,7 +285,7 @@ class _Decoder:
         allowed = TAG_SCHEMES[self.scheme].allowed_prefixes  # type: ignore[index]
         if letter not in allowed:
             raise ValueError(
-                f"Invalid tag {tag!r} at {where()}: prefix {letter!r} is not "
+                f"Invalid tag {tag!r} at {where}: prefix {letter!r} is not "
                 f"allowed in scheme {self.scheme}. Allowed prefixes: "
                 f"{', '.join(allowed)}"
             )
@@ -298,40 +299,53 @@ class _Decoder:
             self.labels.append(label)
         return i
 
-    def add(self, tag: Any, where: Where) -> None:
+    def add(self, tag: Any, where: str) -> None:
         prefix, label = self.parse(tag, where)
-        self.tag_ids[tag] = len(self.prefixes)
+        i = len(self.prefixes)
+        # Each tag gets one character (skipping the surrogates, which do not
+        # encode), so that a corpus maps to ids through one str.join.
+        self.tag_codes[tag] = chr(i if i < 0xD800 else i + 0x800)
         self.prefixes.append(prefix)
         self.label_ids.append(self.label_id(label))
 
     def arrays(self) -> None:
-        self.prefix_of = numpy.array(self.prefixes, dtype=numpy.intp)
+        self.prefix_of = numpy.array(self.prefixes, dtype=numpy.uint8)
         self.label_of = numpy.array(self.label_ids, dtype=numpy.intp)
 
-    def ids(self, tags: List[Any], where_at: Callable[[int], Where]) -> numpy.ndarray:
-        """The tag ids of a sequence, parsing tags not seen before."""
-        if not tags:
-            return _EMPTY
+    def register(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> None:
+        """Parse the tags not seen before, in order; raise at a bad one."""
+        codes = self.tag_codes
         try:
-            ids = itemgetter(*tags)(self.tag_ids)
-        except (KeyError, TypeError):
-            tag_ids = self.tag_ids
+            for s, sent in enumerate(sentences):
+                for i, tag in enumerate(sent):
+                    if type(tag) is not str or tag not in codes:
+                        self.add(tag, f"{name}[{s}][{i}]" if nested else f"{name}[{i}]")
+        finally:
+            self.arrays()
+
+    def ids(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> numpy.ndarray:
+        """The tag ids of the sentences joined with an "O" (id 0) after each."""
+        tags = list(chain.from_iterable(sentences))
+        ids = numpy.zeros(0, dtype=numpy.uint8)
+        if tags:
             try:
-                for pos, tag in enumerate(tags):
-                    if type(tag) is not str or tag not in tag_ids:
-                        self.add(tag, where_at(pos))  # raises for a bad tag
-            finally:
-                self.arrays()
-            ids = itemgetter(*tags)(tag_ids)
-        if len(tags) == 1:
-            ids = (ids,)
-        return numpy.fromiter(ids, dtype=numpy.intp, count=len(tags))
+                codes = itemgetter(*tags)(self.tag_codes)
+            except (KeyError, TypeError):
+                self.register(sentences, name, nested)
+                codes = itemgetter(*tags)(self.tag_codes)
+            text = "".join(codes) if len(tags) > 1 else codes
+            try:
+                ids = numpy.frombuffer(text.encode("latin-1"), dtype=numpy.uint8)
+            except UnicodeEncodeError:  # more than 256 distinct tags
+                ids = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.intp)
+                ids -= 0x800 * (ids >= 0xE000)
+        ends = numpy.cumsum(numpy.fromiter(map(len, sentences), dtype=numpy.intp, count=len(sentences)))
+        return numpy.insert(ids, ends, 0)
 
     def decode(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """Label ids, starts and ends (exclusive) of the entities, in the
         order seqeval finds them, with positions in the joined sequence."""
-        tags = list(chain.from_iterable(chain.from_iterable(zip(sentences, repeat(("O",))))))
-        ids = self.ids(tags, lambda pos: lambda: _where(sentences, pos, name, nested))
+        ids = self.ids(sentences, name, nested)
         n = len(ids)
         if n == 0:
             return _EMPTY, _EMPTY, _EMPTY
@@ -356,33 +370,22 @@ class _Decoder:
             return prev_label[ends], starts, ends
         # Tokens.entities: outside a chunk, a start pattern opens one; it takes
         # in tags while the inside patterns hold; at the first tag that is not
-        # inside, it is kept if an end pattern holds, and that tag may open
-        # the next chunk. So a chunk is open at i iff some start pattern at
-        # j <= i was followed by inside patterns only, up to i.
+        # inside (a "break"), it is kept if an end pattern holds, and that tag
+        # may open the next chunk. So between two breaks, the first tag with a
+        # start pattern opens a chunk, which ends at the next break.
         start_table, inside_table, end_table = _STRICT_TABLES[self.scheme]  # type: ignore[index]
         k = prev_prefix * 16 + prefix * 2 + (prev_label == label)
-        start_ok, inside, end_ok = start_table[k], inside_table[k], end_table[k]
-        not_inside = ~inside
-        index = numpy.arange(n)
-        last_start = numpy.maximum.accumulate(numpy.where(start_ok, index, -1))
-        last_break = numpy.maximum.accumulate(numpy.where(not_inside, index, -1))
-        is_open = (last_start >= 0) & (last_break <= last_start)
-        taken_in = numpy.zeros(n, dtype=bool)
-        taken_in[1:] = is_open[:-1] & inside[1:]
-        starts = numpy.flatnonzero(start_ok & ~taken_in)
-        breaks = numpy.flatnonzero(not_inside)  # the joined sequence ends with "O": not inside
-        ends = breaks[numpy.searchsorted(breaks, starts, side="right")]
-        kept = end_ok[ends]
+        is_break = ~inside_table[k]  # true at 0 (after the initial "O") and at the last "O"
+        breaks = numpy.flatnonzero(is_break)
+        segment = numpy.cumsum(is_break) - 1  # index of the last break so far
+        candidates = numpy.flatnonzero(start_table[k])
+        seg = segment[candidates]
+        first = numpy.ones(len(candidates), dtype=bool)
+        first[1:] = seg[1:] != seg[:-1]
+        starts, seg = candidates[first], seg[first]
+        ends = breaks[seg + 1]
+        kept = end_table[k[ends]]
         return label[starts[kept]], starts[kept], ends[kept]
-
-
-def _where(sentences: Sequence[Sequence[Any]], pos: int, name: str, nested: bool) -> str:
-    """Name the position `pos` of the joined sequence, e.g. "y_true[3][5]"."""
-    for s, sent in enumerate(sentences):
-        if pos <= len(sent):
-            return f"{name}[{s}][{pos}]" if nested else f"{name}[{pos}]"
-        pos -= len(sent) + 1
-    return f"{name}[?]"
 
 
 _DECODERS: Dict[Tuple[str, Optional[str], bool], _Decoder] = {}
@@ -391,7 +394,7 @@ _DECODERS: Dict[Tuple[str, Optional[str], bool], _Decoder] = {}
 def _decoder(mode: str, scheme: Optional[str], suffix: bool) -> _Decoder:
     key = (mode, scheme, suffix)
     decoder = _DECODERS.get(key)
-    if decoder is None or len(decoder.tag_ids) > _TAG_LIMIT:
+    if decoder is None or len(decoder.tag_codes) > _TAG_LIMIT:
         decoder = _DECODERS[key] = _Decoder(mode, scheme, suffix)
     return decoder
 
@@ -584,12 +587,12 @@ def _report(true: _Entities, pred: _Entities, label_names: List[str]) -> TagRepo
     pred_labels, pred_starts, pred_ends = pred
     _, ti, pi = numpy.intersect1d(true_ends, pred_ends, assume_unique=True, return_indices=True)
     same = (true_labels[ti] == pred_labels[pi]) & (true_starts[ti] == pred_starts[pi])
-    n = len(label_names)
-    counts_true = numpy.bincount(true_labels, minlength=n).tolist()
-    counts_pred = numpy.bincount(pred_labels, minlength=n).tolist()
-    counts_tp = numpy.bincount(true_labels[ti][same], minlength=n).tolist()
+    n_labels = len(label_names)
+    counts_true = numpy.bincount(true_labels, minlength=n_labels).tolist()
+    counts_pred = numpy.bincount(pred_labels, minlength=n_labels).tolist()
+    counts_tp = numpy.bincount(true_labels[ti][same], minlength=n_labels).tolist()
     # Labels found on either side, sorted by name as seqeval sorts them.
-    found = sorted((label_names[i], i) for i in range(n) if counts_true[i] or counts_pred[i])
+    found = sorted((label_names[i], i) for i in range(n_labels) if counts_true[i] or counts_pred[i])
     labels = [label for label, _ in found]
     tps = [counts_tp[i] for _, i in found]
     preds = [counts_pred[i] for _, i in found]

@@ -208,9 +208,9 @@ def test_conll_examples(tags, suffix, expected):
 
 
 def test_conll_odd_prefixes_match_seqeval():
-    # A label-less tag with an unknown prefix ("X", label "_") starts a chunk
-    # only at the very start (seqeval's initial label is "", not "_"), and a
-    # later chunk reuses the stale start offset.
+    # "X" (unknown prefix, label "_") after "O" starts nothing, yet the
+    # label change at "B-PER" closes a "_" chunk that reuses the stale start
+    # offset 0; ".-PER" neither ends nor starts one.
     tags = ["B", "I", "O", "X", "B-PER", ".-PER", "I-PER"]
     expected = [(0, 2, "_"), (0, 4, "_"), (4, 7, "PER")]
     assert spans_from_tags(tags, mode="conll") == expected
@@ -357,6 +357,59 @@ def test_strict_rejects_what_seqeval_rejects(scheme, suffix):
         else:
             assert spans_from_tags(tags, mode="strict", scheme=scheme, suffix=suffix) == expected
     assert 50 < n_raised < 400
+
+
+def test_spans_are_unique_and_ordered():
+    # seqeval counts entities as sets; the decoders never yield one twice.
+    rng = random.Random("unique")
+    for _ in range(500):
+        tags = random_sentence(rng, CONLL_PREFIXES, "IOBES", False, max_len=20)
+        spans = spans_from_tags(tags, mode="conll")
+        assert len(set(spans)) == len(spans)
+        assert [end for _, end, _ in spans] == sorted({end for _, end, _ in spans})
+
+
+def test_new_tags_in_later_calls(monkeypatch):
+    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
+    assert spans_from_tags(["B-A", "I-A"], mode="strict", scheme="IOB2") == [(0, 2, "A")]
+    # A bad tag after new good ones: the error, then the good ones still work.
+    with pytest.raises(ValueError, match=r"Invalid tag 'E-C' at tags\[2\]"):
+        spans_from_tags(["B-B", "I-B", "E-C"], mode="strict", scheme="IOB2")
+    assert spans_from_tags(["I-B", "B-B", "O", "B-A"], mode="strict", scheme="IOB2") == [(1, 2, "B"), (3, 4, "A")]
+
+
+@pytest.mark.parametrize("n_labels", [300, 60_000], ids=["over_256_tags", "past_surrogates"])
+def test_many_distinct_tags(monkeypatch, n_labels):
+    # Tag ids are packed one character per tag: past 255 they no longer fit
+    # latin-1, and from 0xD800 on they skip the surrogate range.
+    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
+    rng = random.Random(f"many-{n_labels}")
+    tags = [f"{rng.choice('BIO')}-L{i}" for i in range(n_labels)]
+    rng.shuffle(tags)
+    y_true = [tags[i : i + 50] for i in range(0, len(tags), 50)]
+    y_pred = [[t if rng.random() < 0.8 else "B-L0" for t in sent] for sent in y_true]
+    for mode, scheme in (("conll", None), ("strict", "IOB2")):
+        spans = spans_from_tags(tags, mode=mode, scheme=scheme)  # every tag gets an id
+        if mode == "conll":  # (seqeval's strict decoding is quadratic in a sentence's length)
+            assert spans == ref_spans(tags, mode)
+        for sent in y_true:
+            assert spans_from_tags(sent, mode=mode, scheme=scheme) == ref_spans(sent, mode, scheme)
+        if n_labels < 1000:
+            report = evaluate_tags(y_true, y_pred, mode=mode, scheme=scheme)
+            assert_same_report(report, ref_report(y_true, y_pred, mode, scheme))
+
+
+def test_decoder_starts_afresh_past_its_limit(monkeypatch):
+    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
+    monkeypatch.setattr(spacy_spanf1.tags, "_TAG_LIMIT", 5)
+    rng = random.Random("limit")
+    decoders = []
+    for _ in range(50):
+        y_true, y_pred = random_corpus(rng, CONLL_PREFIXES, "IOB2", False, n_sents=5)
+        ours = evaluate_tags(y_true, y_pred, mode="conll")
+        assert_same_report(ours, ref_report(y_true, y_pred, "conll"))
+        decoders.append(spacy_spanf1.tags._DECODERS[("conll", None, False)])
+    assert len({id(decoder) for decoder in decoders}) > 10
 
 
 # --------------------------------------------------------------------------
