@@ -5,6 +5,7 @@ from .errors import SCHEMES
 from .evaluate import SchemeResult, SpanScorer, evaluate_spans
 from .matching import SpanError
 from .spans import Span
+from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
 __all__ = [
     "SCHEMES",
@@ -14,5 +15,9 @@ __all__ = [
     "Span",
     "SpanError",
     "SpanScorer",
+    "TagReport",
+    "TagScore",
     "evaluate_spans",
+    "evaluate_tags",
+    "spans_from_tags",
 ]
