@@ -244,6 +244,19 @@ def write_outputs(
 # --------------------------------------------------------------------------
 
 
+def _pipeline_input(nlp, reference):
+    """What the pipeline runs on, as spaCy's Corpus makes it for `spacy
+    evaluate`: the reference words when the reference doc was built from
+    words alone (unknown spaces), else its text."""
+    from spacy.tokens import Doc
+
+    if reference.has_unknown_spaces:
+        words = [token.text for token in reference]
+        spaces = [bool(token.whitespace_) for token in reference]
+        return Doc(nlp.vocab, words=words, spaces=spaces)
+    return reference.text
+
+
 def evaluate_model(
     model: str,
     data_path: Path,
@@ -285,8 +298,9 @@ def evaluate_model(
         reason = lines[0] if lines else type(err).__name__
         raise InputError(f"can't load the pipeline: {reason}", model) from None
     refs = read_docbin(data_path, nlp.vocab)
-    texts = (doc.text for doc in refs)
-    preds = nlp.pipe(texts, n_process=n_process, batch_size=batch_size)
+    preds = nlp.pipe(
+        (_pipeline_input(nlp, ref) for ref in refs), n_process=n_process, batch_size=batch_size
+    )
     bar = tqdm(preds, total=len(refs), desc="Running pipeline", unit="doc", file=sys.stderr, disable=silent, leave=False)
     examples = (Example(pred, ref) for pred, ref in zip(bar, refs))
     sources = (str(data_path), f"pipeline {model}")

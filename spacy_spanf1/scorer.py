@@ -9,6 +9,7 @@ a config names it with no `--code` file:
 """
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
+from confection import ConfigValidationError
 from spacy.training import Example
 
 from .docs import example_spans
@@ -42,15 +43,22 @@ def make_spanf1_scorer_v1(
         keywords a component passes (labels, threshold, ...) are ignored,
         except `spans_key` when the scorer's own is None.
     """
-    schemes = check_schemes(schemes)
-    check_unit(unit)
-    settings = dict(
-        iou_threshold=check_fraction("iou_threshold", iou_threshold),
-        overlap_threshold=check_fraction("overlap_threshold", overlap_threshold),
-        min_overlap=check_fraction("min_overlap", min_overlap, optional=True),
-        labels=check_labels(labels),
-    )
-    beta = check_beta(beta)
+    try:
+        schemes = check_schemes(schemes)
+        check_unit(unit)
+        settings = dict(
+            iou_threshold=check_fraction("iou_threshold", iou_threshold),
+            overlap_threshold=check_fraction("overlap_threshold", overlap_threshold),
+            min_overlap=check_fraction("min_overlap", min_overlap, optional=True),
+            labels=check_labels(labels),
+        )
+        beta = check_beta(beta)
+    except (TypeError, ValueError) as err:
+        # spaCy's CLI prints a ConfigValidationError as a message, any other
+        # error with a traceback. It is a ValueError too.
+        raise ConfigValidationError(
+            title="Invalid setting of the scorer spacy-spanf1.scorer.v1", desc=str(err)
+        ) from None
 
     def score_spanf1_v1(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         key = spans_key if spans_key is not None else kwargs.get("spans_key")
