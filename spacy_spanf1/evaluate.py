@@ -203,6 +203,26 @@ class SpanScorer:
             )
         self._score(gold, pred, len(gold_docs), spans_of)
 
+    def label_ids(self, labels: Sequence[str]) -> numpy.ndarray:
+        """The ids of these labels on a Side's label column."""
+        ids = self._label_ids
+        for label in labels:
+            if label not in ids:
+                ids[label] = len(ids)
+        return numpy.array([ids[label] for label in labels], dtype=numpy.int64)
+
+    def add_sides(self, gold: Side, pred: Side, n: int) -> None:
+        """Score n documents given as Sides: sorted spans on arrays, labels
+        as ids from `label_ids`, identical spans counted as often as they
+        occur."""
+        self.flush()
+        names = list(self._label_ids)
+
+        def spans_of(doc: int) -> Tuple[List[Span], List[Span]]:
+            return _side_spans(gold, doc, names), _side_spans(pred, doc, names)
+
+        self._score(gold, pred, n, spans_of)
+
     def _score(self, gold: Side, pred: Side, n: int, spans_of) -> None:
         """Score n documents: those in which no side overlaps itself as one
         batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
@@ -441,6 +461,16 @@ def _n_docs(docs: Iterable[Any], rest: Iterable[Any], read: int) -> int:
 
 def _select(side: Side, keep: numpy.ndarray) -> Side:
     return Side(*(column[keep] for column in side))
+
+
+def _side_spans(side: Side, doc: int, names: List[str]) -> List[Span]:
+    rows = side.doc == doc
+    return [
+        Span(start, end, names[label])
+        for start, end, label in zip(
+            side.start[rows].tolist(), side.end[rows].tolist(), side.label[rows].tolist()
+        )
+    ]
 
 
 def _error_order(error: SpanError):

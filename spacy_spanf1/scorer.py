@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional
 from confection import ConfigValidationError
 from spacy.training import Example
 
-from .docs import example_spans
+from .docs import add_ent_examples, example_spans
 from .errors import check_beta, check_fraction, check_labels, check_schemes, check_unit
 from .evaluate import SchemeResult, SpanScorer
 from .metrics import f_beta
@@ -64,10 +64,13 @@ def make_spanf1_scorer_v1(
         key = spans_key if spans_key is not None else kwargs.get("spans_key")
         prefix = "ents" if key is None else f"spans_{key}"
         scorer = SpanScorer(schemes, **settings)
-        for example in examples:
-            spans = example_spans(example, key, unit)
-            if spans is not None:
-                scorer.add(*spans)
+        if key is None and unit == "token":
+            add_ent_examples(scorer, examples)
+        else:
+            for example in examples:
+                spans = example_spans(example, key, unit)
+                if spans is not None:
+                    scorer.add(*spans)
         return scores_to_keys(scorer.results(), prefix, beta)
 
     return score_spanf1_v1

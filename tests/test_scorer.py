@@ -324,3 +324,28 @@ def test_python_api_equals_scorer(en_vocab):
     for scheme in SCHEMES:
         assert scores[f"ents_{scheme}_f"] == res[scheme].f1
         assert scores[f"ents_{scheme}_counts"] == res[scheme].counts
+
+
+@pytest.mark.parametrize("retokenize", [False, True], ids=["same_tokens", "retokenized"])
+def test_batched_ent_reader_equals_per_example_reader(en_vocab, retokenize):
+    """The scorer decodes Doc.ents of many docs at once; example_spans reads
+    one example at a time. Same spans, so the same counts in every scheme."""
+    from spacy_spanf1.evaluate import SpanScorer
+
+    rng = random.Random(21)
+    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=0.1)
+                for _ in range(700)]
+    examples.append(Example(Doc(en_vocab, words=["x"]), Doc(en_vocab, words=["x"])))  # skipped
+    per_example = SpanScorer(list(SCHEMES))
+    for eg in examples:
+        spans = example_spans(eg)
+        if spans is not None:
+            per_example.add(*spans)
+    expected = per_example.results()
+    result = score(examples, schemes=list(SCHEMES))
+    for scheme in SCHEMES:
+        assert result[f"ents_{scheme}_counts"] == expected[scheme].counts
+        assert result[f"ents_{scheme}_per_type"] == {
+            label: {"p": c.precision, "r": c.recall, "f": c.f1}
+            for label, c in expected[scheme].per_type.items()
+        }
