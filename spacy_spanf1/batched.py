@@ -12,7 +12,7 @@ an exact match is a component of its own in the overlap graph, and so is
 almost every other pair; only the few longer chains (a prediction over two
 gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Callable, Dict, List, NamedTuple, Tuple
 
 import numpy
 
@@ -216,40 +216,51 @@ class Batch:
         fn_plain = ~gold_tp & ~gold_wrong_type
         add_pairs(g_label[fn_plain], numpy.repeat(outside, fn_plain.sum()))
 
-        def errors() -> List[SpanError]:
-            return self._iou_errors(
-                labels, doc_offset, order, starts, group_gold, fp_group, wrong_type, iou,
-                ~gold_tp, spurious,
-            )
-
+        errors = self._iou_errors(
+            labels, doc_offset, order, starts, group_gold, fp_group, wrong_type, iou,
+            ~gold_tp, spurious,
+        )
         return table, confusion, errors
 
     def _iou_errors(self, labels, doc_offset, order, starts, group_gold, fp_group,
-                    wrong_type, iou, gold_fn, spurious) -> List[SpanError]:
-        gold = [c.tolist() for c in self.gold]
-        pred = [c.tolist() for c in self.pred]
-
-        def span(side, i):
-            return Span(side[1][i], side[2][i], labels[side[3][i]])
-
-        errors = []
-        ends = numpy.r_[starts[1:], len(order)]
+                    wrong_type, iou, gold_fn, spurious) -> Callable[[], List[SpanError]]:
+        """A function that lists the errors. It keeps only the error spans
+        (compact arrays), not the batch, so a long stream of documents holds
+        little more than its errors."""
         has_group = numpy.zeros(self.n_gold, dtype=bool)
         has_group[group_gold] = True
-        for gi in numpy.flatnonzero(gold_fn & ~has_group).tolist():
-            errors.append(SpanError(gold[0][gi] + doc_offset, "missed", span(gold, gi), (), 0.0))
-        for k in numpy.flatnonzero(fp_group).tolist():
-            gi = int(group_gold[k])
-            members = self.pp[order[starts[k]:ends[k]]].tolist()
-            errors.append(SpanError(
-                gold[0][gi] + doc_offset,
-                "wrong_type" if wrong_type[k] else "low_overlap",
-                span(gold, gi),
-                tuple(span(pred, pi) for pi in members),
-                float(iou[k]),
-            ))
-        for pi in numpy.flatnonzero(spurious).tolist():
-            errors.append(SpanError(pred[0][pi] + doc_offset, "spurious", None, (span(pred, pi),), 0.0))
+        missed = _rows(self.gold, numpy.flatnonzero(gold_fn & ~has_group))
+        fp_groups = numpy.flatnonzero(fp_group)
+        ends = numpy.r_[starts[1:], len(order)]
+        sizes = (ends - starts)[fp_groups]
+        first = numpy.repeat(starts[fp_groups], sizes)
+        within = numpy.arange(int(sizes.sum())) - numpy.repeat(numpy.cumsum(sizes) - sizes, sizes)
+        members = _rows(self.pred, self.pp[order[first + within]])
+        group_gold_rows = _rows(self.gold, group_gold[fp_groups])
+        kinds = wrong_type[fp_groups].tolist()
+        group_iou = iou[fp_groups].tolist()
+        spurious_rows = _rows(self.pred, numpy.flatnonzero(spurious))
+        sizes = sizes.tolist()
+
+        def errors() -> List[SpanError]:
+            def spans(rows):
+                docs, starts, ends, label_ids = (c.tolist() for c in rows)
+                return docs, [Span(s, e, labels[i]) for s, e, i in zip(starts, ends, label_ids)]
+
+            out = []
+            docs, gold = spans(missed)
+            out.extend(SpanError(d + doc_offset, "missed", g, (), 0.0) for d, g in zip(docs, gold))
+            docs, gold = spans(group_gold_rows)
+            _, pred = spans(members)
+            at = 0
+            for d, g, wrong, value, size in zip(docs, gold, kinds, group_iou, sizes):
+                kind = "wrong_type" if wrong else "low_overlap"
+                out.append(SpanError(d + doc_offset, kind, g, tuple(pred[at:at + size]), value))
+                at += size
+            docs, pred = spans(spurious_rows)
+            out.extend(SpanError(d + doc_offset, "spurious", None, (p,), 0.0) for d, p in zip(docs, pred))
+            return out
+
         return errors
 
     # overlap ------------------------------------------------------------
@@ -282,3 +293,8 @@ class Batch:
             [tp, self.label_counts(self.pred.label) - tp, self.label_counts(self.gold.label) - tp],
             axis=1,
         )
+
+
+def _rows(side: Side, index: numpy.ndarray) -> Tuple[numpy.ndarray, ...]:
+    """The spans of side at index, as compact int32 columns."""
+    return tuple(column[index].astype(numpy.int32) for column in side)
