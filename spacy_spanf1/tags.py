@@ -24,7 +24,6 @@ RuntimeWarning); here it is 0.0, as for every other empty ratio in this package.
 """
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import itemgetter
 from types import MappingProxyType
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
@@ -173,12 +172,30 @@ TAG_SCHEMES: Mapping[str, TagScheme] = MappingProxyType(
     {s.name: s for s in (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU)}
 )
 
-# Compiled tables: numpy arrays indexed by prev * 16 + cur * 2 + same_label,
-# where a prefix letter p has index PREFIXES.index(p).
+# --------------------------------------------------------------------------
+# Rule tables
+#
+# Whether a chunk starts or ends at a tag depends only on that tag and the
+# one before it: their prefixes, and whether their labels are equal. For each
+# mode (and scheme) one table maps prev * 16 + cur * 2 + same_label to a set
+# of flags; a prefix's index is its position in PREFIXES (strict) or in
+# _CONLL_CLASSES (conll).
+#
+# strict (seqeval's Tokens.entities):
+#   _START  a start pattern holds: the tag may open a chunk;
+#   _BREAK  no inside pattern holds: the tag does not continue a chunk;
+#   _END    an end pattern holds: at a break, the chunk before it is kept.
+# conll (seqeval's get_entities):
+#   _END    end_of_chunk: the chunk before the tag closes here;
+#   _START  start_of_chunk: `begin_offset` moves to the tag.
+# --------------------------------------------------------------------------
+
+_START, _END, _BREAK = 1, 2, 4
+_RULES_SIZE = len(PREFIXES) * 16
 
 
 def _compile_patterns(patterns: Iterable[Pattern]) -> numpy.ndarray:
-    table = numpy.zeros(len(PREFIXES) * 16, dtype=bool)
+    table = numpy.zeros(_RULES_SIZE, dtype=bool)
     for prevs, curs, rule in patterns:
         for prev in prevs:
             for cur in curs:
@@ -188,56 +205,64 @@ def _compile_patterns(patterns: Iterable[Pattern]) -> numpy.ndarray:
     return table
 
 
-# name -> (start, inside, end) tables
-_STRICT_TABLES: Dict[str, Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]] = {
-    name: (
-        _compile_patterns(s.start_patterns),
-        _compile_patterns(s.inside_patterns),
-        _compile_patterns(s.end_patterns),
-    )
-    for name, s in TAG_SCHEMES.items()
-}
-
-# --------------------------------------------------------------------------
-# Lenient (conll) tables, as in seqeval's end_of_chunk / start_of_chunk
-# --------------------------------------------------------------------------
-
-_CONLL_CLASSES = "BIESO."  # any other prefix character is class 6
-_NEVER, _ALWAYS, _IF_LABEL_CHANGES = 0, 1, 2
+def _strict_rules(scheme: TagScheme) -> numpy.ndarray:
+    start = _compile_patterns(scheme.start_patterns)
+    inside = _compile_patterns(scheme.inside_patterns)
+    end = _compile_patterns(scheme.end_patterns)
+    return (start * _START | end * _END | ~inside * _BREAK).astype(numpy.uint8)
 
 
-def _conll_end(prev: str, cur: str) -> int:
+_CONLL_CLASSES = "BIESO."  # any other prefix character is class 6 ("X")
+
+
+def _conll_end(prev: str, cur: str, same: bool) -> bool:
     if prev in "ES" or (prev in "BI" and cur in "BSO"):
-        return _ALWAYS
-    return _IF_LABEL_CHANGES if prev not in "O." else _NEVER
+        return True
+    return prev not in "O." and not same
 
 
-def _conll_start(prev: str, cur: str) -> int:
+def _conll_start(prev: str, cur: str, same: bool) -> bool:
     if cur in "BS" or (prev in "ESO" and cur in "EI"):
-        return _ALWAYS
-    return _IF_LABEL_CHANGES if cur not in "O." else _NEVER
+        return True
+    return cur not in "O." and not same
 
 
-_CLASS_CHARS = _CONLL_CLASSES + "X"  # "X" stands for any other character
-# Indexed by prev * 7 + cur.
-_CONLL_END = numpy.array([_conll_end(p, c) for p in _CLASS_CHARS for c in _CLASS_CHARS], dtype=numpy.int8)
-_CONLL_START = numpy.array([_conll_start(p, c) for p in _CLASS_CHARS for c in _CLASS_CHARS], dtype=numpy.int8)
+def _conll_rules() -> numpy.ndarray:
+    table = numpy.zeros(_RULES_SIZE, dtype=numpy.uint8)
+    classes = _CONLL_CLASSES + "X"
+    for p, prev in enumerate(classes):
+        for c, cur in enumerate(classes):
+            for same in (False, True):
+                table[p * 16 + c * 2 + same] = (
+                    _START * _conll_start(prev, cur, same) | _END * _conll_end(prev, cur, same)
+                )
+    return table
+
+
+# scheme name (None: conll mode) -> rule table
+_RULES: Dict[Optional[str], numpy.ndarray] = {
+    None: _conll_rules(),
+    **{name: _strict_rules(s) for name, s in TAG_SCHEMES.items()},
+}
 
 # --------------------------------------------------------------------------
 # Decoding
 #
-# Whether a chunk ends or starts at a tag depends only on that tag and the
-# one before it (their prefixes, and whether their labels are equal). So the
-# decoder parses each distinct tag string once (a dict from tag to id), maps
-# a whole corpus to ids in one pass, and decides every position at once with
-# the tables above (numpy). Sentences are joined with an "O" after each, as
-# seqeval's get_entities joins them and as Tokens.entities appends its
-# outside token: positions in the result are positions in that joined
-# sequence, so they are unique per corpus.
+# The decoder parses each distinct tag string once (a dict from tag to id)
+# and maps a whole corpus to ids in one pass. Sentences are joined with an
+# "O" after each, as seqeval's get_entities joins them and as Tokens.entities
+# appends its outside token: positions in the result are positions in that
+# joined sequence, so they are unique per corpus. The flags of every
+# position come from one lookup in a grid of all pairs of tag ids (or, past
+# _GRID_LIMIT ids, from the rule table directly); the chunks then follow from
+# the positions of the flags (numpy), for every scheme alike.
 # --------------------------------------------------------------------------
 
 _EMPTY = numpy.zeros(0, dtype=numpy.intp)
 _TAG_LIMIT = 100_000  # distinct tags before a decoder starts afresh
+_GRID_LIMIT = 256  # tag ids up to which the flags of all pairs are kept
+_INITIAL = 1  # the tag id of the state before the first tag
+_OUTSIDE = ("O",)  # appended to each sentence
 
 
 class _Decoder:
@@ -247,18 +272,23 @@ class _Decoder:
         self.mode = mode
         self.scheme = scheme
         self.suffix = suffix
+        self.rules = _RULES[scheme]
         self.tag_codes: Dict[str, str] = {}  # tag -> chr(tag id)
         self.prefixes: List[int] = []  # per tag id
         self.label_ids: List[int] = []  # per tag id
         self.label_index: Dict[str, int] = {}
         self.labels: List[str] = []  # per label id
         self.add("O", "")  # tag id 0
+        # Tag id 1 (_INITIAL), without a tag string: the state before the
+        # first tag. seqeval's get_entities starts from prev_tag "O" with
+        # prev_type "" (not "_"); Tokens.entities from its outside token,
+        # Token("O"), which is tag id 0.
         if mode == "conll":
-            # seqeval starts from prev_tag "O" with prev_type "" (not "_").
-            self.initial = (_CONLL_CLASSES.index("O"), self.label_id(""))
+            self.prefixes.append(_CONLL_CLASSES.index("O"))
+            self.label_ids.append(self.label_id(""))
         else:
-            # seqeval starts from its outside token, Token("O"): label "_".
-            self.initial = (self.prefixes[0], self.label_ids[0])
+            self.prefixes.append(self.prefixes[0])
+            self.label_ids.append(self.label_ids[0])
         self.arrays()
 
     def parse(self, tag: Any, where: str) -> Tuple[int, str]:
@@ -309,8 +339,19 @@ class _Decoder:
         self.label_ids.append(self.label_id(label))
 
     def arrays(self) -> None:
-        self.prefix_of = numpy.array(self.prefixes, dtype=numpy.uint8)
+        self.prefix_of = numpy.array(self.prefixes, dtype=numpy.intp)
         self.label_of = numpy.array(self.label_ids, dtype=numpy.intp)
+        n = len(self.prefixes)
+        if n <= _GRID_LIMIT:  # the flags of (prev, cur) at prev * n + cur
+            every = numpy.arange(n)
+            self.grid: Optional[numpy.ndarray] = self.flags(numpy.repeat(every, n), numpy.tile(every, n))
+        else:
+            self.grid = None
+
+    def flags(self, prev: numpy.ndarray, cur: numpy.ndarray) -> numpy.ndarray:
+        """The rule flags of each pair of tag ids."""
+        prefix, label = self.prefix_of, self.label_of
+        return self.rules[prefix[prev] * 16 + prefix[cur] * 2 + (label[prev] == label[cur])]
 
     def register(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> None:
         """Parse the tags not seen before, in order; raise at a bad one."""
@@ -325,67 +366,65 @@ class _Decoder:
 
     def ids(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> numpy.ndarray:
         """The tag ids of the sentences joined with an "O" (id 0) after each."""
-        tags = list(chain.from_iterable(sentences))
-        ids = numpy.zeros(0, dtype=numpy.uint8)
-        if tags:
-            try:
-                codes = itemgetter(*tags)(self.tag_codes)
-            except (KeyError, TypeError):
-                self.register(sentences, name, nested)
-                codes = itemgetter(*tags)(self.tag_codes)
-            text = "".join(codes) if len(tags) > 1 else codes
-            try:
-                ids = numpy.frombuffer(text.encode("latin-1"), dtype=numpy.uint8)
-            except UnicodeEncodeError:  # more than 256 distinct tags
-                ids = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.intp)
-                ids -= 0x800 * (ids >= 0xE000)
-        ends = numpy.cumsum(numpy.fromiter(map(len, sentences), dtype=numpy.intp, count=len(sentences)))
-        return numpy.insert(ids, ends, 0)
+        def joined() -> str:
+            # One list, [sentence, ["O"], sentence, ["O"], ...], rather than a
+            # tuple per sentence (zip), which would wake the garbage collector.
+            parts = [_OUTSIDE] * (2 * len(sentences))
+            parts[::2] = sentences
+            return "".join(map(self.tag_codes.get, chain.from_iterable(parts)))
+
+        try:
+            text = joined()
+        except TypeError:  # a tag not seen before (get gave None), or unhashable
+            self.register(sentences, name, nested)
+            text = joined()
+        try:
+            return numpy.frombuffer(text.encode("latin-1"), dtype=numpy.uint8).astype(numpy.intp)
+        except UnicodeEncodeError:  # more than 256 distinct tags
+            ids = numpy.frombuffer(text.encode("utf-32-le"), dtype="<u4").astype(numpy.intp)
+            ids -= 0x800 * (ids >= 0xE000)
+            return ids
 
     def decode(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """Label ids, starts and ends (exclusive) of the entities, in the
         order seqeval finds them, with positions in the joined sequence."""
-        ids = self.ids(sentences, name, nested)
-        n = len(ids)
-        if n == 0:
+        cur = self.ids(sentences, name, nested)
+        if len(cur) == 0:
             return _EMPTY, _EMPTY, _EMPTY
-        prefix = self.prefix_of[ids]
-        label = self.label_of[ids]
-        prev_prefix = numpy.empty_like(prefix)
-        prev_label = numpy.empty_like(label)
-        prev_prefix[0], prev_label[0] = self.initial
-        prev_prefix[1:] = prefix[:-1]
-        prev_label[1:] = label[:-1]
+        prev = numpy.empty_like(cur)
+        prev[0] = _INITIAL
+        prev[1:] = cur[:-1]
+        if self.grid is not None:
+            pair = prev * len(self.prefixes)
+            pair += cur
+            flags = self.grid[pair]
+        else:
+            flags = self.flags(prev, cur)
         if self.mode == "conll":
             # get_entities: at each tag, end_of_chunk(prev, tag) closes the
             # chunk (with the previous tag's label), then start_of_chunk(prev,
             # tag) moves `begin_offset` here. A chunk's start is the last move
             # before its end, or 0 if there was none (seqeval's initial value).
-            k = prev_prefix * 7 + prefix
-            changed = prev_label != label
-            end_rule, start_rule = _CONLL_END[k], _CONLL_START[k]
-            ends = numpy.flatnonzero((end_rule == _ALWAYS) | ((end_rule == _IF_LABEL_CHANGES) & changed))
-            moves = numpy.flatnonzero((start_rule == _ALWAYS) | ((start_rule == _IF_LABEL_CHANGES) & changed))
+            ends = numpy.flatnonzero(flags & _END)
+            moves = numpy.flatnonzero(flags & _START)
             starts = numpy.concatenate(([0], moves))[numpy.searchsorted(moves, ends)]
-            return prev_label[ends], starts, ends
+            return self.label_of[prev[ends]], starts, ends
         # Tokens.entities: outside a chunk, a start pattern opens one; it takes
         # in tags while the inside patterns hold; at the first tag that is not
         # inside (a "break"), it is kept if an end pattern holds, and that tag
         # may open the next chunk. So between two breaks, the first tag with a
-        # start pattern opens a chunk, which ends at the next break.
-        start_table, inside_table, end_table = _STRICT_TABLES[self.scheme]  # type: ignore[index]
-        k = prev_prefix * 16 + prefix * 2 + (prev_label == label)
-        is_break = ~inside_table[k]  # true at 0 (after the initial "O") and at the last "O"
-        breaks = numpy.flatnonzero(is_break)
-        segment = numpy.cumsum(is_break) - 1  # index of the last break so far
-        candidates = numpy.flatnonzero(start_table[k])
-        seg = segment[candidates]
+        # start pattern opens a chunk, which ends at the next break. (The
+        # final "O" is a break: no inside pattern ends in "O".)
+        breaks = numpy.flatnonzero(flags & _BREAK)
+        candidates = numpy.flatnonzero(flags & _START)
+        next_break = numpy.searchsorted(breaks, candidates, side="right")
         first = numpy.ones(len(candidates), dtype=bool)
-        first[1:] = seg[1:] != seg[:-1]
-        starts, seg = candidates[first], seg[first]
-        ends = breaks[seg + 1]
-        kept = end_table[k[ends]]
-        return label[starts[kept]], starts[kept], ends[kept]
+        first[1:] = next_break[1:] != next_break[:-1]
+        starts = candidates[first]
+        ends = breaks[next_break[first]]
+        kept = (flags[ends] & _END).astype(bool)
+        starts, ends = starts[kept], ends[kept]
+        return self.label_of[cur[starts]], starts, ends
 
 
 _DECODERS: Dict[Tuple[str, Optional[str], bool], _Decoder] = {}
@@ -581,16 +620,23 @@ def _report(true: _Entities, pred: _Entities, label_names: List[str]) -> TagRepo
     """Scores from the decoded entities of both sides (label ids, starts and
     ends, ends increasing)."""
     # seqeval counts sets of (sentence, label, start, end); the decoders never
-    # find one entity twice (ends only grow), so the arrays are sets already.
-    # Per side, an end position identifies an entity: match them by end.
+    # find one entity twice (ends strictly increase), so the arrays are sets
+    # already. Per side, an end position identifies an entity: match them by
+    # end, each gold end against the first predicted end not below it.
     true_labels, true_starts, true_ends = true
     pred_labels, pred_starts, pred_ends = pred
-    _, ti, pi = numpy.intersect1d(true_ends, pred_ends, assume_unique=True, return_indices=True)
-    same = (true_labels[ti] == pred_labels[pi]) & (true_starts[ti] == pred_starts[pi])
+    pi = numpy.searchsorted(pred_ends, true_ends)
+    ti = numpy.flatnonzero(pi < len(pred_ends))
+    pi = pi[ti]
+    same = (
+        (true_ends[ti] == pred_ends[pi])
+        & (true_labels[ti] == pred_labels[pi])
+        & (true_starts[ti] == pred_starts[pi])
+    )
     n_labels = len(label_names)
     counts_true = numpy.bincount(true_labels, minlength=n_labels).tolist()
     counts_pred = numpy.bincount(pred_labels, minlength=n_labels).tolist()
-    counts_tp = numpy.bincount(true_labels[ti][same], minlength=n_labels).tolist()
+    counts_tp = numpy.bincount(true_labels[ti[same]], minlength=n_labels).tolist()
     # Labels found on either side, sorted by name as seqeval sorts them.
     found = sorted((label_names[i], i) for i in range(n_labels) if counts_true[i] or counts_pred[i])
     labels = [label for label, _ in found]

@@ -326,6 +326,27 @@ def test_reports_match_seqeval(scheme, mode, suffix):
         assert_same_report(ours, ref_report(y_true, y_pred, mode, strict_scheme, suffix))
 
 
+@pytest.mark.parametrize("mode", ["conll", "strict"])
+@pytest.mark.parametrize("scheme", SCHEME_NAMES)
+def test_decoding_without_pair_grid_matches_seqeval(monkeypatch, scheme, mode):
+    # Past _GRID_LIMIT tag ids the flags come from the rule table at every
+    # position instead of from the grid of all pairs: both must agree with
+    # seqeval, spans and reports alike.
+    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
+    monkeypatch.setattr(spacy_spanf1.tags, "_GRID_LIMIT", 0)
+    rng = random.Random(f"no-grid-{scheme}-{mode}")
+    prefixes = TAG_SCHEMES[scheme].allowed_prefixes if mode == "strict" else CONLL_PREFIXES
+    strict_scheme = scheme if mode == "strict" else None
+    for _ in range(20):
+        suffix = rng.random() < 0.5
+        y_true, y_pred = random_corpus(rng, prefixes, scheme, suffix, n_sents=rng.randint(1, 30))
+        ours = evaluate_tags(y_true, y_pred, mode=mode, scheme=strict_scheme, suffix=suffix)
+        assert_same_report(ours, ref_report(y_true, y_pred, mode, strict_scheme, suffix))
+        for tags in y_true[:5]:
+            assert spans_from_tags(tags, mode=mode, scheme=strict_scheme, suffix=suffix) == ref_spans(tags, mode, strict_scheme, suffix), tags
+    assert all(decoder.grid is None for decoder in spacy_spanf1.tags._DECODERS.values())
+
+
 def test_reports_with_many_labels_match_seqeval():
     # >= 8 labels exercises numpy's pairwise summation in the averages.
     rng = random.Random("many-labels")
