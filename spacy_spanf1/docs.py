@@ -33,9 +33,12 @@ _IOB, _TYPE = 2, 3
 def same_tokens(x: Doc, y: Doc) -> bool:
     """Whether two docs have the same tokens: the same texts at the same
     character offsets (so the alignment between them is the identity)."""
-    if len(x) != len(y):
-        return False
-    return bool(numpy.array_equal(x.to_array(_TOKEN_ATTRS), y.to_array(_TOKEN_ATTRS)))
+    return _same_token_columns(x.to_array(_TOKEN_ATTRS), y.to_array(_TOKEN_ATTRS))
+
+
+def _same_token_columns(x_table: numpy.ndarray, y_table: numpy.ndarray) -> bool:
+    """same_tokens on two to_array tables whose first columns are ORTH, IDX."""
+    return len(x_table) == len(y_table) and x_table[:, :2].tobytes() == y_table[:, :2].tobytes()
 
 
 def example_spans(
@@ -99,7 +102,7 @@ def _ent_spans(example: Example, unit: str) -> Optional[SpanPair]:
         if has_missing and pred:
             pred = _drop_char_spans_on_missing(y, missing, pred)
         return sorted(_to_chars(y, gold)), sorted(pred)
-    if len(x) == len(y) and x_table[:, :2].tobytes() == y_table[:, :2].tobytes():
+    if _same_token_columns(x_table, y_table):
         pred = pred_x  # same tokens: the alignment is the identity
     else:
         align_x2y = example.alignment.x2y
@@ -165,7 +168,7 @@ def add_ent_examples(scorer: SpanScorer, examples: Iterable[Example], batch_size
                 skipped += 1
                 continue
             x_table = x.to_array(_ENT_ATTRS)
-            if len(x) == len(y) and x_table[:, :2].tobytes() == y_table[:, :2].tobytes():
+            if _same_token_columns(x_table, y_table):
                 x_tables.append(x_table)
                 y_tables.append(y_table)
             else:

@@ -349,3 +349,18 @@ def test_batched_ent_reader_equals_per_example_reader(en_vocab, retokenize):
             label: {"p": c.precision, "r": c.recall, "f": c.f1}
             for label, c in expected[scheme].per_type.items()
         }
+
+
+def test_same_count_other_boundaries_takes_the_alignment(en_vocab):
+    """Same text "abc", two tokens on both sides, other boundaries:
+    reference a|bc, prediction ab|c. The predicted entity "ab" aligns to
+    reference tokens 0..1, i.e. (0, 2) = the gold span. The identity fast
+    path would wrongly give (0, 1)."""
+    reference = Doc(en_vocab, words=["a", "bc"], spaces=[False, False], ents=["B-X", "I-X"])
+    predicted = Doc(en_vocab, words=["ab", "c"], spaces=[False, False], ents=["B-X", "O"])
+    assert not same_tokens(predicted, reference)
+    eg = Example(predicted, reference)
+    assert example_spans(eg) == ([(0, 2, "X")], [(0, 2, "X")])
+    result = score([eg], schemes=["strict"])  # the scorer's batched reader
+    assert result["ents_strict_counts"] == {"cor": 1, "inc": 0, "par": 0, "mis": 0, "spu": 0}
+    assert get_ner_prf([eg])["ents_f"] == result["ents_f"] == 1.0
