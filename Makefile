@@ -12,7 +12,7 @@ all: install
 
 test:
 	$(PYTHON) -m pip install -q -e ".[dev]"
-	command -v chromium >/dev/null || (apt-get update -q && apt-get install -y -q chromium)
+	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(PYTHON) -m pytest -q
 
 bench: install
