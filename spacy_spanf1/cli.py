@@ -27,7 +27,7 @@ from .formats import (
     read_docbin,
 )
 from .matching import SpanError
-from .report import error_records, render_html, write_errors, write_html
+from .report import error_records, format_counts, format_pct, render_html, write_errors, write_html
 from .spans import Span
 from .tags import TAG_MODES, TAG_SCHEMES
 
@@ -131,25 +131,20 @@ def score_corpus(
                     f"--labels: the label {label!r} occurs in neither {corpus.sources[0]} "
                     f"nor {corpus.sources[1]}. Labels found: {listed}"
                 )
-    settings = dict(
+    # errors come from the iou scheme: score it too when it was not asked for
+    scored = tuple(schemes) + (("iou",) if keep_errors and "iou" not in schemes else ())
+    scorer = SpanScorer(
+        scored,
         iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,
         labels=labels,
     )
-    scorer = SpanScorer(schemes, **settings)
-    error_scorer = None
-    if keep_errors and "iou" not in schemes:
-        error_scorer = SpanScorer(["iou"], **settings)
     for pair in corpus.pairs:
         scorer.add(pair.gold, pair.pred)
-        if error_scorer is not None:
-            error_scorer.add(pair.gold, pair.pred)
     results = scorer.results()
-    errors: List[SpanError] = []
-    if keep_errors:
-        source = results if error_scorer is None else error_scorer.results()
-        errors = list(source["iou"].errors)
+    errors: List[SpanError] = list(results["iou"].errors) if keep_errors else []
+    results = {name: results[name] for name in schemes}
     return results, errors
 
 
@@ -162,18 +157,10 @@ def scores_data(results: Dict[str, SchemeResult], corpus: Corpus) -> Dict[str, A
     }
 
 
-def _pct(value: float) -> str:
-    return f"{value * 100:.2f}"
-
-
-def _counts_text(counts: Dict[str, int]) -> str:
-    return "  ".join(f"{name.upper()} {n}" for name, n in counts.items())
-
-
 def print_scores(msg: Printer, results: Dict[str, SchemeResult], corpus: Corpus) -> None:
     """One table with a row per scheme, then the primary scheme per label."""
     rows = [
-        (name, _pct(r.precision), _pct(r.recall), _pct(r.f1), _pct(r.macro_f1), _counts_text(r.counts))
+        (name, format_pct(r.precision), format_pct(r.recall), format_pct(r.f1), format_pct(r.macro_f1), format_counts(r.counts))
         for name, r in results.items()
     ]
     msg.table(
@@ -187,7 +174,7 @@ def print_scores(msg: Printer, results: Dict[str, SchemeResult], corpus: Corpus)
     per_type = results[primary].per_type
     if per_type:
         label_rows = [
-            (label, _pct(c.precision), _pct(c.recall), _pct(c.f1), _counts_text(c.to_dict()))
+            (label, format_pct(c.precision), format_pct(c.recall), format_pct(c.f1), format_counts(c.to_dict()))
             for label, c in per_type.items()
         ]
         msg.table(

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from .spans import Span
+from .spans import Span, is_int
 from .tags import TAG_MODES, TAG_SCHEMES, spans_from_tags
 
 #: Every input format, in the order the help lists them.
@@ -226,10 +226,6 @@ def _lines(text: str) -> List[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 # --------------------------------------------------------------------------
 # JSONL
 # --------------------------------------------------------------------------
@@ -284,7 +280,7 @@ def _json_tokens(record: Dict[str, Any], text: str, path: PathLike, lineno: int)
         if isinstance(token, dict) and isinstance(token.get("text"), str):
             word = token["text"]
             start, end = token.get("start"), token.get("end")
-            if not (_is_int(start) and _is_int(end) and text[start:end] == word):
+            if not (is_int(start) and is_int(end) and text[start:end] == word):
                 start = text.find(word, pos)
                 end = start + len(word)
         elif isinstance(token, str):
@@ -309,7 +305,7 @@ def _json_span(item: Any, i: int, limit: int, unit: str, path: PathLike, lineno:
     if missing:
         raise InputError(f"{where} lacks {', '.join(repr(k) for k in missing)}: {item!r}", path, lineno)
     start, end, label = item["start"], item["end"], item["label"]
-    if not (_is_int(start) and _is_int(end)):
+    if not (is_int(start) and is_int(end)):
         raise InputError(
             f"{where} has non-integer offsets start={start!r}, end={end!r}", path, lineno
         )

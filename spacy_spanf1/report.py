@@ -111,11 +111,13 @@ th:first-child, td:first-child, .text { text-align: left; }
 """
 
 
-def _pct(value: Optional[float]) -> str:
+def format_pct(value: Optional[float]) -> str:
+    """A ratio as a percentage with 2 decimals; "" for None."""
     return "" if value is None else f"{value * 100:.2f}"
 
 
-def _counts_text(counts: Mapping[str, int]) -> str:
+def format_counts(counts: Mapping[str, int]) -> str:
+    """Counts as "COR 2  INC 1 ..." (the names upper-cased)."""
     return "  ".join(f"{name.upper()} {n}" for name, n in counts.items())
 
 
@@ -215,9 +217,9 @@ def render_html(
                "<th>F</th><th>macro F</th><th class=\"text\">counts</th></tr></thead><tbody>")
     for name, result in schemes.items():
         out.append(
-            f"<tr><td>{esc(name)}</td><td>{_pct(result['p'])}</td><td>{_pct(result['r'])}</td>"
-            f"<td>{_pct(result['f'])}</td><td>{_pct(result['macro_f'])}</td>"
-            f'<td class="text">{esc(_counts_text(result["counts"]))}</td></tr>'
+            f"<tr><td>{esc(name)}</td><td>{format_pct(result['p'])}</td><td>{format_pct(result['r'])}</td>"
+            f"<td>{format_pct(result['f'])}</td><td>{format_pct(result['macro_f'])}</td>"
+            f'<td class="text">{esc(format_counts(result["counts"]))}</td></tr>'
         )
     out.append("</tbody></table>")
     # Per-label chart of the primary scheme.
@@ -229,7 +231,7 @@ def render_html(
             width = max(0.0, min(100.0, prf["f"] * 100))
             out.append(
                 f'<tr><td>{esc(label)}</td><td class="bar"><div class="bar-fill" style="width: {width:.2f}%">'
-                f"</div></td><td>{_pct(prf['p'])}</td><td>{_pct(prf['r'])}</td><td>{_pct(prf['f'])}</td></tr>"
+                f"</div></td><td>{format_pct(prf['p'])}</td><td>{format_pct(prf['r'])}</td><td>{format_pct(prf['f'])}</td></tr>"
             )
         out.append("</tbody></table>")
     # Errors by kind.

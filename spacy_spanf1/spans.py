@@ -14,7 +14,8 @@ class Span(NamedTuple):
     label: str
 
 
-def _is_int(value: Any) -> bool:
+def is_int(value: Any) -> bool:
+    """An int, and not a bool."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -37,7 +38,7 @@ def read_span(item: Any, where: str) -> Span:
             f"Span {where} is {item!r}. A span is a (start, end, label) tuple "
             "or a dict with keys 'start', 'end' and 'label'."
         )
-    if not (_is_int(start) and _is_int(end)):
+    if not (is_int(start) and is_int(end)):
         raise ValueError(
             f"Span {where} has non-integer offsets: start={start!r}, end={end!r}. "
             "Offsets are integers with 0 <= start < end (end exclusive)."
