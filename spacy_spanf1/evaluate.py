@@ -204,12 +204,12 @@ class SpanScorer:
         self._score(gold, pred, len(gold_docs), spans_of)
 
     def label_ids(self, labels: Sequence[str]) -> numpy.ndarray:
-        """The ids of these labels on a Side's label column."""
+        """The ids of these labels on a Side's label column; a label not
+        seen before gets the next id (new labels in sorted order)."""
         ids = self._label_ids
-        for label in labels:
-            if label not in ids:
-                ids[label] = len(ids)
-        return numpy.array([ids[label] for label in labels], dtype=numpy.int64)
+        for label in sorted(set(labels).difference(ids)):
+            ids[label] = len(ids)
+        return numpy.array(list(map(ids.__getitem__, labels)), dtype=numpy.int64)
 
     def add_sides(self, gold: Side, pred: Side, n: int) -> None:
         """Score n documents given as Sides: sorted spans on arrays, labels
@@ -262,17 +262,13 @@ class SpanScorer:
             return None
         if set(map(type, starts)) - {int} or set(map(type, ends)) - {int}:
             return None
-        new_labels = set(labels).difference(self._label_ids)
-        if any(type(label) is not str for label in new_labels):
+        if any(type(label) is not str for label in set(labels).difference(self._label_ids)):
             return None
         start = numpy.array(starts, dtype=numpy.int64)
         end = numpy.array(ends, dtype=numpy.int64)
         if (start < 0).any() or (start >= end).any():
             return None
-        ids = self._label_ids
-        for label in sorted(new_labels):
-            ids[label] = len(ids)
-        label = numpy.array(list(map(ids.__getitem__, labels)), dtype=numpy.int64)
+        label = self.label_ids(labels)
         doc = numpy.repeat(numpy.arange(len(lengths)), lengths)
         side = Side(doc, start, end, label)
         sorted_already = (
@@ -292,17 +288,12 @@ class SpanScorer:
 
     def _side(self, docs: List[Sequence[Span]]) -> Side:
         """The spans of checked, sorted documents, on arrays."""
-        ids = self._label_ids
         flat = list(chain.from_iterable(docs))
-        doc = numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs])
-        labels = list(map(itemgetter(2), flat))
-        for label in set(labels).difference(ids):
-            ids[label] = len(ids)
         return Side(
-            doc,
+            numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs]),
             numpy.array(list(map(itemgetter(0), flat)), dtype=numpy.int64),
             numpy.array(list(map(itemgetter(1), flat)), dtype=numpy.int64),
-            numpy.array(list(map(ids.__getitem__, labels)), dtype=numpy.int64),
+            self.label_ids(list(map(itemgetter(2), flat))),
         )
 
     def _add_batch(self, batch: Batch, offset: int) -> None:
