@@ -65,34 +65,43 @@ def _to_chars(doc: Doc, spans: List[Span]) -> List[Span]:
     ]
 
 
+def _decode_ents(table: numpy.ndarray, doc_start: numpy.ndarray):
+    """(starts, ends, ENT_TYPE hashes) of the entities in the ENT_IOB and
+    ENT_TYPE columns of one or more docs laid end to end (doc_start marks
+    each doc's first token), as `Doc.ents` decodes them: an entity begins at
+    a B token (3) with a type and runs over the I tokens (1) after it."""
+    iob, ent_type = table[:, _IOB], table[:, _TYPE]
+    starts = numpy.flatnonzero((iob == 3) & (ent_type != 0))
+    boundaries = numpy.append(numpy.flatnonzero((iob != 1) | doc_start), len(iob))
+    ends = boundaries[numpy.searchsorted(boundaries, starts, side="right")]
+    return starts, ends, ent_type[starts]
+
+
 def _ents(doc: Doc, table: numpy.ndarray) -> List[Span]:
-    """The spans of `doc.ents`, decoded from its ENT_IOB and ENT_TYPE columns
-    the way `Doc.ents` decodes them, without making Span objects: an entity
-    begins at a B token (3) with a type and runs over the I tokens (1) after
-    it."""
+    """The spans of `doc.ents`, from its to_array table, without making Span
+    objects."""
+    doc_start = numpy.zeros(len(table), dtype=bool)
+    doc_start[:1] = True
+    starts, ends, types = _decode_ents(table, doc_start)
     strings = doc.vocab.strings
-    spans = []
-    start = -1
-    label = 0
-    for i, (iob, ent_type) in enumerate(table[:, _IOB:].tolist()):
-        if iob == 1:
-            continue
-        if start != -1:
-            spans.append(Span(start, i, strings[label]))
-            start = -1
-        if iob == 3 and ent_type != 0:
-            start, label = i, ent_type
-    if start != -1:
-        spans.append(Span(start, len(table), strings[label]))
-    return spans
+    return [
+        Span(start, end, strings[label])
+        for start, end, label in zip(starts.tolist(), ends.tolist(), types.tolist())
+    ]
+
+
+def _unannotated(y_table: numpy.ndarray) -> bool:
+    """Whether a reference doc has no entity annotation (every ENT_IOB 0),
+    so that spaCy's NER scorer skips it (an empty doc is not skipped)."""
+    return len(y_table) > 0 and not y_table[:, _IOB].any()
 
 
 def _ent_spans(example: Example, unit: str) -> Optional[SpanPair]:
     x, y = example.predicted, example.reference
     y_table = y.to_array(_ENT_ATTRS)
-    missing = y_table[:, _IOB] == 0
-    if len(y) and missing.all():  # no entity annotation: spaCy skips the doc
+    if _unannotated(y_table):
         return None
+    missing = y_table[:, _IOB] == 0
     x_table = x.to_array(_ENT_ATTRS)
     gold = _ents(y, y_table)
     has_missing = bool(missing.any())
@@ -164,7 +173,7 @@ def add_ent_examples(scorer: SpanScorer, examples: Iterable[Example], batch_size
         for example in chunk:
             x, y = example.predicted, example.reference
             y_table = y.to_array(_ENT_ATTRS)
-            if len(y) and not y_table[:, _IOB].any():
+            if _unannotated(y_table):
                 skipped += 1
                 continue
             x_table = x.to_array(_ENT_ATTRS)
@@ -179,9 +188,7 @@ def add_ent_examples(scorer: SpanScorer, examples: Iterable[Example], batch_size
 
 def _add_ent_tables(scorer: SpanScorer, x_tables, y_tables, strings) -> None:
     """Decode and score the entities of docs whose two sides have the same
-    tokens, all at once: an entity begins at a B token (3) with a type and
-    runs over the I tokens (1) after it, within its doc, as `Doc.ents`
-    decodes it."""
+    tokens, all at once."""
     lengths = numpy.array([len(t) for t in y_tables], dtype=numpy.int64)
     first = numpy.cumsum(lengths) - lengths
     token_doc = numpy.repeat(numpy.arange(len(lengths)), lengths)
@@ -189,16 +196,8 @@ def _add_ent_tables(scorer: SpanScorer, x_tables, y_tables, strings) -> None:
     doc_start[first[lengths > 0]] = True
     y = numpy.concatenate(y_tables) if len(y_tables) > 1 else y_tables[0]
     x = numpy.concatenate(x_tables) if len(x_tables) > 1 else x_tables[0]
-
-    def decode(table):
-        iob, ent_type = table[:, _IOB], table[:, _TYPE]
-        starts = numpy.flatnonzero((iob == 3) & (ent_type != 0))
-        boundaries = numpy.append(numpy.flatnonzero((iob != 1) | doc_start), len(iob))
-        ends = boundaries[numpy.searchsorted(boundaries, starts, side="right")]
-        return starts, ends, ent_type[starts]
-
-    g_start, g_end, g_type = decode(y)
-    p_start, p_end, p_type = decode(x)
+    g_start, g_end, g_type = _decode_ents(y, doc_start)
+    p_start, p_end, p_type = _decode_ents(x, doc_start)
     missing = y[:, _IOB] == 0
     if missing.any():
         seen = numpy.concatenate([[0], numpy.cumsum(missing)])
