@@ -12,14 +12,15 @@ an exact match is a component of its own in the overlap graph, and so is
 almost every other pair; only the few longer chains (a prediction over two
 gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
-from typing import Callable, Dict, List, NamedTuple, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy
 
-from .matching import SEMEVAL_RULES, SemEvalRule, SpanError
-from .spans import Span
+from . import outcomes as oc
+from .matching import SEMEVAL_RULES, SemEvalRule
 
-COR, INC, PAR = 1, 2, 3
+COR, INC, PAR = 1, 2, 3  # a prediction's outcome in `Batch.semeval`; 0: spurious
+_SEMEVAL_CODE = numpy.array([oc.SPU, oc.COR, oc.INC, oc.PAR], dtype=numpy.int8)
 
 
 class Side(NamedTuple):
@@ -29,6 +30,44 @@ class Side(NamedTuple):
     start: numpy.ndarray
     end: numpy.ndarray
     label: numpy.ndarray
+
+
+class Units(NamedTuple):
+    """The outcomes of a batch, on its own indices: for outcome i, its
+    document, count code, error kind code (outcomes.py), gold index (-1 for
+    none) and predicted indices pred[pred_ptr[i]:pred_ptr[i + 1]]."""
+
+    doc: numpy.ndarray
+    code: numpy.ndarray
+    kind: numpy.ndarray
+    gold: numpy.ndarray
+    pred_ptr: numpy.ndarray
+    pred: numpy.ndarray
+
+
+def _units(parts) -> Units:
+    """Units from parts of (doc, code, kind, gold, pred sizes, pred)."""
+    doc, code, kind, gold, sizes, pred = (
+        numpy.concatenate([numpy.asarray(part[i], dtype=numpy.int64) for part in parts]) for i in range(6)
+    )
+    return Units(doc, code, kind, gold, numpy.r_[0, numpy.cumsum(sizes)], pred)
+
+
+def _single(n: int) -> numpy.ndarray:
+    return numpy.ones(n, dtype=numpy.int64)
+
+
+def _best_partner(key: numpy.ndarray, other: numpy.ndarray, shared: numpy.ndarray, n: int):
+    """For each of n spans (key), the span of the other side it shares most
+    positions with (ties: the earlier), and how many; -1 where none."""
+    partner = numpy.full(n, -1, dtype=numpy.int64)
+    most = numpy.zeros(n, dtype=numpy.int64)
+    if len(key):
+        order = numpy.lexsort((other, -shared, key))
+        first = order[numpy.r_[True, key[order][1:] != key[order][:-1]]]
+        partner[key[first]] = other[first]
+        most[key[first]] = shared[first]
+    return partner, most
 
 
 def overlapping_docs(side: Side, n_docs: int) -> numpy.ndarray:
@@ -80,16 +119,19 @@ class Batch:
     # SemEval ------------------------------------------------------------
 
     def semeval(self, rule: SemEvalRule, min_overlap, per_label: bool):
-        """(pred outcome: 0 spurious / COR / INC / PAR, gold matched) for the
-        whole batch, on all pairs or (per_label) on same-label pairs only."""
+        """(pred outcome: 0 spurious / COR / INC / PAR, gold matched, the
+        gold index each prediction is paired with or -1) for the whole
+        batch, on all pairs or (per_label) on same-label pairs only."""
         keep = self.same_label if per_label else numpy.ones(len(self.pp), dtype=bool)
         exact = self.same_bounds & keep
         if rule.same_label:
             exact &= self.same_label
         outcome = numpy.zeros(self.n_pred, dtype=numpy.int8)
         matched = numpy.zeros(self.n_gold, dtype=bool)
+        partner = numpy.full(self.n_pred, -1, dtype=numpy.int64)
         outcome[self.pp[exact]] = COR
         matched[self.pg[exact]] = True
+        partner[self.pp[exact]] = self.pg[exact]
         rest = keep & ~exact
         if min_overlap is not None:
             rest &= ~(self.shared / self.g_len[self.pg] < min_overlap)
@@ -102,12 +144,13 @@ class Batch:
         else:
             outcome[pp[alone]] = PAR if rule.leftover == "par" else INC
         matched[pg[alone]] = True
+        partner[pp[alone]] = pg[alone]
         chained = ~alone
         if chained.any():
-            self._walk_chains(rule, pg[chained], pp[chained], outcome, matched)
-        return outcome, matched
+            self._walk_chains(rule, pg[chained], pp[chained], outcome, matched, partner)
+        return outcome, matched, partner
 
-    def _walk_chains(self, rule, pg, pp, outcome, matched) -> None:
+    def _walk_chains(self, rule, pg, pp, outcome, matched, partner) -> None:
         """The pairing loop of `matching.semeval_counts`, step 2, on the
         pairs of the longer components (sorted by prediction, then gold)."""
         g_start, g_end, g_label = self.gold.start, self.gold.end, self.gold.label
@@ -136,18 +179,22 @@ class Batch:
             if closest is not None:
                 matched[closest] = True
                 outcome[pi] = COR
+                partner[pi] = closest
             elif first is not None:
                 matched[first] = True
                 outcome[pi] = leftover
+                partner[pi] = first
 
-    def semeval_counts(self, scheme: str, min_overlap) -> Tuple[List[int], numpy.ndarray]:
-        """Overall [cor, inc, par, mis, spu] and per label (n_labels × 5)."""
+    def semeval_counts(self, scheme: str, min_overlap, want_units: bool = False):
+        """Overall [cor, inc, par, mis, spu], per label (n_labels × 5), and
+        the Units of the overall matching (None unless want_units)."""
         rule = SEMEVAL_RULES[scheme]
-        outcome, matched = self.semeval(rule, min_overlap, per_label=False)
+        outcome, matched, partner = self.semeval(rule, min_overlap, per_label=False)
         kinds = numpy.bincount(outcome, minlength=4)
         total = [int(kinds[COR]), int(kinds[INC]), int(kinds[PAR]),
                  int(self.n_gold - matched.sum()), int(kinds[0])]
-        outcome, matched = self.semeval(rule, min_overlap, per_label=True)
+        units = self._semeval_units(rule, outcome, matched, partner) if want_units else None
+        outcome, matched, _ = self.semeval(rule, min_overlap, per_label=True)
         p_label = self.pred.label
         table = numpy.stack(
             [
@@ -159,24 +206,49 @@ class Batch:
             ],
             axis=1,
         )
-        return total, table
+        return total, table, units
+
+    def _semeval_units(self, rule: SemEvalRule, outcome, matched, partner) -> Units:
+        gold, pred = self.gold, self.pred
+        kind = numpy.full(self.n_pred, oc.NOT_AN_ERROR, dtype=numpy.int64)
+        kind[outcome == 0] = oc.SPURIOUS
+        wrong = (outcome == INC) | (outcome == PAR)
+        if not rule.same_label:
+            kind[wrong] = oc.WRONG_BOUNDARIES
+        elif rule.leftover == "closest":
+            kind[wrong] = oc.WRONG_TYPE
+        else:
+            g = partner[wrong]
+            same_bounds = (gold.start[g] == pred.start[wrong]) & (gold.end[g] == pred.end[wrong])
+            same_label = gold.label[g] == pred.label[wrong]
+            kind[wrong] = numpy.where(
+                same_bounds, oc.WRONG_TYPE, numpy.where(same_label, oc.WRONG_BOUNDARIES, oc.LOW_OVERLAP)
+            )
+        missed = numpy.flatnonzero(~matched)
+        n_missed = len(missed)
+        return _units([
+            (pred.doc, _SEMEVAL_CODE[outcome], kind, partner, _single(self.n_pred), numpy.arange(self.n_pred)),
+            (gold.doc[missed], numpy.full(n_missed, oc.MIS), numpy.full(n_missed, oc.MISSED), missed,
+             numpy.zeros(n_missed, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.int64)),
+        ])
 
     # iou ----------------------------------------------------------------
 
-    def iou(self, threshold: float, labels: List[str], doc_offset: int):
-        """Per label [tp, fp, fn] (n_labels × 3), confusion, and a function
-        that lists the errors."""
+    def iou(self, threshold: float, labels: List[str], want_units: bool = False):
+        """Per label [tp, fp, fn] (n_labels × 3), confusion, and the Units
+        (None unless want_units)."""
         n_labels = self.n_labels
         p_label, g_label = self.pred.label, self.gold.label
         key = self.pg * n_labels + p_label[self.pp]
         order = numpy.argsort(key, kind="stable")
         key_sorted = key[order]
-        starts = numpy.flatnonzero(numpy.r_[True, key_sorted[1:] != key_sorted[:-1]]) if len(key) else numpy.zeros(0, dtype=numpy.int64)
+        empty = numpy.zeros(0, dtype=numpy.int64)
+        starts = numpy.flatnonzero(numpy.r_[True, key_sorted[1:] != key_sorted[:-1]]) if len(key) else empty
         group_key = key_sorted[starts]
         group_gold = group_key // n_labels
         group_label = group_key % n_labels
-        inter = numpy.add.reduceat(self.shared[order], starts) if len(starts) else numpy.zeros(0, dtype=numpy.int64)
-        pred_len = numpy.add.reduceat(self.p_len[self.pp[order]], starts) if len(starts) else numpy.zeros(0, dtype=numpy.int64)
+        inter = numpy.add.reduceat(self.shared[order], starts) if len(starts) else empty
+        pred_len = numpy.add.reduceat(self.p_len[self.pp[order]], starts) if len(starts) else empty
         iou = inter / (self.g_len[group_gold] + pred_len - inter)
         same = group_label == g_label[group_gold]
         reached = iou >= threshold
@@ -215,58 +287,34 @@ class Batch:
         add_pairs(numpy.repeat(outside, spurious.sum()), p_label[spurious])
         fn_plain = ~gold_tp & ~gold_wrong_type
         add_pairs(g_label[fn_plain], numpy.repeat(outside, fn_plain.sum()))
-
-        errors = self._iou_errors(
-            labels, doc_offset, order, starts, group_gold, fp_group, wrong_type, iou,
-            ~gold_tp, spurious,
+        if not want_units:
+            return table, confusion, None
+        n_groups = len(starts)
+        group_kind = numpy.select(
+            [tp_group, same, wrong_type], [oc.NOT_AN_ERROR, oc.WRONG_BOUNDARIES, oc.WRONG_TYPE], oc.LOW_OVERLAP
         )
-        return table, confusion, errors
-
-    def _iou_errors(self, labels, doc_offset, order, starts, group_gold, fp_group,
-                    wrong_type, iou, gold_fn, spurious) -> Callable[[], List[SpanError]]:
-        """A function that lists the errors. It keeps only the error spans
-        (compact arrays), not the batch, so a long stream of documents holds
-        little more than its errors."""
         has_group = numpy.zeros(self.n_gold, dtype=bool)
         has_group[group_gold] = True
-        missed = _rows(self.gold, numpy.flatnonzero(gold_fn & ~has_group))
-        fp_groups = numpy.flatnonzero(fp_group)
-        ends = numpy.r_[starts[1:], len(order)]
-        sizes = (ends - starts)[fp_groups]
-        first = numpy.repeat(starts[fp_groups], sizes)
-        within = numpy.arange(int(sizes.sum())) - numpy.repeat(numpy.cumsum(sizes) - sizes, sizes)
-        members = _rows(self.pred, self.pp[order[first + within]])
-        group_gold_rows = _rows(self.gold, group_gold[fp_groups])
-        kinds = wrong_type[fp_groups].tolist()
-        group_iou = iou[fp_groups].tolist()
-        spurious_rows = _rows(self.pred, numpy.flatnonzero(spurious))
-        sizes = sizes.tolist()
-
-        def errors() -> List[SpanError]:
-            def spans(rows):
-                docs, starts, ends, label_ids = (c.tolist() for c in rows)
-                return docs, [Span(s, e, labels[i]) for s, e, i in zip(starts, ends, label_ids)]
-
-            out = []
-            docs, gold = spans(missed)
-            out.extend(SpanError(d + doc_offset, "missed", g, (), 0.0) for d, g in zip(docs, gold))
-            docs, gold = spans(group_gold_rows)
-            _, pred = spans(members)
-            at = 0
-            for d, g, wrong, value, size in zip(docs, gold, kinds, group_iou, sizes):
-                kind = "wrong_type" if wrong else "low_overlap"
-                out.append(SpanError(d + doc_offset, kind, g, tuple(pred[at:at + size]), value))
-                at += size
-            docs, pred = spans(spurious_rows)
-            out.extend(SpanError(d + doc_offset, "spurious", None, (p,), 0.0) for d, p in zip(docs, pred))
-            return out
-
-        return errors
+        fn = numpy.flatnonzero(~gold_tp)
+        spurious_ids = numpy.flatnonzero(spurious)
+        n_spurious = len(spurious_ids)
+        units = _units([
+            (self.gold.doc[group_gold], numpy.where(tp_group, oc.TP, oc.FP), group_kind, group_gold,
+             numpy.diff(numpy.r_[starts, len(order)]) if n_groups else empty, self.pp[order]),
+            (self.pred.doc[spurious_ids], numpy.full(n_spurious, oc.FP), numpy.full(n_spurious, oc.SPURIOUS),
+             numpy.full(n_spurious, -1), _single(n_spurious), spurious_ids),
+            (self.gold.doc[fn], numpy.full(len(fn), oc.FN),
+             numpy.where(has_group[fn], oc.NOT_AN_ERROR, oc.MISSED), fn,
+             numpy.zeros(len(fn), dtype=numpy.int64), empty),
+        ])
+        return table, confusion, units
 
     # overlap ------------------------------------------------------------
 
-    def overlap(self, threshold: float) -> numpy.ndarray:
-        """Per label [tp, fp, fn] (n_labels × 3)."""
+    def overlap(self, threshold: float, want_units: bool = False):
+        """Per label [tp, fp, fn] (n_labels × 3), and the Units (None unless
+        want_units; an unmatched span is shown with the span of the other
+        side it shares most positions with)."""
         gold_cover = self.shared / self.g_len[self.pg]
         pred_cover = self.shared / self.p_len[self.pp]
         cand = self.same_label & (gold_cover >= threshold) & (pred_cover >= threshold)
@@ -274,8 +322,8 @@ class Batch:
         deg_p = numpy.bincount(pp, minlength=self.n_pred)
         deg_g = numpy.bincount(pg, minlength=self.n_gold)
         alone = (deg_p[pp] == 1) & (deg_g[pg] == 1)
-        matched_gold = numpy.zeros(self.n_gold, dtype=bool)
-        matched_gold[pg[alone]] = True
+        matched_gold = numpy.full(self.n_gold, -1, dtype=numpy.int64)  # the prediction it is matched with
+        matched_gold[pg[alone]] = pp[alone]
         if not alone.all():
             chained = ~alone
             items = sorted(zip(
@@ -284,17 +332,50 @@ class Batch:
             ))
             used_pred = set()
             for _, _, gi, pi in items:
-                if matched_gold[gi] or pi in used_pred:
+                if matched_gold[gi] >= 0 or pi in used_pred:
                     continue
-                matched_gold[gi] = True
+                matched_gold[gi] = pi
                 used_pred.add(pi)
-        tp = self.label_counts(self.gold.label[matched_gold])
-        return numpy.stack(
+        is_matched = matched_gold >= 0
+        tp = self.label_counts(self.gold.label[is_matched])
+        table = numpy.stack(
             [tp, self.label_counts(self.pred.label) - tp, self.label_counts(self.gold.label) - tp],
             axis=1,
         )
+        if not want_units:
+            return table, None
+        gold, pred = self.gold, self.pred
+        matched = numpy.flatnonzero(is_matched)
+        pred_matched = numpy.zeros(self.n_pred, dtype=bool)
+        pred_matched[matched_gold[matched]] = True
+        fp = numpy.flatnonzero(~pred_matched)
+        fn = numpy.flatnonzero(~is_matched)
+        best_gold, gold_shared = _best_partner(self.pp, self.pg, self.shared, self.n_pred)
+        best_pred, pred_shared = _best_partner(self.pg, self.pp, self.shared, self.n_gold)
 
+        def kinds(g, p, shared, alone_kind):
+            """The kind of each unmatched span, judged against its best partner."""
+            kind = numpy.full(len(g), alone_kind, dtype=numpy.int64)
+            has = (g >= 0) & (p >= 0)
+            g, p, shared = g[has], p[has], shared[has]
+            both = (shared / (gold.end[g] - gold.start[g]) >= threshold) & (
+                shared / (pred.end[p] - pred.start[p]) >= threshold
+            )
+            kind[has] = numpy.where(
+                gold.label[g] == pred.label[p], oc.WRONG_BOUNDARIES,
+                numpy.where(both, oc.WRONG_TYPE, oc.LOW_OVERLAP),
+            )
+            return kind
 
-def _rows(side: Side, index: numpy.ndarray) -> Tuple[numpy.ndarray, ...]:
-    """The spans of side at index, as compact int32 columns."""
-    return tuple(column[index].astype(numpy.int32) for column in side)
+        fp_gold = best_gold[fp]
+        fn_pred = best_pred[fn]
+        n_fn_with = int((fn_pred >= 0).sum())
+        units = _units([
+            (gold.doc[matched], numpy.full(len(matched), oc.TP), numpy.full(len(matched), oc.NOT_AN_ERROR),
+             matched, _single(len(matched)), matched_gold[matched]),
+            (pred.doc[fp], numpy.full(len(fp), oc.FP), kinds(fp_gold, fp, gold_shared[fp], oc.SPURIOUS),
+             fp_gold, _single(len(fp)), fp),
+            (gold.doc[fn], numpy.full(len(fn), oc.FN), kinds(fn, fn_pred, pred_shared[fn], oc.MISSED),
+             fn, (fn_pred >= 0).astype(numpy.int64), fn_pred[fn_pred >= 0] if n_fn_with else fn_pred[:0]),
+        ])
+        return table, units

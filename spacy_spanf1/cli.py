@@ -51,10 +51,9 @@ app = typer.Typer(
 SCHEMES_HELP = f"Comma-separated schemes, the first is primary (required): {','.join(SCHEMES)}"
 LABELS_HELP = "Comma-separated labels to score (default: all); each must occur in gold or prediction"
 ERRORS_HELP = (
-    "Write one JSON line per error of the iou scheme at --iou-threshold: doc, name, kind "
-    "(missed, spurious, wrong_type, wrong_boundaries, low_overlap), gold and predicted spans "
-    "with their text, IoU. wrong_boundaries: predictions with the gold span's label whose "
-    "combined IoU with it is below the threshold; low_overlap: other-label predictions below it"
+    "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind "
+    "(missed, spurious, wrong_type, wrong_boundaries, low_overlap), count (inc, par, mis, spu; "
+    "fp, fn), gold and predicted spans with their text, IoU and coverage both ways"
 )
 HTML_HELP = (
     "Write a self-contained HTML page: scores, per-label chart, and each document with errors, "
@@ -118,8 +117,8 @@ def score_corpus(
 ) -> Tuple[Dict[str, SchemeResult], List[SpanError]]:
     """Score paired documents under the schemes.
 
-    RETURNS: (scheme -> SchemeResult, the iou scheme's errors when
-        keep_errors; their `doc` indexes corpus.pairs).
+    RETURNS: (scheme -> SchemeResult, the errors of the primary (first)
+        scheme when keep_errors; their `doc` indexes corpus.pairs).
     Raises InputError for a label (in `labels`) found in neither file.
     """
     if labels is not None:
@@ -131,20 +130,18 @@ def score_corpus(
                     f"--labels: the label {label!r} occurs in neither {corpus.sources[0]} "
                     f"nor {corpus.sources[1]}. Labels found: {listed}"
                 )
-    # errors come from the iou scheme: score it too when it was not asked for
-    scored = tuple(schemes) + (("iou",) if keep_errors and "iou" not in schemes else ())
     scorer = SpanScorer(
-        scored,
+        schemes,
         iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,
         labels=labels,
+        keep_errors=keep_errors,
     )
     for pair in corpus.pairs:
         scorer.add(pair.gold, pair.pred)
     results = scorer.results()
-    errors: List[SpanError] = list(results["iou"].errors) if keep_errors else []
-    results = {name: results[name] for name in schemes}
+    errors: List[SpanError] = list(results[schemes[0]].errors) if keep_errors else []
     return results, errors
 
 
@@ -200,11 +197,11 @@ def write_outputs(
     output_path: Optional[Path],
     errors_path: Optional[Path],
     html_path: Optional[Path],
-    iou_threshold: float,
     msg: Printer,
 ) -> None:
     """Write the scores JSON, the error lines and the HTML page (each if asked)."""
-    records = error_records(errors, corpus.pairs) if (errors_path or html_path) else []
+    primary = next(iter(data["schemes"]))
+    records = error_records(errors, corpus.pairs, primary) if (errors_path or html_path) else []
     jobs: List[Tuple[Path, Callable[[Path], None], str]] = []
     if output_path is not None:
         jobs.append((output_path, lambda p: srsly.write_json(p, data), "scores"))
@@ -212,7 +209,7 @@ def write_outputs(
         jobs.append((errors_path, lambda p: write_errors(p, records), f"{len(records)} error records"))
     if html_path is not None:
         page = lambda: render_html(  # noqa: E731
-            data, corpus.pairs, records, sources=corpus.sources, unit=corpus.unit, iou_threshold=iou_threshold
+            data, corpus.pairs, records, sources=corpus.sources, unit=corpus.unit
         )
         jobs.append((html_path, lambda p: write_html(p, page()), "HTML report"))
     for path, write, what in jobs:
@@ -305,8 +302,7 @@ def evaluate_model(
     print_scores(msg, results, corpus)
     write_outputs(
         data, corpus, errors,
-        output_path=output_path, errors_path=errors_path, html_path=html_path,
-        iou_threshold=iou_threshold, msg=msg,
+        output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
     )
     return data
 
@@ -374,8 +370,7 @@ def compare_files(
         msg.text(f"Feedback Prize score (overlap scheme, mean F1 of the {len(f1s)} gold classes): {official:.4f}")
     write_outputs(
         data, corpus, errors,
-        output_path=output_path, errors_path=errors_path, html_path=html_path,
-        iou_threshold=iou_threshold, msg=msg,
+        output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
     )
     return data
 

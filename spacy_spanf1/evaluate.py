@@ -1,4 +1,5 @@
 """The one loop over documents: every scheme scored in a single pass."""
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -12,15 +13,25 @@ from .counts import PRFCounts, SemEvalCounts
 from .errors import check_fraction, check_labels, check_schemes, check_unit
 from .matching import (
     SEMEVAL_RULES,
-    SpanError,
     find_overlaps,
     iou_document,
     overlap_document,
     semeval_counts,
 )
-from .batched import Batch, Side, overlapping_docs
+from .batched import Batch, Side, Units, overlapping_docs
+from .outcomes import (
+    ERROR_KINDS,
+    PRF_COUNTS,
+    SEMEVAL_COUNTS,
+    OutcomeBlock,
+    SpanError,
+    SpanOutcome,
+    error_from_outcome,
+    outcome_order,
+    per_doc_rows,
+)
 from .metrics import mean
-from .spans import Span, read_doc_spans
+from .spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
 Counts = Union[SemEvalCounts, PRFCounts]
 
@@ -30,27 +41,54 @@ class SchemeResult:
     """The score of one scheme over a corpus (or a part of one).
 
     totals: the pooled counts. per_label: counts of each label's spans
-    alone. confusion and errors: only for `iou`. Results of the same scheme
-    add up (`a + b`), so a corpus can be scored in parts (the errors keep
-    the document indices of their part).
+    alone. confusion: only for `iou`. per_doc: when asked for, one row of
+    counts per document (columns in the order of `counts`). Results of the
+    same scheme add up (`a + b`: the documents of a, then those of b), so a
+    corpus can be scored in parts; they pickle.
 
-    error_parts: lists of errors, or functions that make them: the errors
-    are built when first read, so scoring pays nothing for them.
+    outcome_parts: (document offset, outcomes) pairs, the outcomes as
+    OutcomeBlocks or lists of SpanOutcome; kept: what they hold: None,
+    "errors" or "outcomes" (every gold span and predicted unit).
     """
 
     scheme: str
     totals: Counts
     per_label: Dict[str, Counts] = field(default_factory=dict)
     confusion: Dict[Tuple[str, str], int] = field(default_factory=dict)
-    error_parts: Tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    outcome_parts: Tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    per_doc: Optional[numpy.ndarray] = field(default=None, repr=False, compare=False)
+    kept: Optional[str] = field(default=None, compare=False)
+    n_docs: int = field(default=0, compare=False)
+
+    def _kept_outcomes(self, need: str) -> List[SpanOutcome]:
+        if self.kept is None or (need == "outcomes" and self.kept != "outcomes"):
+            flag = "keep_errors" if need == "errors" else "keep_outcomes"
+            raise ValueError(
+                f"The {need} of {self.scheme!r} were not kept: score with {flag}=True "
+                f"(evaluate_spans, SpanScorer)."
+            )
+        found: List[SpanOutcome] = []
+        for offset, part in self.outcome_parts:
+            items = part.outcomes() if isinstance(part, OutcomeBlock) else part
+            found.extend(o._replace(doc=o.doc + offset) for o in items) if offset else found.extend(items)
+        return sorted(found, key=outcome_order)
+
+    @cached_property
+    def outcomes(self) -> Tuple[SpanOutcome, ...]:
+        """Every gold span and predicted unit with the count it adds to and
+        its error kind (None for a match), by document, then position.
+        Needs keep_outcomes=True."""
+        return tuple(self._kept_outcomes("outcomes"))
 
     @cached_property
     def errors(self) -> Tuple[SpanError, ...]:
-        """The errors of `iou`, by document, then by position."""
-        errors: List[SpanError] = []
-        for part in self.error_parts:
-            errors.extend(part() if callable(part) else part)
-        return tuple(sorted(errors, key=_error_order))
+        """The errors of the scheme, by document, then position: one per
+        INC, PAR, MIS and SPU (SemEval schemes), per FP and FN (`overlap`),
+        per FP and per gold span that nothing overlaps (`iou`). Needs
+        keep_errors=True."""
+        return tuple(
+            error_from_outcome(o) for o in self._kept_outcomes("errors") if o.kind is not None
+        )
 
     @property
     def precision(self) -> float:
@@ -87,12 +125,24 @@ class SchemeResult:
         confusion = dict(self.confusion)
         for key, n in other.confusion.items():
             confusion[key] = confusion.get(key, 0) + n
+        per_doc = None
+        if self.per_doc is not None and other.per_doc is not None:
+            per_doc = numpy.concatenate([self.per_doc, other.per_doc])
+        kept = self.kept if self.kept == other.kept else (
+            "errors" if {self.kept, other.kept} == {"errors", "outcomes"} else None
+        )
+        parts = self.outcome_parts + tuple(
+            (offset + self.n_docs, part) for offset, part in other.outcome_parts
+        )
         return SchemeResult(
             self.scheme,
             self.totals + other.totals,
             per_label,
             confusion,
-            self.error_parts + other.error_parts,
+            parts if kept else (),
+            per_doc,
+            kept,
+            self.n_docs + other.n_docs,
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -117,7 +167,7 @@ class SpanScorer:
     Documents are buffered and scored a batch at a time on flat arrays
     (`batched.py`); a document in which spans of one side overlap each
     other (a span group, or the same span twice) is scored on its own by
-    `matching.py`. Both give the same counts.
+    `matching.py`. Both give the same counts and outcomes.
 
     schemes (Sequence[str]): The schemes to compute (required).
     iou_threshold (float): Combined IoU a gold span needs for `iou`, in (0, 1].
@@ -125,6 +175,10 @@ class SpanScorer:
     min_overlap (Optional[float]): Share of a gold span a prediction must
         cover to count as overlapping it in the SemEval schemes; None: any.
     labels (Optional[Iterable[str]]): Score only spans with these labels.
+    per_doc (bool): Keep one row of counts per document and scheme.
+    keep_errors (bool): Keep every scheme's errors (`SchemeResult.errors`).
+    keep_outcomes (bool): Keep every span's outcome (`SchemeResult.outcomes`,
+        for breakdowns); implies keep_errors.
     batch_size (int): Documents scored together.
     batched (bool): False scores every document on its own with
         `matching.py` (the reference the batched path is tested against).
@@ -138,6 +192,9 @@ class SpanScorer:
         overlap_threshold: float = 0.5,
         min_overlap: Optional[float] = None,
         labels: Optional[Iterable[str]] = None,
+        per_doc: bool = False,
+        keep_errors: bool = False,
+        keep_outcomes: bool = False,
         batch_size: int = 4096,
         batched: bool = True,
     ) -> None:
@@ -146,21 +203,32 @@ class SpanScorer:
         self.overlap_threshold = check_fraction("overlap_threshold", overlap_threshold)
         self.min_overlap = check_fraction("min_overlap", min_overlap, optional=True)
         self.labels = check_labels(labels)
+        self.per_doc = bool(per_doc)
+        self.kept = "outcomes" if keep_outcomes else "errors" if keep_errors else None
         self.batch_size = batch_size
         self.batched = batched
         self.n_docs = 0
         self._semeval = [s for s in self.schemes if s in SEMEVAL_RULES]
         self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
+        self._count_names = {s: SEMEVAL_COUNTS if s in SEMEVAL_RULES else PRF_COUNTS for s in self.schemes}
         self._tallies: Dict[str, Dict[str, List[int]]] = {
-            s: defaultdict(lambda: [0, 0, 0]) if s in ("iou", "overlap") else
-            defaultdict(lambda: [0, 0, 0, 0, 0])
-            for s in self.schemes
+            s: defaultdict(lambda n=len(self._count_names[s]): [0] * n) for s in self.schemes
         }
         self._confusion: Dict[Tuple[str, str], int] = {}
-        self._errors: List[Any] = []  # error lists, or functions that make them
+        self._outcomes: Dict[str, List[Any]] = {s: [] for s in self.schemes}
+        self._rows: Dict[str, List[numpy.ndarray]] = {s: [] for s in self.schemes}
         self._label_ids: Dict[str, int] = {}
         self._gold_buffer: List[Sequence[Span]] = []
         self._pred_buffer: List[Sequence[Span]] = []
+
+    @property
+    def labels_seen(self) -> List[str]:
+        """Every label met so far in gold or prediction, filtered or not."""
+        return list(self._label_ids)
+
+    @property
+    def _want_units(self) -> bool:
+        return self.per_doc or self.kept is not None
 
     def add(self, gold: Sequence[Span], pred: Sequence[Span]) -> None:
         """Score one document. Both lists hold Span tuples sorted by
@@ -182,24 +250,27 @@ class SpanScorer:
             lambda doc: (gold_docs[doc], pred_docs[doc]),
         )
 
-    def add_many(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any]) -> None:
+    def add_many(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str = "token") -> None:
         """Score documents given as the user gave them: lists of (start, end,
-        label) tuples or {"start", "end", "label"} dicts, in any order, with
+        label) tuples, {"start", "end", "label"} dicts or spaCy Span objects
+        (`doc.ents`, a SpanGroup; offsets in `unit`), in any order, with
         identical spans counted once. Bad spans raise a ValueError naming
         the document and span."""
         self.flush()
         offset = self.n_docs
+        gold_docs = [spacy_span_tuples(d, unit) for d in gold_docs]
+        pred_docs = [spacy_span_tuples(d, unit) for d in pred_docs]
         gold = self._plain_side(gold_docs)
         pred = self._plain_side(pred_docs)
         if gold is None or pred is None:
-            gold_docs = [read_doc_spans(d, "gold", offset + i) for i, d in enumerate(gold_docs)]
-            pred_docs = [read_doc_spans(d, "pred", offset + i) for i, d in enumerate(pred_docs)]
+            gold_docs = [read_doc_spans(d, "gold", offset + i, unit) for i, d in enumerate(gold_docs)]
+            pred_docs = [read_doc_spans(d, "pred", offset + i, unit) for i, d in enumerate(pred_docs)]
             gold, pred = self._side(gold_docs), self._side(pred_docs)
             spans_of = lambda doc: (gold_docs[doc], pred_docs[doc])  # noqa: E731
         else:
             spans_of = lambda doc: (  # noqa: E731
-                read_doc_spans(gold_docs[doc], "gold", offset + doc),
-                read_doc_spans(pred_docs[doc], "pred", offset + doc),
+                read_doc_spans(gold_docs[doc], "gold", offset + doc, unit),
+                read_doc_spans(pred_docs[doc], "pred", offset + doc, unit),
             )
         self._score(gold, pred, len(gold_docs), spans_of)
 
@@ -238,13 +309,19 @@ class SpanScorer:
             alone = overlapping_docs(gold, n) | overlapping_docs(pred, n)
         else:
             alone = numpy.ones(n, dtype=bool)
+        rows = None
+        if self.per_doc:
+            rows = {s: numpy.zeros((n, len(self._count_names[s])), dtype=numpy.int64) for s in self.schemes}
         if alone.any():
             for doc in numpy.flatnonzero(alone).tolist():
-                self._add_document(offset + doc, *spans_of(doc))
+                self._add_document(doc, offset, *spans_of(doc), rows)
             gold = _select(gold, ~alone[gold.doc])
             pred = _select(pred, ~alone[pred.doc])
         if len(gold.doc) or len(pred.doc):
-            self._add_batch(Batch(gold, pred, n, len(self._label_ids)), offset)
+            self._add_batch(Batch(gold, pred, n, len(self._label_ids)), offset, rows)
+        if rows is not None:
+            for scheme, table in rows.items():
+                self._rows[scheme].append(table)
 
     def _plain_side(self, docs: Sequence[Any]) -> Optional[Side]:
         """The spans of plain (start, end, label) tuples, checked, sorted and
@@ -260,7 +337,7 @@ class SpanScorer:
             labels = list(map(itemgetter(2), flat))
         except (TypeError, KeyError):
             return None
-        if set(map(type, starts)) - {int} or set(map(type, ends)) - {int}:
+        if not (all_ints(starts) and all_ints(ends)):
             return None
         if any(type(label) is not str for label in set(labels).difference(self._label_ids)):
             return None
@@ -296,48 +373,88 @@ class SpanScorer:
             self.label_ids(list(map(itemgetter(2), flat))),
         )
 
-    def _add_batch(self, batch: Batch, offset: int) -> None:
+    def _add_batch(self, batch: Batch, offset: int, rows) -> None:
         names = list(self._label_ids)
+        want = self._want_units
         for scheme in self.schemes:
             if scheme in SEMEVAL_RULES:
-                total, table = batch.semeval_counts(scheme, self.min_overlap)
+                total, table, units = batch.semeval_counts(scheme, self.min_overlap, want)
                 totals = self._semeval_totals[scheme]
                 for i in range(5):
                     totals[i] += total[i]
             elif scheme == "iou":
-                table, confusion, errors = batch.iou(self.iou_threshold, names, offset)
+                table, confusion, units = batch.iou(self.iou_threshold, names, want)
                 for key, count in confusion.items():
                     self._confusion[key] = self._confusion.get(key, 0) + count
-                self._errors.append(errors)
             else:
-                table = batch.overlap(self.overlap_threshold)
+                table, units = batch.overlap(self.overlap_threshold, want)
             tally = self._tallies[scheme]
             for label_id in numpy.flatnonzero(table.any(axis=1)).tolist():
                 row = tally[names[label_id]]
                 for i, count in enumerate(table[label_id].tolist()):
                     row[i] += count
+            if units is not None:
+                self._keep_units(scheme, units, batch, offset, rows, names)
 
-    def _add_document(self, doc: int, gold: Sequence[Span], pred: Sequence[Span]) -> None:
+    def _keep_units(self, scheme: str, units: Units, batch: Batch, offset: int, rows, names) -> None:
+        count_names = self._count_names[scheme]
+        if rows is not None:
+            rows[scheme] += per_doc_rows(units.doc, units.code, len(rows[scheme]), len(count_names))
+        if self.kept is None:
+            return
+        gold_rows = _span_rows(batch.gold, units.gold)
+        pred_rows = _span_rows(batch.pred, units.pred)
+        block = OutcomeBlock(
+            count_names, names, units.doc, units.code, units.kind, gold_rows, units.pred_ptr, pred_rows
+        )
+        if self.kept == "errors":
+            block = block.select(block.kind >= 0)
+        if len(block):
+            self._outcomes[scheme].append((offset, block))
+
+    def _add_document(self, doc: int, offset: int, gold: Sequence[Span], pred: Sequence[Span], rows) -> None:
         if self.labels is not None:
             gold = [s for s in gold if s[2] in self.labels]
             pred = [s for s in pred if s[2] in self.labels]
         if not gold and not pred:
             return
         pairs = find_overlaps(gold, pred) if gold and pred else []
+        want = self._want_units
+        units: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         if self._semeval:
-            self._add_semeval(gold, pred, pairs)
+            self._add_semeval(gold, pred, pairs, units if want else None)
         if "iou" in self._tallies:
-            errors: List[SpanError] = []
             iou_document(
-                doc, gold, pred, pairs, self.iou_threshold,
-                self._tallies["iou"], self._confusion, errors,
+                gold, pred, pairs, self.iou_threshold,
+                self._tallies["iou"], self._confusion, units["iou"],
             )
-            if errors:
-                self._errors.append(errors)
         if "overlap" in self._tallies:
-            overlap_document(gold, pred, pairs, self.overlap_threshold, self._tallies["overlap"])
+            overlap_document(
+                gold, pred, pairs, self.overlap_threshold, self._tallies["overlap"],
+                units["overlap"] if want else None,
+            )
+        if not want:
+            return
+        for scheme, found in units.items():
+            if rows is not None:
+                row = rows[scheme][doc]
+                for code, _, _, _ in found:
+                    row[code] += 1
+            if self.kept is None:
+                continue
+            names = self._count_names[scheme]
+            kept = [
+                SpanOutcome(
+                    doc, names[code], None if kind < 0 else ERROR_KINDS[kind],
+                    gold[gi] if gi >= 0 else None, tuple(pred[pi] for pi in members),
+                )
+                for code, kind, gi, members in found
+                if kind >= 0 or self.kept == "outcomes"
+            ]
+            if kept:
+                self._outcomes[scheme].append((offset, kept))
 
-    def _add_semeval(self, gold, pred, pairs) -> None:
+    def _add_semeval(self, gold, pred, pairs, units) -> None:
         candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         label_candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         for gi, pi, shared in sorted(pairs, key=lambda pair: (pair[1], pair[0])):
@@ -354,7 +471,10 @@ class SpanScorer:
         labels = set(gold_by_label) | set(pred_by_label)
         for scheme in self._semeval:
             rule = SEMEVAL_RULES[scheme]
-            counts = semeval_counts(gold, pred, all_gold, all_pred, candidates, rule, self.min_overlap)
+            counts = semeval_counts(
+                gold, pred, all_gold, all_pred, candidates, rule, self.min_overlap,
+                units[scheme] if units is not None else None,
+            )
             total = self._semeval_totals[scheme]
             for i in range(5):
                 total[i] += counts[i]
@@ -381,12 +501,17 @@ class SpanScorer:
             else:
                 per_label = {label: PRFCounts(*row) for label, row in tally.items()}
                 totals = sum(per_label.values(), PRFCounts())
-            if scheme == "iou":
-                out[scheme] = SchemeResult(
-                    scheme, totals, per_label, dict(self._confusion), tuple(self._errors)
+            per_doc = None
+            if self.per_doc:
+                tables = self._rows[scheme]
+                per_doc = (
+                    numpy.concatenate(tables) if tables
+                    else numpy.zeros((0, len(self._count_names[scheme])), dtype=numpy.int64)
                 )
-            else:
-                out[scheme] = SchemeResult(scheme, totals, per_label)
+            out[scheme] = SchemeResult(
+                scheme, totals, per_label, dict(self._confusion) if scheme == "iou" else {},
+                tuple(self._outcomes[scheme]), per_doc, self.kept, self.n_docs,
+            )
         return out
 
 
@@ -400,20 +525,28 @@ def evaluate_spans(
     min_overlap: Optional[float] = None,
     labels: Optional[Iterable[str]] = None,
     unit: str = "token",
+    per_doc: bool = False,
+    keep_errors: bool = False,
+    keep_outcomes: bool = False,
 ) -> Dict[str, SchemeResult]:
     """Score predicted spans against gold spans under the named schemes.
 
     gold_docs, pred_docs (Iterable): One list of spans per document, in the
         same order; a span is a (start, end, label) tuple with an exclusive
-        end or a {"start", "end", "label"} dict. Generators are fine: the
-        documents are read once, one at a time.
+        end (offsets of any integer type), a {"start", "end", "label"} dict,
+        or a spaCy Span (a document may be `doc.ents` or a SpanGroup).
+        Generators are fine: the documents are read once, a batch at a time.
     schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
         Required: there is no default scheme.
     unit (str): "token" or "char": what the offsets count. Plain spans are
-        scored as given; the unit is checked and kept for the record.
+        scored as given; spaCy Spans give their token or character offsets.
+    per_doc (bool): Keep one row of counts per document (`result.per_doc`).
+    keep_errors (bool): Keep the errors of every scheme (`result.errors`).
+    keep_outcomes (bool): Keep every span's outcome (`result.outcomes`).
     RETURNS (Dict[str, SchemeResult]): scheme -> result.
 
-    A ratio whose denominator is zero is 0.0.
+    A ratio whose denominator is zero is 0.0. A label in `labels` that
+    occurs in neither side gives a UserWarning listing the labels found.
     """
     if schemes is None:
         check_schemes(None)
@@ -424,6 +557,9 @@ def evaluate_spans(
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,
         labels=labels,
+        per_doc=per_doc,
+        keep_errors=keep_errors,
+        keep_outcomes=keep_outcomes,
     )
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
@@ -439,8 +575,26 @@ def evaluate_spans(
             )
         if not gold_chunk:
             break
-        scorer.add_many(gold_chunk, pred_chunk)
+        scorer.add_many(gold_chunk, pred_chunk, unit)
+    warn_unseen_labels(scorer)
     return scorer.results()
+
+
+def warn_unseen_labels(scorer: "SpanScorer") -> None:
+    """A UserWarning for each label of the scorer's `labels` filter that
+    occurred in neither gold nor prediction (a typo scores zeros)."""
+    if scorer.labels is None:
+        return
+    seen = scorer.labels_seen
+    unseen = sorted(scorer.labels.difference(seen))
+    if unseen:
+        found = ", ".join(sorted(seen)) or "none"
+        warnings.warn(
+            f"'labels' names {', '.join(map(repr, unseen))}, found in neither gold nor "
+            f"prediction; its scores are zeros. Labels found: {found}",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _n_docs(docs: Iterable[Any], rest: Iterable[Any], read: int) -> int:
@@ -454,6 +608,18 @@ def _select(side: Side, keep: numpy.ndarray) -> Side:
     return Side(*(column[keep] for column in side))
 
 
+def _span_rows(side: Side, index: numpy.ndarray) -> numpy.ndarray:
+    """(start, end, label id) rows of side's spans at index; (0, 0, -1)
+    where the index is -1."""
+    rows = numpy.zeros((len(index), 3), dtype=numpy.int64)
+    rows[:, 2] = -1
+    has = index >= 0
+    if has.any():
+        at = index[has]
+        rows[has] = numpy.stack([side.start[at], side.end[at], side.label[at]], axis=1)
+    return rows
+
+
 def _side_spans(side: Side, doc: int, names: List[str]) -> List[Span]:
     rows = side.doc == doc
     return [
@@ -462,9 +628,3 @@ def _side_spans(side: Side, doc: int, names: List[str]) -> List[Span]:
             side.start[rows].tolist(), side.end[rows].tolist(), side.label[rows].tolist()
         )
     ]
-
-
-def _error_order(error: SpanError):
-    """Errors listed by document, then by where they are."""
-    anchor = error.gold if error.gold is not None else error.pred[0]
-    return (error.doc, anchor, error.gold is None, error.pred)

@@ -10,7 +10,16 @@ list is sorted by (start, end, label).
 from collections import defaultdict
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
+from .outcomes import (
+    overlap_measures,
+    COR, FN, FP, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, TP,
+    WRONG_BOUNDARIES, WRONG_TYPE, SpanError,
+)
 from .spans import Span
+
+#: One outcome of a document: (count code, error kind code, gold index or
+#: -1, predicted indices).
+Unit = Tuple[int, int, int, Tuple[int, ...]]
 
 #: (gold index, predicted index, number of shared positions)
 Overlap = Tuple[int, int, int]
@@ -37,23 +46,6 @@ SEMEVAL_RULES: Dict[str, SemEvalRule] = {
     "partial": SemEvalRule(same_label=False, leftover="par"),
     "type": SemEvalRule(same_label=True, leftover="closest"),
 }
-
-
-class SpanError(NamedTuple):
-    """One error of the `iou` scheme.
-
-    doc: index of the document. kind: "missed", "spurious", "wrong_type" or
-    "low_overlap". gold: the gold span, or None for a spurious prediction.
-    pred: the predicted span(s) of the group (empty for a missed span).
-    iou: the group's combined IoU with the gold span (0.0 when missed or
-    spurious).
-    """
-
-    doc: int
-    kind: str
-    gold: Optional[Span]
-    pred: Tuple[Span, ...]
-    iou: float
 
 
 def find_overlaps(gold: Sequence[Span], pred: Sequence[Span]) -> List[Overlap]:
@@ -87,6 +79,17 @@ def find_overlaps(gold: Sequence[Span], pred: Sequence[Span]) -> List[Overlap]:
     return pairs
 
 
+def semeval_kind(rule: SemEvalRule, g: Span, p: Span) -> int:
+    """The error kind of an INC or PAR pair under a SemEval scheme."""
+    if not rule.same_label:  # exact, partial: labels are not judged
+        return WRONG_BOUNDARIES
+    if rule.leftover == "closest":  # type: overlapping boundaries are good enough
+        return WRONG_TYPE
+    if g[0] == p[0] and g[1] == p[1]:
+        return WRONG_TYPE
+    return WRONG_BOUNDARIES if g[2] == p[2] else LOW_OVERLAP
+
+
 def semeval_counts(
     gold: Sequence[Span],
     pred: Sequence[Span],
@@ -95,6 +98,7 @@ def semeval_counts(
     candidates: Dict[int, List[Tuple[int, int]]],
     rule: SemEvalRule,
     min_overlap: Optional[float],
+    units: Optional[List[Unit]] = None,
 ) -> Tuple[int, int, int, int, int]:
     """SemEval counts (cor, inc, par, mis, spu) of one document.
 
@@ -102,6 +106,8 @@ def semeval_counts(
         in sorted order.
     candidates: prediction index -> [(gold index, shared positions)] in
         gold order, restricted to the spans taking part.
+    units: when given, one outcome per prediction and per missed gold span
+        is appended to it.
     Exact matches are paired first; the other predictions are then matched
     in order to the remaining gold spans as nervaluate 1.2.1 does.
     """
@@ -121,6 +127,8 @@ def semeval_counts(
             ):
                 matched_gold.add(gi)
                 cor += 1
+                if units is not None:
+                    units.append((COR, NOT_AN_ERROR, gi, (pi,)))
                 break
         else:
             unmatched_pred.append(pi)
@@ -147,29 +155,25 @@ def semeval_counts(
         if closest is not None:
             matched_gold.add(closest)
             cor += 1
+            if units is not None:
+                units.append((COR, NOT_AN_ERROR, closest, (pi,)))
         elif first is not None:
             matched_gold.add(first)
-            if leftover == "par":
+            code = PAR if leftover == "par" else INC
+            if code == PAR:
                 par += 1
             else:
                 inc += 1
+            if units is not None:
+                units.append((code, semeval_kind(rule, gold[first], p), first, (pi,)))
         else:
             spu += 1
+            if units is not None:
+                units.append((SPU, SPURIOUS, -1, (pi,)))
     mis = len(gold_ids) - len(matched_gold)
+    if units is not None and mis:
+        units.extend((MIS, MISSED, gi, ()) for gi in gold_ids if gi not in matched_gold)
     return cor, inc, par, mis, spu
-
-
-def _covered(intervals: List[Tuple[int, int]]) -> int:
-    """Number of positions covered by a list of intervals sorted by start."""
-    total = 0
-    cur_start, cur_end = intervals[0]
-    for start, end in intervals[1:]:
-        if start >= cur_end:
-            total += cur_end - cur_start
-            cur_start, cur_end = start, end
-        elif end > cur_end:
-            cur_end = end
-    return total + cur_end - cur_start
 
 
 def combined_iou(g: Span, group: Sequence[Span]) -> float:
@@ -178,28 +182,26 @@ def combined_iou(g: Span, group: Sequence[Span]) -> float:
         p = group[0]
         inter = min(g[1], p[1]) - max(g[0], p[0])
         return inter / ((g[1] - g[0]) + (p[1] - p[0]) - inter)
-    union_pred = _covered([(p[0], p[1]) for p in group])
-    inter = _covered([(max(g[0], p[0]), min(g[1], p[1])) for p in group])
-    return inter / ((g[1] - g[0]) + union_pred - inter)
+    return overlap_measures(g, group)[0]
 
 
 def iou_document(
-    doc: int,
     gold: Sequence[Span],
     pred: Sequence[Span],
     pairs: Sequence[Overlap],
     threshold: float,
     tally: Dict[str, List[int]],
     confusion: Dict[Tuple[str, str], int],
-    errors: List[SpanError],
+    units: List[Unit],
 ) -> None:
-    """Add one document's `iou` counts to tally (label -> [tp, fp, fn]),
-    its confusion counts and its errors. See SPEC.md § iou."""
-    by_gold: Dict[int, Dict[str, List[Span]]] = defaultdict(dict)
+    """Add one document's `iou` counts to tally (label -> [tp, fp, fn]) and
+    its confusion counts; append its outcomes to units: one per group of
+    same-label predictions over a gold span, per gold span not matched, per
+    prediction over no gold span."""
+    by_gold: Dict[int, Dict[str, List[int]]] = defaultdict(dict)
     overlapped = set()
     for gi, pi, _ in pairs:
-        p = pred[pi]
-        by_gold[gi].setdefault(p[2], []).append(p)
+        by_gold[gi].setdefault(pred[pi][2], []).append(pi)
         overlapped.add(pi)
     for gi, g in enumerate(gold):
         label = g[2]
@@ -207,38 +209,50 @@ def iou_document(
         if not groups:
             tally[label][2] += 1
             confusion[(label, "O")] = confusion.get((label, "O"), 0) + 1
-            errors.append(SpanError(doc, "missed", g, (), 0.0))
+            units.append((FN, MISSED, gi, ()))
             continue
         matched = False
         wrong_type = False
-        for pred_label, group in groups.items():
-            iou = combined_iou(g, group)
+        for pred_label, members in groups.items():
+            iou = combined_iou(g, [pred[pi] for pi in members])
             if pred_label == label:
                 if iou >= threshold:
                     matched = True
                     tally[label][0] += 1
                     confusion[(label, label)] = confusion.get((label, label), 0) + 1
+                    units.append((TP, NOT_AN_ERROR, gi, tuple(members)))
                     continue
-                kind = "low_overlap"
+                kind = WRONG_BOUNDARIES
             else:
-                kind = "wrong_type" if iou >= threshold else "low_overlap"
+                kind = WRONG_TYPE if iou >= threshold else LOW_OVERLAP
             tally[pred_label][1] += 1
-            if kind == "wrong_type":
+            if kind == WRONG_TYPE:
                 wrong_type = True
                 key = (label, pred_label)
             else:
                 key = ("O", pred_label)
             confusion[key] = confusion.get(key, 0) + 1
-            errors.append(SpanError(doc, kind, g, tuple(group), iou))
+            units.append((FP, kind, gi, tuple(members)))
         if not matched:
             tally[label][2] += 1
+            units.append((FN, NOT_AN_ERROR, gi, ()))
             if not wrong_type:
                 confusion[(label, "O")] = confusion.get((label, "O"), 0) + 1
     for pi, p in enumerate(pred):
         if pi not in overlapped:
             tally[p[2]][1] += 1
             confusion[("O", p[2])] = confusion.get(("O", p[2]), 0) + 1
-            errors.append(SpanError(doc, "spurious", None, (p,), 0.0))
+            units.append((FP, SPURIOUS, -1, (pi,)))
+
+
+def overlap_kind(g: Span, p: Span, shared: int, threshold: float) -> int:
+    """The error kind of an unmatched span under `overlap`, judged against
+    the span of the other side it shares most with."""
+    if g[2] == p[2]:
+        return WRONG_BOUNDARIES
+    if shared / (g[1] - g[0]) >= threshold and shared / (p[1] - p[0]) >= threshold:
+        return WRONG_TYPE
+    return LOW_OVERLAP
 
 
 def overlap_document(
@@ -247,6 +261,7 @@ def overlap_document(
     pairs: Sequence[Overlap],
     threshold: float,
     tally: Dict[str, List[int]],
+    units: Optional[List[Unit]] = None,
 ) -> None:
     """Add one document's `overlap` counts to tally (label -> [tp, fp, fn]).
 
@@ -254,6 +269,9 @@ def overlap_document(
     least `threshold` of the gold span and of the prediction; candidates are
     accepted greedily, highest gold coverage first (ties: higher prediction
     coverage, then earlier gold, then earlier prediction), one-to-one.
+    units: when given, gets one outcome per matched pair, per unmatched
+    prediction and per unmatched gold span; an unmatched span is shown with
+    the span of the other side it shares most positions with.
     """
     candidates = []
     for gi, pi, shared in pairs:
@@ -264,14 +282,14 @@ def overlap_document(
         pred_cover = shared / (p[1] - p[0])
         if gold_cover >= threshold and pred_cover >= threshold:
             candidates.append((-gold_cover, -pred_cover, gi, pi))
-    matched_gold = set()
+    matched_gold = {}
     matched_pred = set()
     if len(candidates) > 1:
         candidates.sort()
     for _, _, gi, pi in candidates:
         if gi in matched_gold or pi in matched_pred:
             continue
-        matched_gold.add(gi)
+        matched_gold[gi] = pi
         matched_pred.add(pi)
         tally[gold[gi][2]][0] += 1
     for pi, p in enumerate(pred):
@@ -280,3 +298,30 @@ def overlap_document(
     for gi, g in enumerate(gold):
         if gi not in matched_gold:
             tally[g[2]][2] += 1
+    if units is None:
+        return
+    best_gold: Dict[int, Tuple[int, int]] = {}
+    best_pred: Dict[int, Tuple[int, int]] = {}
+    for gi, pi, shared in pairs:
+        if pi not in best_gold or shared > best_gold[pi][1]:
+            best_gold[pi] = (gi, shared)
+        if gi not in best_pred or shared > best_pred[gi][1]:
+            best_pred[gi] = (pi, shared)
+    for gi in sorted(matched_gold):
+        units.append((TP, NOT_AN_ERROR, gi, (matched_gold[gi],)))
+    for pi in range(len(pred)):
+        if pi in matched_pred:
+            continue
+        if pi in best_gold:
+            gi, shared = best_gold[pi]
+            units.append((FP, overlap_kind(gold[gi], pred[pi], shared, threshold), gi, (pi,)))
+        else:
+            units.append((FP, SPURIOUS, -1, (pi,)))
+    for gi in range(len(gold)):
+        if gi in matched_gold:
+            continue
+        if gi in best_pred:
+            pi, shared = best_pred[gi]
+            units.append((FN, overlap_kind(gold[gi], pred[pi], shared, threshold), gi, (pi,)))
+        else:
+            units.append((FN, MISSED, gi, ()))

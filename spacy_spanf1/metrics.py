@@ -29,3 +29,40 @@ def mean(values: Iterable[float]) -> float:
     """Arithmetic mean, 0.0 for no values (macro F over no labels)."""
     values = list(values)
     return sum(values) / len(values) if values else 0.0
+
+
+def prf_of_counts(counts, family: str):
+    """P, R and F of count rows, one ratio per row, computed as the count
+    records compute them (so bit-equal to `SchemeResult.precision` & co.).
+
+    counts (numpy.ndarray): (..., 5) SemEval counts (cor, inc, par, mis,
+        spu) when family is "semeval", (..., 3) (tp, fp, fn) when "prf".
+    RETURNS (Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]): P, R, F,
+        0.0 where a denominator is zero.
+    """
+    import numpy
+
+    counts = numpy.asarray(counts, dtype=numpy.float64)
+    if family == "semeval":
+        cor, inc, par, mis, spu = (counts[..., i] for i in range(5))
+        credit = cor + 0.5 * par
+        predicted = cor + inc + par + spu
+        possible = cor + inc + par + mis
+    elif family == "prf":
+        tp, fp, fn = (counts[..., i] for i in range(3))
+        credit, predicted, possible = tp, tp + fp, tp + fn
+    else:
+        raise ValueError(f"Unknown count family {family!r}. Valid families: semeval, prf")
+    precision = _divide(credit, predicted)
+    recall = _divide(credit, possible)
+    total = precision + recall
+    f = 2 * _divide(precision * recall, total)
+    return precision, recall, f
+
+
+def _divide(numerator, denominator):
+    """numerator / denominator element-wise, 0.0 where the denominator is 0."""
+    import numpy
+
+    safe = numpy.where(denominator == 0, 1.0, denominator)
+    return numpy.where(denominator == 0, 0.0, numerator / safe)

@@ -1,21 +1,8 @@
 """Error reports: one JSON line per error, and a self-contained HTML page.
 
-The errors are those of the `iou` scheme (SPEC.md, § iou), with one kind
-split in two so that a wrong label and wrong boundaries are told apart:
-
-- `missed`: a gold span that no prediction overlaps.
-- `spurious`: a prediction that overlaps no gold span.
-- `wrong_type`: predictions of another label whose combined IoU with the
-  gold span reaches the threshold (right place, wrong label).
-- `wrong_boundaries`: predictions of the gold span's own label whose
-  combined IoU with it stays below the threshold (right label, wrong
-  boundaries).
-- `low_overlap`: predictions of another label whose combined IoU stays below
-  the threshold (both label and boundaries wrong).
-
-A same-label prediction whose IoU reaches the threshold is a match under
-`iou`, so it is no error here even if its boundaries differ; with an IoU
-threshold of 1.0 every boundary difference is a `wrong_boundaries` error.
+The errors are those of one scheme (the primary one on the command line),
+with the kinds the scheme gives them (`outcomes.py`): missed, spurious,
+wrong_type, wrong_boundaries, low_overlap.
 """
 import html
 from bisect import bisect_left
@@ -26,11 +13,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 import srsly
 
 from .formats import DocPair
-from .matching import SpanError
+from .outcomes import ERROR_KINDS, SpanError
 from .spans import Span
-
-#: Every error kind, in the order reports list them.
-ERROR_KINDS = ("missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap")
 
 #: Label colours of the highlighted spans (cycled when there are more labels).
 PALETTE = (
@@ -39,27 +23,22 @@ PALETTE = (
 )
 
 
-def error_kind(error: SpanError) -> str:
-    """The report's kind of an `iou` error: `low_overlap` is split into
-    `wrong_boundaries` (same label as the gold span) and `low_overlap`."""
-    if error.kind == "low_overlap" and error.gold is not None and error.pred:
-        if all(p.label == error.gold.label for p in error.pred):
-            return "wrong_boundaries"
-    return error.kind
-
-
 def _span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
     return {"start": span.start, "end": span.end, "label": span.label, "text": pair.span_text(span)}
 
 
-def error_records(errors: Iterable[SpanError], pairs: Sequence[DocPair]) -> List[Dict[str, Any]]:
+def error_records(
+    errors: Iterable[SpanError], pairs: Sequence[DocPair], scheme: str = ""
+) -> List[Dict[str, Any]]:
     """One dict per error, in document order.
 
     errors (Iterable[SpanError]): From a SpanScorer fed `pairs` in order.
     pairs (Sequence[DocPair]): The scored documents (SpanError.doc indexes them).
+    scheme (str): The scheme the errors are of.
     RETURNS (List[Dict[str, Any]]): Keys "doc" (index in the corpus, skipped
-        documents included), "name", "kind", "gold" (span with its text, or
-        None), "pred" (list of spans with their text) and "iou".
+        documents included), "name", "scheme", "kind", "count", "gold" (span
+        with its text, or None), "pred" (list of spans with their text),
+        "iou", "gold_coverage" and "pred_coverage".
     """
     records = []
     for error in errors:
@@ -68,10 +47,14 @@ def error_records(errors: Iterable[SpanError], pairs: Sequence[DocPair]) -> List
             {
                 "doc": pair.index,
                 "name": pair.name,
-                "kind": error_kind(error),
+                "scheme": scheme,
+                "kind": error.kind,
+                "count": error.count,
                 "gold": None if error.gold is None else _span_record(pair, error.gold),
                 "pred": [_span_record(pair, p) for p in error.pred],
                 "iou": error.iou,
+                "gold_coverage": error.gold_coverage,
+                "pred_coverage": error.pred_coverage,
             }
         )
 
@@ -180,7 +163,6 @@ def render_html(
     *,
     sources: Sequence[str] = (),
     unit: str = "token",
-    iou_threshold: float = 0.5,
 ) -> str:
     """One self-contained HTML page: the scores of every scheme, a per-label
     chart of the primary (first) scheme, the error counts by kind, and each
@@ -210,7 +192,7 @@ def render_html(
         out.append("<br>")
     out.append(
         f"{scores['documents']} documents, {scores['skipped']} skipped (no gold annotation); "
-        f"offsets in {esc(unit)} unit; errors from the iou scheme at threshold {iou_threshold:g}.</p>"
+        f"offsets in {esc(unit)} unit; errors of the {esc(str(primary))} scheme.</p>"
     )
     # Scores of every scheme.
     out.append('<h2>Scores</h2><table class="summary"><thead><tr><th></th><th>P</th><th>R</th>'

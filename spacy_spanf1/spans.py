@@ -3,7 +3,8 @@
 A span is `Span(start, end, label)` with an exclusive end. Reading spans
 out of spaCy objects lives in `docs.py`.
 """
-from typing import Any, Iterable, List, NamedTuple
+from numbers import Integral
+from typing import Any, Iterable, List, NamedTuple, Sequence
 
 
 class Span(NamedTuple):
@@ -15,33 +16,64 @@ class Span(NamedTuple):
 
 
 def is_int(value: Any) -> bool:
-    """An int, and not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer of any kind (Python's, numpy's, ...), and not a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
 
 
-def read_span(item: Any, where: str) -> Span:
-    """One span from a (start, end, label) tuple or a {"start", "end",
-    "label"} dict, checked. `where` says where it came from, for errors."""
+def all_ints(values: Sequence[Any]) -> bool:
+    """Whether every value is an integer (is_int), checked per type."""
+    return all(
+        issubclass(kind, Integral) and not issubclass(kind, bool) for kind in set(map(type, values))
+    )
+
+
+def is_spacy_span(item: Any) -> bool:
+    """A spaCy `Span` (duck-typed, so that spaCy is not imported)."""
+    return hasattr(item, "label_") and hasattr(item, "start_char")
+
+
+def spacy_span_tuples(items: Any, unit: str = "token") -> Any:
+    """The (start, end, label) tuples of a document given as spaCy Spans
+    (`doc.ents`, a SpanGroup, a list of Spans): token offsets, or character
+    offsets in char unit. Other input is returned as it is."""
+    try:
+        first = items[0]
+    except (TypeError, IndexError, KeyError):
+        return items
+    if not is_spacy_span(first):
+        return items
+    if unit == "char":
+        return [(s.start_char, s.end_char, s.label_) for s in items]
+    return [(s.start, s.end, s.label_) for s in items]
+
+
+def read_span(item: Any, where: str, unit: str = "token") -> Span:
+    """One span from a (start, end, label) tuple, a {"start", "end",
+    "label"} dict or a spaCy Span (offsets in `unit`), checked. `where` says
+    where it came from, for errors."""
+    if is_spacy_span(item):
+        [item] = spacy_span_tuples([item], unit)
     if isinstance(item, dict):
         missing = [key for key in ("start", "end", "label") if key not in item]
         if missing:
             raise ValueError(
                 f"Span {where} lacks {', '.join(repr(k) for k in missing)}: {item!r}. "
-                "A span is a (start, end, label) tuple or a dict with keys "
-                "'start', 'end' and 'label'."
+                "A span is a (start, end, label) tuple, a dict with keys "
+                "'start', 'end' and 'label', or a spaCy Span."
             )
         start, end, label = item["start"], item["end"], item["label"]
     elif isinstance(item, (tuple, list)) and len(item) == 3:
         start, end, label = item
     else:
         raise ValueError(
-            f"Span {where} is {item!r}. A span is a (start, end, label) tuple "
-            "or a dict with keys 'start', 'end' and 'label'."
+            f"Span {where} is {item!r}. A span is a (start, end, label) tuple, "
+            "a dict with keys 'start', 'end' and 'label', or a spaCy Span."
         )
     if not (is_int(start) and is_int(end)):
         raise ValueError(
             f"Span {where} has non-integer offsets: start={start!r}, end={end!r}. "
-            "Offsets are integers with 0 <= start < end (end exclusive)."
+            "Offsets are integers (of any integer type, not bool or float) with "
+            "0 <= start < end (end exclusive)."
         )
     if start < 0 or start >= end:
         raise ValueError(
@@ -53,10 +85,10 @@ def read_span(item: Any, where: str) -> Span:
             f"Span {where} has a label of type {type(label).__name__} ({label!r}). "
             "Labels are strings."
         )
-    return Span(start, end, label)
+    return Span(int(start), int(end), label)
 
 
-def read_doc_spans(items: Iterable[Any], side: str, doc: int) -> List[Span]:
+def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = "token") -> List[Span]:
     """The checked spans of one document as a sorted list, identical spans
     counted once (spaCy's set semantics).
 
@@ -69,7 +101,7 @@ def read_doc_spans(items: Iterable[Any], side: str, doc: int) -> List[Span]:
             "not a list of spans."
         )
     try:
-        spans = {read_span(item, f"{i} of {side} document {doc}") for i, item in enumerate(items)}
+        spans = {read_span(item, f"{i} of {side} document {doc}", unit) for i, item in enumerate(items)}
     except TypeError:
         raise ValueError(
             f"Document {doc} of the {side} spans is {items!r}, not a list of spans."

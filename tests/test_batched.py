@@ -60,7 +60,27 @@ def test_batched_equals_per_document(settings, overlapping):
             assert fast[scheme].totals == slow[scheme].totals, scheme
             assert fast[scheme].per_label == slow[scheme].per_label, scheme
         assert fast["iou"].confusion == slow["iou"].confusion
-        assert fast["iou"].errors == slow["iou"].errors
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=["default", "min_overlap", "low", "labels", "extreme"])
+@pytest.mark.parametrize("overlapping", [False, True], ids=["flat", "overlapping"])
+def test_batched_equals_per_document_on_rows_errors_and_outcomes(settings, overlapping):
+    for seed in range(3):
+        gold, pred = corpus(seed, 300, overlapping)
+        results = []
+        for batched in (True, False):
+            scorer = SpanScorer(
+                list(SCHEMES), batched=batched, batch_size=97, per_doc=True, keep_outcomes=True, **settings
+            )
+            for g, p in zip(gold, pred):
+                scorer.add(g, p)
+            results.append(scorer.results())
+        fast, slow = results
+        for scheme in SCHEMES:
+            assert fast[scheme].per_doc.tolist() == slow[scheme].per_doc.tolist(), scheme
+            assert fast[scheme].outcomes == slow[scheme].outcomes, scheme
+            assert fast[scheme].errors == slow[scheme].errors, scheme
+            assert fast[scheme].errors, scheme  # not vacuous
 
 
 def test_plain_input_path_equals_span_by_span_path():

@@ -220,7 +220,10 @@ def test_compare_writes_errors_and_html(report_run, corpus_dir):
     records = [json.loads(line) for line in (corpus_dir / "out/errors.jsonl").read_text().splitlines()]
     assert {r["kind"] for r in records} <= {"missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap"}
     first = records[0]
-    assert set(first) == {"doc", "name", "kind", "gold", "pred", "iou"}
+    assert set(first) == {
+        "doc", "name", "scheme", "kind", "count", "gold", "pred", "iou", "gold_coverage", "pred_coverage"
+    }
+    assert {r["scheme"] for r in records} == {"iou"}
     # "Barack Obama" (PER) predicted as "Obama" (PER): IoU 5/12 < 0.5
     assert first["doc"] == 0 and first["kind"] == "wrong_boundaries"
     assert first["gold"] == {"start": 0, "end": 12, "label": "PER", "text": "Barack Obama"}
@@ -236,6 +239,20 @@ def test_compare_writes_errors_and_html(report_run, corpus_dir):
     page = (corpus_dir / "out/report.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and 'id="doc-0"' in page
     assert "Saved HTML report" in report_run.stdout
+
+
+def test_compare_errors_are_the_primary_schemes(corpus_dir):
+    args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--errors", "out/strict-errors.jsonl",
+            "-o", "out/strict-scores.json"]
+    result = run(args, corpus_dir)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in (corpus_dir / "out/strict-errors.jsonl").read_text().splitlines()]
+    counts = json.loads((corpus_dir / "out/strict-scores.json").read_text())["schemes"]["strict"]["counts"]
+    assert {r["scheme"] for r in records} == {"strict"}
+    assert len(records) == counts["inc"] + counts["mis"] + counts["spu"] > 0
+    assert sorted(r["count"] for r in records) == sorted(
+        ["inc"] * counts["inc"] + ["mis"] * counts["mis"] + ["spu"] * counts["spu"]
+    )
 
 
 def test_compare_labels_filter(corpus_dir, monkeypatch):
@@ -327,8 +344,11 @@ def test_evaluate_ents(evaluate_run, evaluate_dir):
     assert "skipped: 1" in result.stdout and "without annotation were skipped: doc 2" in result.stdout
     assert "Running pipeline" in result.stderr  # the progress bar is on stderr
     records = [json.loads(line) for line in (root / "ents.jsonl").read_text().splitlines()]
-    assert [(r["doc"], r["kind"], r["gold"]["text"]) for r in records] == [(1, "missed", "Tim Cook")]
-    assert (root / "ents.html").read_text(encoding="utf-8").count('class="doc"') == 1
+    # The errors of the primary scheme, strict: INC + MIS records.
+    assert [(r["doc"], r["count"], r["kind"], r["gold"]["text"]) for r in records] == [
+        (0, "inc", "wrong_boundaries", "Barack Obama"), (1, "mis", "missed", "Tim Cook")
+    ]
+    assert (root / "ents.html").read_text(encoding="utf-8").count('class="doc"') == 2
 
 
 def test_evaluate_span_group_in_char_unit(evaluate_dir):
@@ -393,7 +413,7 @@ HELP = {
     "evaluate": (["evaluate"], ["MODEL", "DATA", "--schemes", "--spans-key", "--output", "--errors", "--html",
                                "--n-process", "strict,exact,partial,type,iou,overlap"]),
     "compare": (["compare"], ["GOLD", "PRED", "--format", "spacy, jsonl, conll, kaggle", "scored in char unit",
-                             "--tag-scheme", "--labels", "wrong_boundaries: predictions with the gold span's label"]),
+                             "--tag-scheme", "--labels", "error of the primary (first) scheme"]),
     "prf": (["prf"], ["standard input", "Ends are inclusive", "prints 0.6667 1.0 0.8"]),
 }
 

@@ -11,6 +11,10 @@ does not double count (see the last two tests).
 
 Spans are (start, end exclusive, label) over the document's tokens; the
 tag lists of the document are written next to them.
+
+The document's "low overlap" is two kinds here: `wrong_boundaries` (a group
+of the gold span's own label below the threshold) and `low_overlap`
+(another label, below the threshold).
 """
 import pytest
 
@@ -18,7 +22,9 @@ from spacy_spanf1 import evaluate_spans
 
 
 def iou(gold, pred, threshold):
-    return evaluate_spans([gold], [pred], schemes=["iou"], iou_threshold=threshold)["iou"]
+    return evaluate_spans(
+        [gold], [pred], schemes=["iou"], iou_threshold=threshold, keep_errors=True
+    )["iou"]
 
 
 def counts(res):
@@ -111,7 +117,7 @@ def test_5a_partial_match_same_type(presidio):
     assert res.per_type["PERSON"].tp + res.per_type["PERSON"].fp == 1  # num_predicted
     assert res.confusion == {("PERSON", "O"): 1, ("O", "PERSON"): 1}
     [error] = res.errors
-    assert (error.kind, error.gold, error.pred) == ("low_overlap", (0, 3, "PERSON"), ((0, 1, "PERSON"),))
+    assert (error.kind, error.gold, error.pred) == ("wrong_boundaries", (0, 3, "PERSON"), ((0, 1, "PERSON"),))
     assert error.iou == pytest.approx(1 / 3)
     check_presidio(presidio, tokens, gold, pred, 0.75, res)
 
@@ -165,7 +171,7 @@ def test_multiple_spans_same_type_threshold_0_75(presidio):
     assert counts(res) == {"ORGANIZATION": (0, 1, 1)}
     assert res.confusion == {("ORGANIZATION", "O"): 1, ("O", "ORGANIZATION"): 1}
     [error] = res.errors
-    assert (error.kind, error.gold, error.pred) == ("low_overlap", gold[0], tuple(pred))
+    assert (error.kind, error.gold, error.pred) == ("wrong_boundaries", gold[0], tuple(pred))
     assert error.iou == pytest.approx(2 / 3)
     check_presidio(presidio, tokens, gold, pred, 0.75, res)
 
@@ -236,8 +242,8 @@ def test_example_2_address_combined_iou_below_threshold(presidio):
     assert counts(res) == {"ADDRESS": (0, 1, 1), "LOCATION": (0, 1, 0)}
     assert res.confusion == {("ADDRESS", "O"): 1, ("O", "ADDRESS"): 1, ("O", "LOCATION"): 1}
     assert sorted((e.kind, e.pred, round(e.iou, 6)) for e in res.errors) == [
-        ("low_overlap", ((0, 3, "ADDRESS"), (6, 7, "ADDRESS")), round(4 / 7, 6)),
         ("low_overlap", ((3, 6, "LOCATION"),), round(3 / 7, 6)),
+        ("wrong_boundaries", ((0, 3, "ADDRESS"), (6, 7, "ADDRESS")), round(4 / 7, 6)),
     ]
     check_presidio(presidio, tokens, gold, pred, 0.75, res, confusion=False)
 

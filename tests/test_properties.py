@@ -53,7 +53,7 @@ any_corpus = corpus(st.one_of(flat_doc(), grouped_doc))
 
 
 def run(gold_docs, pred_docs, **kwargs):
-    return evaluate_spans(gold_docs, pred_docs, schemes=list(SCHEMES), **kwargs)
+    return evaluate_spans(gold_docs, pred_docs, schemes=list(SCHEMES), keep_errors=True, per_doc=True, **kwargs)
 
 
 def without_errors(res):
@@ -133,9 +133,9 @@ def test_corpus_is_the_sum_of_its_documents(data, iou_t, overlap_t, min_overlap)
         assert summed.totals == whole[scheme].totals
         assert summed.per_label == whole[scheme].per_label
         assert summed.confusion == whole[scheme].confusion
-        # Errors: the same, once each document's index is put back.
-        relabelled = [e._replace(doc=i) for i, part in enumerate(parts) for e in part[scheme].errors]
-        assert sorted(relabelled) == sorted(whole[scheme].errors)
+        # Errors and per-document rows: the same, in document order.
+        assert summed.errors == whole[scheme].errors
+        assert summed.per_doc.tolist() == whole[scheme].per_doc.tolist()
         # And through the plain counts.
         counts = {}
         for part in parts:
@@ -208,12 +208,14 @@ def test_batched_and_per_document_engines_agree(data, iou_t, overlap_t, min_over
     gold_docs, pred_docs = data
     kwargs = dict(iou_threshold=iou_t, overlap_threshold=overlap_t, min_overlap=min_overlap)
     batched = run(gold_docs, pred_docs, **kwargs)
-    scorer = SpanScorer(list(SCHEMES), batched=False, **kwargs)
+    scorer = SpanScorer(list(SCHEMES), batched=False, keep_errors=True, per_doc=True, **kwargs)
     for g, p in zip(gold_docs, pred_docs):
         scorer.add(sorted(Span(*s) for s in set(g)), sorted(Span(*s) for s in set(p)))
     single = scorer.results()
     assert without_errors(single) == without_errors(batched)
-    assert sorted(single["iou"].errors) == sorted(batched["iou"].errors)
+    for scheme in SCHEMES:
+        assert single[scheme].errors == batched[scheme].errors
+        assert single[scheme].per_doc.tolist() == batched[scheme].per_doc.tolist()
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)

@@ -295,13 +295,13 @@ def presidio_result(presidio, seed, n_docs, style, threshold):
 def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
     _, _, gold_docs, pred_docs = corpus(seed, n_docs, style, io_safe=True)
     ref = presidio_result(presidio, seed, n_docs, style, threshold)
-    res = score(engine, gold_docs, pred_docs, schemes=["iou"], iou_threshold=threshold)["iou"]
+    res = score(engine, gold_docs, pred_docs, schemes=["iou"], iou_threshold=threshold, keep_errors=True)["iou"]
     # Presidio's per-type TP, num_predicted (TP + FP), num_annotated (TP + FN).
     mine = {label: (c.tp, c.tp + c.fp, c.tp + c.fn) for label, c in res.per_type.items()}
     assert mine == ref
     # Not a vacuous comparison: matches, wrong types, low overlaps,
     # misses and spurious predictions all occur.
-    assert {e.kind for e in res.errors} == {"missed", "spurious", "wrong_type", "low_overlap"}
+    assert {e.kind for e in res.errors} == {"missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap"}
     assert 0 < res.counts["tp"] < sum(len(d) for d in gold_docs)
 
 

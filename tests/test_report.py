@@ -13,33 +13,14 @@ from typer.testing import CliRunner
 
 from spacy_spanf1.cli import app, score_corpus, scores_data
 from spacy_spanf1.formats import Corpus, DocPair
-from spacy_spanf1.matching import SpanError
 from spacy_spanf1.report import (
-    ERROR_KINDS,
     _display_tokens,
-    error_kind,
     error_records,
     label_colors,
     render_html,
     write_errors,
 )
 from spacy_spanf1.spans import Span
-
-
-@pytest.mark.parametrize(
-    "error,kind",
-    [
-        (SpanError(0, "missed", Span(0, 2, "PER"), (), 0.0), "missed"),
-        (SpanError(0, "spurious", None, (Span(0, 2, "PER"),), 0.0), "spurious"),
-        (SpanError(0, "wrong_type", Span(0, 2, "PER"), (Span(0, 2, "LOC"),), 1.0), "wrong_type"),
-        (SpanError(0, "low_overlap", Span(0, 4, "PER"), (Span(0, 1, "PER"),), 0.25), "wrong_boundaries"),
-        (SpanError(0, "low_overlap", Span(0, 4, "PER"), (Span(0, 1, "LOC"),), 0.25), "low_overlap"),
-    ],
-    ids=["missed", "spurious", "wrong-type", "wrong-boundaries", "low-overlap"],
-)
-def test_error_kind(error, kind):
-    assert error_kind(error) == kind
-    assert kind in ERROR_KINDS
 
 
 def token_pair(index, words, gold, pred):
@@ -64,20 +45,28 @@ def corpus():
 
 
 def test_error_records(corpus):
-    results, errors = score_corpus(corpus, ["strict"], keep_errors=True)
-    assert "iou" not in results  # the errors come from an iou scorer of their own
-    records = error_records(errors, corpus.pairs)
-    summary = [(r["doc"], r["kind"], r["gold"] and r["gold"]["text"], [p["text"] for p in r["pred"]]) for r in records]
-    # "Obama" for "Barack Obama" has IoU 1/2: a match at the default threshold 0.5
+    results, errors = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
+    records = error_records(errors, corpus.pairs, "strict")
+    summary = [(r["doc"], r["count"], r["kind"], r["gold"] and r["gold"]["text"], [p["text"] for p in r["pred"]]) for r in records]
+    # The errors of the primary scheme, strict: "Obama" for "Barack Obama" has
+    # other boundaries (INC); ORG "Angela Merkel" the right boundaries and
+    # another label (INC); "in" overlaps no gold span (SPU); "Berlin" is
+    # predicted by nothing (MIS); "Milan" as ORG (INC).
     assert summary == [
-        (0, "wrong_type", "Angela Merkel", ["Angela Merkel"]),
-        (0, "spurious", None, ["in"]),
-        (0, "missed", "Berlin", []),
-        (2, "wrong_type", "Milan", ["Milan"]),  # the document index counts the skipped one
+        (0, "inc", "wrong_boundaries", "Barack Obama", ["Obama"]),
+        (0, "inc", "wrong_type", "Angela Merkel", ["Angela Merkel"]),
+        (0, "spu", "spurious", None, ["in"]),
+        (0, "mis", "missed", "Berlin", []),
+        (2, "inc", "wrong_type", "Milan", ["Milan"]),  # the document index counts the skipped one
     ]
-    assert records[0]["gold"] == {"start": 3, "end": 5, "label": "PER", "text": "Angela Merkel"}
-    assert records[0]["pred"] == [{"start": 3, "end": 5, "label": "ORG", "text": "Angela Merkel"}]
-    assert records[0]["iou"] == 1.0 and records[0]["name"] == "sentence 1"
+    counts = results["strict"].counts
+    assert len(records) == counts["inc"] + counts["mis"] + counts["spu"]
+    assert records[1]["gold"] == {"start": 3, "end": 5, "label": "PER", "text": "Angela Merkel"}
+    assert records[1]["pred"] == [{"start": 3, "end": 5, "label": "ORG", "text": "Angela Merkel"}]
+    assert records[1]["iou"] == 1.0 and records[1]["name"] == "sentence 1"
+    assert records[1]["scheme"] == "strict"
+    # "Obama" covers half of "Barack Obama", and is all inside it.
+    assert (records[0]["iou"], records[0]["gold_coverage"], records[0]["pred_coverage"]) == (0.5, 0.5, 1.0)
 
 
 def test_error_records_iou_threshold(corpus):

@@ -38,7 +38,7 @@ def test_readme_worked_example(scheme):
 
 
 def test_iou_records_the_wrong_type_error():
-    result = evaluate_spans(GOLD, PRED, schemes=["iou"])["iou"]
+    result = evaluate_spans(GOLD, PRED, schemes=["iou"], keep_errors=True)["iou"]
     assert result.confusion == {("PER", "PER"): 1, ("LOC", "ORG"): 1}
     (error,) = result.errors
     assert (error.doc, error.kind, error.gold, error.pred, error.iou) == (
