@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
-from .spans import Span, is_int
-from .tags import TAG_MODES, TAG_SCHEMES, spans_from_tags
+from ..spans import Span, is_int
+from ..tags import TAG_MODES, TAG_SCHEMES, spans_from_tags
 
 #: Every input format, in the order the help lists them.
 FORMATS: Tuple[str, ...] = ("spacy", "jsonl", "conll", "kaggle")
@@ -545,7 +545,7 @@ def pairs_from_examples(
 ) -> Corpus:
     """Pair the spans of spaCy Examples with `docs.example_spans`; a
     reference doc without annotation is skipped (and named in `skipped`)."""
-    from .docs import example_spans
+    from ..docs import example_spans
 
     pairs: List[DocPair] = []
     skipped: List[str] = []
