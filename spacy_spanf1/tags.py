@@ -388,7 +388,12 @@ class _Decoder:
     def decode(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """Label ids, starts and ends (exclusive) of the entities, in the
         order seqeval finds them, with positions in the joined sequence."""
-        cur = self.ids(sentences, name, nested)
+        return self.decode_ids(self.ids(sentences, name, nested))
+
+    def decode_ids(self, cur: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+        """`decode` for sentences already mapped to tag ids and joined, an
+        "O" (id 0) after each, as `ids` returns them (`hf.py` builds this
+        array from class ids without making tag strings)."""
         if len(cur) == 0:
             return _EMPTY, _EMPTY, _EMPTY
         prev = numpy.empty_like(cur)
