@@ -17,6 +17,7 @@ macro average too, which seqeval sums in numpy's pairwise order); its counts
 are those of `evaluate_spans`' strict scheme, and tests hold them equal. The
 other schemes are scored by `evaluate_spans`.
 """
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
@@ -52,10 +53,11 @@ def make_compute_metrics(
     schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
         Required: there is no default scheme.
     tag_mode (str): "strict" (seqeval's mode="strict", needs tag_scheme) or
-        "conll" (seqeval's default, lenient decoding; pass tag_scheme=None).
+        "conll" (seqeval's default, lenient decoding, which takes no scheme).
         `evaluate.load("seqeval")` and the Hugging Face examples use "conll".
     tag_scheme (Optional[str]): For tag_mode "strict": IOB1, IOB2, IOE1,
-        IOE2, IOBES or BILOU.
+        IOE2, IOBES or BILOU. The default, IOB2, is dropped under "conll";
+        another scheme there is an error.
     primary (Optional[str]): The scheme reported under the `overall_*` keys;
         default the first of `schemes`.
     per_type (bool): Whether to add `<scheme>_<LABEL>_f1` for every label
@@ -95,13 +97,17 @@ def make_compute_metrics(
             f"{', '.join(schemes)}. Pass one of them, or None for the first."
         )
     names = _check_label_names(label_names)
+    if tag_mode == "conll" and tag_scheme == "IOB2":
+        tag_scheme = None  # the default scheme; conll decoding takes none
     try:
         _check_options(tag_mode, tag_scheme, False)
     except ValueError as err:
         raise ValueError(f"tag_mode={tag_mode!r}, tag_scheme={tag_scheme!r}: {err}") from None
     # Checks every setting the way evaluate_spans checks it (unknown ones
     # raise TypeError), so that a bad one fails here and not after an epoch.
-    evaluate_spans([], [], schemes=schemes, **settings)
+    with warnings.catch_warnings():  # no labels are seen in a dry run
+        warnings.simplefilter("ignore", UserWarning)
+        evaluate_spans([], [], schemes=schemes, **settings)
     labels = check_labels(settings.get("labels"))
     _tag_ids(tag_mode, tag_scheme, names)  # a tag the scheme does not allow
     span_schemes = tuple(s for s in schemes if s != "strict")

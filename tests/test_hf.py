@@ -406,8 +406,8 @@ def test_bad_eval_pred_object():
          r"primary='iou' is not one of the schemes given: strict\. Pass one of them"),
         ({"schemes": ["iou"], "iou_threshold": 1.5}, ValueError, r"'iou_threshold' must be in \(0, 1\]"),
         ({"schemes": ["iou"], "iou": 0.5}, TypeError, r"unexpected keyword argument 'iou'"),
-        ({"schemes": ["strict"], "tag_mode": "conll"}, ValueError,
-         r"tag_mode='conll', tag_scheme='IOB2': scheme='IOB2' is only used with mode='strict'"),
+        ({"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"}, ValueError,
+         r"tag_mode='conll', tag_scheme='IOBES': scheme='IOBES' is only used with mode='strict'"),
         ({"schemes": ["strict"], "tag_scheme": None}, ValueError, r"tag_scheme=None: mode='strict' needs a tag scheme"),
         ({"schemes": ["strict"], "tag_scheme": "BIO"}, ValueError, r"Unknown tag scheme 'BIO'. Valid schemes: IOB1, IOB2"),
         ({"schemes": ["strict"], "tag_mode": "lenient"}, ValueError, r"Unknown tag mode 'lenient'. Valid modes: conll, strict"),
@@ -418,6 +418,17 @@ def test_bad_eval_pred_object():
 def test_bad_settings(kwargs, error, match):
     with pytest.raises(error, match=match):
         make_compute_metrics(NAMES, **kwargs)
+
+
+def test_conll_mode_drops_the_default_scheme():
+    """tag_mode="conll" alone works: the default IOB2 is not an error there."""
+    labels = [[1, 2, 0, 1]]
+    preds = [[1, 2, 0, 0]]
+    by_default = make_compute_metrics(NAMES, schemes=["strict"], tag_mode="conll")((preds, labels))
+    explicit = make_compute_metrics(NAMES, schemes=["strict"], tag_mode="conll", tag_scheme=None)((preds, labels))
+    assert by_default == explicit
+    # gold: two entities, predicted: the first one -> P 1, R 1/2
+    assert (by_default["overall_precision"], by_default["overall_recall"]) == (1.0, 0.5)
 
 
 @pytest.mark.parametrize(
