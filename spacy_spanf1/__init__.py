@@ -7,6 +7,17 @@ from .matching import SpanError
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
+
+def __getattr__(name):
+    # What needs spaCy is imported when first used, so that importing the
+    # package stays light.
+    if name == "evaluate_examples":
+        from .docs import evaluate_examples
+
+        return evaluate_examples
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "SCHEMES",
     "PRFCounts",
@@ -17,6 +28,7 @@ __all__ = [
     "SpanScorer",
     "TagReport",
     "TagScore",
+    "evaluate_examples",
     "evaluate_spans",
     "evaluate_tags",
     "spans_from_tags",

@@ -13,7 +13,7 @@ alignment is the identity and is not computed.
 """
 from bisect import bisect_left, bisect_right
 from itertools import islice
-from typing import Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH, ORTH
@@ -21,7 +21,8 @@ from spacy.tokens import Doc
 from spacy.training import Example
 
 from .batched import Side
-from .evaluate import SpanScorer
+from .errors import check_schemes, check_unit
+from .evaluate import SchemeResult, SpanScorer, warn_unseen_labels
 from .spans import Span
 
 SpanPair = Tuple[List[Span], List[Span]]
@@ -215,3 +216,40 @@ def _add_ent_tables(scorer: SpanScorer, x_tables, y_tables, strings) -> None:
         side(g_start, g_end, ids[: len(g_start)]), side(p_start, p_end, ids[len(g_start):]),
         len(lengths),
     )
+
+
+def evaluate_examples(
+    examples: Iterable[Example],
+    *,
+    schemes: Sequence[str],
+    spans_key: Optional[str] = None,
+    unit: str = "token",
+    **settings: Any,
+) -> Dict[str, SchemeResult]:
+    """Score spaCy Examples under the named schemes, with the scorer's
+    alignment and missing-annotation rules (`Doc.ents`, or
+    `Doc.spans[spans_key]`).
+
+    examples (Iterable[Example]): Predicted and reference docs; read once.
+    schemes (Sequence[str]): Required: strict, exact, partial, type, iou, overlap.
+    spans_key (Optional[str]): Score this span group instead of `Doc.ents`.
+    unit (str): "token" (reference tokens) or "char".
+    **settings: As for `evaluate_spans`: iou_threshold, overlap_threshold,
+        min_overlap, labels, per_doc, keep_errors, keep_outcomes.
+    RETURNS (Dict[str, SchemeResult]): scheme -> result, as evaluate_spans.
+        A reference doc without annotation is skipped: it is not a document
+        of the results (`result.n_docs` counts the scored ones).
+    """
+    if schemes is None:
+        check_schemes(None)
+    check_unit(unit)
+    scorer = SpanScorer(schemes, **settings)
+    if spans_key is None and unit == "token":
+        add_ent_examples(scorer, examples)
+    else:
+        for example in examples:
+            spans = example_spans(example, spans_key, unit)
+            if spans is not None:
+                scorer.add(*spans)
+    warn_unseen_labels(scorer)
+    return scorer.results()

@@ -364,3 +364,45 @@ def test_same_count_other_boundaries_takes_the_alignment(en_vocab):
     result = score([eg], schemes=["strict"])  # the scorer's batched reader
     assert result["ents_strict_counts"] == {"cor": 1, "inc": 0, "par": 0, "mis": 0, "spu": 0}
     assert get_ner_prf([eg])["ents_f"] == result["ents_f"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "retokenize,missing_rate",
+    [(False, 0.0), (True, 0.1)],
+    ids=["same_tokens", "retokenized_missing"],
+)
+def test_evaluate_examples_equals_get_ner_prf(en_vocab, retokenize, missing_rate):
+    from spacy_spanf1 import evaluate_examples
+
+    rng = random.Random(17)
+    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=missing_rate)
+                for _ in range(600)]
+    examples.append(Example(Doc(en_vocab, words=["none"]), Doc(en_vocab, words=["none"], ents=[None])))
+    res = evaluate_examples(examples, schemes=["strict", "iou"], per_doc=True)
+    spacy_scores = get_ner_prf(examples)
+    assert (res["strict"].precision, res["strict"].recall, res["strict"].f1) == (
+        spacy_scores["ents_p"], spacy_scores["ents_r"], spacy_scores["ents_f"]
+    )
+    # the unannotated reference doc is skipped, not scored
+    assert res["strict"].n_docs == len(res["strict"].per_doc) == 600
+    keys = score(examples, schemes=["strict", "iou"])
+    assert keys["ents_iou_counts"] == res["iou"].counts
+
+
+def test_evaluate_examples_span_group_equals_scorer(en_vocab):
+    from spacy_spanf1 import evaluate_examples
+
+    rng = random.Random(23)
+    examples = []
+    for _ in range(300):
+        eg = random_example(rng, en_vocab, retokenize=True)
+        random_group(rng, eg.reference, "sc", rng.randint(0, 5))
+        random_group(rng, eg.predicted, "sc", rng.randint(0, 5))
+        examples.append(eg)
+    res = evaluate_examples(examples, schemes=list(SCHEMES), spans_key="sc")
+    keys = score(examples, schemes=list(SCHEMES), spans_key="sc")
+    for scheme in SCHEMES:
+        assert keys[f"spans_sc_{scheme}_counts"] == res[scheme].counts
+        assert keys[f"spans_sc_{scheme}_f"] == res[scheme].f1
+    with pytest.raises(TypeError, match="Valid schemes"):
+        evaluate_examples(examples, schemes=None)
