@@ -202,7 +202,10 @@ def _span_buckets(result: SchemeResult, by: str, buckets: int) -> List[Bucket]:
         index = {key: i for i, key in enumerate(keys)}
         where = {side: numpy.array([index[v] for v in units[side][1]], dtype=numpy.int64) for side in units}
     else:
-        intervals = bucket_edges(gold_values or pred_values, buckets)
+        if gold_values:
+            intervals = bucket_edges(gold_values, buckets)
+        else:  # no gold span: one bucket over the predictions, if any
+            intervals = [(min(pred_values), max(pred_values))] if pred_values else []
         keys = intervals
         where = {
             side: assign(units[side][1], intervals) if intervals else numpy.zeros(0, dtype=numpy.int64)
@@ -344,10 +347,8 @@ def _check_values(by: Sequence[Any], n: int) -> List[Any]:
     texts = [isinstance(v, str) for v in values]
     numbers = [isinstance(v, Real) and not isinstance(v, bool) for v in values]
     if not (all(texts) or all(numbers)):
-        odd = next(
-            (v for v, t, x in zip(values, texts, numbers) if not (t or x)), None
-        )
-        detail = f"{odd!r} is neither" if odd is not None else "they mix numbers and strings"
+        odd = [v for v, t, x in zip(values, texts, numbers) if not (t or x)]
+        detail = f"{odd[0]!r} is neither" if odd else "they mix numbers and strings"
         raise ValueError(
             f"The values of 'by' must be all numbers or all strings; {detail}."
         )
