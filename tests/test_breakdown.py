@@ -363,9 +363,10 @@ GOLD, PRED = [[(0, 2, "A")], [(1, 3, "B")]], [[(0, 2, "A")], []]
         ({"by": "density", "doc_lengths": [3, -1]}, r"'doc_lengths' holds -1 \(document 1\)"),
         ({"by": "label", "doc_lengths": [3, 4]}, r"'doc_lengths' applies to by='doc_length' or by='density'"),
         ({"by": "label", "per_doc": True}, r"Unknown setting 'per_doc' of breakdown"),
+        ({"by": [], "unit": "word"}, r"Unknown unit 'word' in 'unit'"),
     ],
     ids=["name", "length", "mixed", "none", "not-a-sequence", "zero-buckets", "float-buckets",
-         "doc-lengths-length", "negative-length", "doc-lengths-for-span", "setting"],
+         "doc-lengths-length", "negative-length", "doc-lengths-for-span", "setting", "unit"],
 )
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):

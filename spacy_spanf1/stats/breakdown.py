@@ -17,6 +17,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
 
+from ..errors import check_unit
 from ..evaluate import SchemeResult, SpanScorer, evaluate_spans, warn_unseen_labels
 from ..metrics import f_score, prf_of_counts, safe_div
 from ..outcomes import PRF_COUNTS, SEMEVAL_COUNTS
@@ -173,6 +174,7 @@ def breakdown(
             f"Unknown setting {', '.join(map(repr, unknown))} of breakdown. "
             f"Valid settings: {', '.join(SETTINGS)} (and doc_lengths)."
         )
+    check_unit(settings.get("unit", "token"))
     if doc_lengths is not None and name not in DOC_ATTRIBUTES:
         raise ValueError(
             f"'doc_lengths' applies to by='doc_length' or by='density', not by={_by_text(by)}."
