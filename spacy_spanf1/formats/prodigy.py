@@ -22,6 +22,9 @@ from ._records import char_span, check_read, check_span_text, json_lines, record
 #: Fields that are read, or Prodigy's own bookkeeping: not passed to meta
 #: (nor is any other field whose name starts with "_").
 READ_FIELDS = ("text", "tokens", "spans", "answer", "relations", "meta")
+#: Gold records that are not annotation, by answer -> their count in _counts
+#: (any other answer, or none, counts as "unanswered").
+SKIPPED_ANSWERS = {"reject": "rejected", "ignore": "ignored"}
 
 
 class ProdigyFormat(Format):
@@ -46,7 +49,7 @@ def _read(path: Path, side: str, unit: str) -> Iterator[Document]:
         counts: Dict[str, int] = {}
         answer = record.get("answer")
         if side == "gold" and answer != "accept":
-            counts[f"{answer}ed" if answer in ("reject", "ignore") else "unanswered"] = 1
+            counts[SKIPPED_ANSWERS.get(answer, "unanswered")] = 1
             spans: Optional[List[Span]] = None
         else:
             spans = _spans(record, text, offsets, unit, path, lineno)
