@@ -23,7 +23,7 @@ from ..registry import formats
 from ..spans import Span
 from ..types import Document, Format, PathLike
 from . import InputError, _lines, read_text
-from ._records import check_choice, check_read, check_span_text, with_counts
+from ._records import check_choice, check_read, with_counts
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")

@@ -10,7 +10,7 @@ the tokens joined by single spaces.
 """
 import json
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional
+from typing import Any, Callable, Iterator, List, Optional
 
 from ..registry import formats
 from ..spans import Span, all_ints, is_int
