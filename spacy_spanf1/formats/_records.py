@@ -1,0 +1,118 @@
+"""What the readers of brat, Label Studio, doccano, Prodigy and tags files
+share: option checks, JSON Lines records, checked character spans and the
+"_counts" convention.
+
+COUNTS_KEY: a Document's `meta[COUNTS_KEY]` is a dict {what: n} of the
+things its reader read but did not turn into spans (brat relations,
+cancelled Label Studio annotations, rejected Prodigy answers, ...), so that
+nothing is dropped silently; the pairing code sums and shows them. It is
+present only when some count is non-zero.
+"""
+import json
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from ..spans import Span, is_int
+from . import InputError, UsageError, _lines, read_text
+
+PathLike = Union[str, Path]
+COUNTS_KEY = "_counts"
+SIDES: Tuple[str, ...] = ("gold", "pred")
+
+
+def check_read(fmt: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[str, Any]:
+    """Check side, unit and option names for a Format; RETURNS the options
+    that are set (a value of None means the option's default)."""
+    if side not in SIDES:
+        raise UsageError(f"Unknown side {side!r}. Valid sides: {', '.join(SIDES)}")
+    if unit not in fmt.units:
+        raise UsageError(
+            f"{fmt.name} input is read in {' or '.join(fmt.units)} unit, not {unit!r}", "--unit"
+        )
+    unknown = [name for name in options if name not in fmt.options]
+    if unknown:
+        valid = ", ".join(fmt.options) or "none"
+        raise UsageError(
+            f"{fmt.name} input takes no option {', '.join(map(repr, unknown))}. Its options: {valid}"
+        )
+    return {name: value for name, value in options.items() if value is not None}
+
+
+def check_choice(option: str, value: Any, valid: Sequence[str]) -> None:
+    """Raises UsageError unless value is one of valid."""
+    if value not in valid:
+        raise UsageError(f"Unknown {option} {value!r}. Valid values: {', '.join(valid)}", option)
+
+
+def no_annotation(side: str) -> Optional[List[Span]]:
+    """The spans of a document that carries no annotation: None (skipped and
+    counted by the pairing code) on the gold side, no span on the pred side."""
+    return None if side == "gold" else []
+
+
+def json_lines(path: PathLike) -> Iterator[Tuple[int, Dict[str, Any]]]:
+    """(line number, record) for each non-blank line of a JSON Lines file;
+    InputError for a line that is not a JSON object."""
+    for lineno, line in enumerate(_lines(read_text(path)), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(f"invalid JSON ({err.msg}, column {err.colno})", path, lineno) from None
+        if not isinstance(record, dict):
+            raise InputError(
+                f"expected a JSON object a line, got a {type(record).__name__}", path, lineno
+            )
+        yield lineno, record
+
+
+def record_text(record: Dict[str, Any], field: str, where: str, path: PathLike, line: Optional[int]) -> str:
+    """record[field] if it is a string, else InputError."""
+    text = record.get(field)
+    if not isinstance(text, str):
+        problem = "no" if field not in record else f"a non-string ({type(text).__name__})"
+        found = ", ".join(map(repr, record)) or "none"
+        raise InputError(f"{where} has {problem} {field!r} field (fields: {found})", path, line)
+    return text
+
+
+def char_span(
+    start: Any, end: Any, label: Any, text: str, where: str, path: PathLike, line: Optional[int]
+) -> Span:
+    """A checked Span of character offsets into text (end exclusive)."""
+    if not (is_int(start) and is_int(end)):
+        raise InputError(f"{where} has non-integer offsets start={start!r}, end={end!r}", path, line)
+    if not 0 <= start < end <= len(text):
+        raise InputError(
+            f"{where} has start={start}, end={end}; character offsets need "
+            f"0 <= start < end <= {len(text)} (the text length)",
+            path,
+            line,
+        )
+    if not isinstance(label, str) or not label:
+        raise InputError(f"{where} has the label {label!r}; labels are non-empty strings", path, line)
+    return Span(int(start), int(end), label)
+
+
+def check_span_text(
+    span: Span, written: Any, text: str, where: str, path: PathLike, line: Optional[int]
+) -> None:
+    """InputError unless the text a file gives for a span is the text at its
+    offsets."""
+    found = text[span.start : span.end]
+    if written != found:
+        raise InputError(
+            f"{where} ({span.start}-{span.end}, {span.label}) gives the text {written!r} but the text "
+            f"at those offsets is {found!r}; offsets and texts must agree",
+            path,
+            line,
+        )
+
+
+def with_counts(meta: Dict[str, Any], counts: Dict[str, int]) -> Dict[str, Any]:
+    """meta with the non-zero counts under COUNTS_KEY (when there are any)."""
+    kept = {what: n for what, n in counts.items() if n}
+    if kept:
+        meta[COUNTS_KEY] = kept
+    return meta

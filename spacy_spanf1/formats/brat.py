@@ -1,0 +1,207 @@
+"""brat standoff: a directory of NAME.txt and NAME.ann files.
+
+Each NAME is a document (in sorted name order, key NAME). Text-bound lines
+`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
+events (E), attributes (A, M), normalizations (N), notes (#) and
+equivalences (*) are not, and are counted under meta["_counts"]. The .ann
+text of each entity is checked against the .txt at its offsets (brat joins
+the texts of fragments with a space).
+
+Offsets count characters as brat reads the .txt: brat opens it with
+universal newlines (`annotation.open_textfile`), so "\\r\\n" (and a lone
+"\\r") count as one character, and with the `utf8` codec, so a byte-order
+mark is character 0. The reader does the same, then drops the BOM from the
+text and moves every offset back by one. Option `newlines="keep"` counts
+characters as written instead (CRLF = 2), for files made by tools that do.
+Other files (annotation.conf, visual.conf, tools.conf, .stats_cache) and
+subdirectories are ignored.
+"""
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from ..registry import formats
+from ..spans import Span
+from ..types import Document, Format, PathLike
+from . import InputError, _lines, read_text
+from ._records import check_choice, check_read, with_counts
+
+FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
+NEWLINES: Tuple[str, ...] = ("brat", "keep")
+#: Annotation id prefix -> what _counts calls the annotations that are not spans.
+NOT_SPANS: Dict[str, str] = {
+    "R": "relations",
+    "E": "events",
+    "A": "attributes",
+    "M": "attributes",
+    "N": "normalizations",
+    "#": "notes",
+    "*": "equivalences",
+}
+_BOM = b"\xef\xbb\xbf"
+_SHAPE = "T1<TAB>LABEL START END[;START END...]<TAB>TEXT"
+
+
+class BratFormat(Format):
+    """brat standoff directories (unit char).
+
+    fragments (Optional[str]): A discontinuous entity: "error" (default:
+        InputError naming it), "merge" (one span from its first start to its
+        last end) or "split" (one span per fragment). Fragments with only
+        whitespace between them (brat splits an entity at line breaks) are
+        merged whatever the setting.
+    newlines (Optional[str]): "brat" (default: offsets count "\\r\\n" as one
+        character, as brat reads files) or "keep" (characters as written).
+    """
+
+    name = "brat"
+    units = ("char",)
+    extensions = ("",)
+    options = ("fragments", "newlines")
+
+    def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
+        opts = check_read(self, side, unit, options)
+        fragments = opts.get("fragments", "error")
+        newlines = opts.get("newlines", "brat")
+        check_choice("fragments", fragments, FRAGMENTS)
+        check_choice("newlines", newlines, NEWLINES)
+        names = _document_names(Path(path))
+        return (_read_document(Path(path), name, fragments, newlines) for name in names)
+
+
+def _document_names(folder: Path) -> List[str]:
+    if not folder.exists():
+        raise InputError("directory not found", folder)
+    if not folder.is_dir():
+        raise InputError("brat input is a directory of NAME.txt and NAME.ann files, not a file", folder)
+    txt = {p.stem for p in folder.iterdir() if p.suffix == ".txt" and p.is_file()}
+    ann = {p.stem for p in folder.iterdir() if p.suffix == ".ann" and p.is_file()}
+    for name in sorted(txt ^ ann):
+        have, missing = (f"{name}.txt", f"{name}.ann") if name in txt else (f"{name}.ann", f"{name}.txt")
+        raise InputError(f"'{have}' has no '{missing}' beside it; brat documents are NAME.txt + NAME.ann pairs", folder)
+    if not txt:
+        raise InputError("no brat documents (NAME.txt + NAME.ann) in the directory", folder)
+    return sorted(txt)
+
+
+def _read_text(path: Path, newlines: str) -> Tuple[str, int, bool]:
+    """The text of a .txt file, the offset shift (1 when a BOM was dropped:
+    brat counts it as character 0, else 0) and whether it has a "\r"."""
+    text = read_text(path)
+    with path.open("rb") as f:
+        shift = 1 if f.read(len(_BOM)) == _BOM else 0
+    has_cr = "\r" in text
+    if newlines == "brat":
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, shift, has_cr
+
+
+def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Document:
+    ann_path = folder / f"{name}.ann"
+    text, shift, has_cr = _read_text(folder / f"{name}.txt", newlines)
+    # brat's offsets index the text with the BOM as character 0.
+    brat_text = "\ufeff" + text if shift else text
+    counts: Dict[str, int] = {}
+    spans = set()
+    seen: Dict[str, int] = {}
+    for lineno, line in enumerate(_lines(read_text(ann_path)), 1):
+        if not line.strip():
+            continue
+        ann_id = line.split("\t", 1)[0].strip()
+        prefix = ann_id[:1]
+        if prefix in NOT_SPANS:
+            counts[NOT_SPANS[prefix]] = counts.get(NOT_SPANS[prefix], 0) + 1
+            continue
+        if prefix != "T":
+            raise InputError(
+                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), "
+                f"{', '.join(NOT_SPANS)}",
+                ann_path,
+                lineno,
+            )
+        if ann_id in seen:
+            raise InputError(f"entity {ann_id} is defined twice (first on line {seen[ann_id]})", ann_path, lineno)
+        seen[ann_id] = lineno
+        label, frags, written = _parse_textbound(line, ann_id, len(brat_text), ann_path, lineno)
+        if written is not None:
+            found = " ".join(brat_text[s:e] for s, e in frags)
+            if written != found:
+                where = ";".join(f"{s} {e}" for s, e in frags)
+                raise InputError(
+                    f"entity {ann_id} ({label} {where}) has the text {written!r} in {name}.ann but "
+                    f"{found!r} in {name}.txt{_newline_hint(has_cr, newlines)}",
+                    ann_path,
+                    lineno,
+                )
+        groups = _join_whitespace(frags, brat_text)
+        if len(groups) > 1:
+            if fragments == "error":
+                raise InputError(
+                    f"entity {ann_id} ({label}) is discontinuous ({len(groups)} fragments); pass "
+                    f"fragments=merge (one span) or fragments=split (one span per fragment)",
+                    ann_path,
+                    lineno,
+                )
+            if fragments == "merge":
+                groups = [(groups[0][0], max(e for _, e in groups))]
+        for start, end in groups:
+            spans.add(Span(max(start - shift, 0), end - shift, label))
+    meta = with_counts({}, counts)
+    return Document(
+        f"file '{name}.ann'", sorted(spans), text, meta=meta, key=name, source=str(ann_path)
+    )
+
+
+def _parse_textbound(
+    line: str, ann_id: str, limit: int, path: Path, lineno: int
+) -> Tuple[str, List[Tuple[int, int]], Optional[str]]:
+    """Label, fragments (sorted) and the written text (None when the line
+    has no text field) of a T line."""
+    parts = line.split("\t", 2)
+    bad = f"malformed text-bound annotation {_cut(line)!r}; expected {_SHAPE}"
+    if len(parts) < 2 or " " not in parts[1].strip():
+        raise InputError(bad, path, lineno)
+    label, offsets = parts[1].strip().split(" ", 1)
+    frags = []
+    for piece in offsets.split(";"):
+        numbers = piece.split()
+        if len(numbers) != 2 or not all(n.isdigit() for n in numbers):
+            raise InputError(bad, path, lineno)
+        start, end = int(numbers[0]), int(numbers[1])
+        if not start < end <= limit:
+            raise InputError(
+                f"entity {ann_id} has the fragment {start} {end}; offsets need "
+                f"0 <= start < end <= {limit} (the length of the .txt)",
+                path,
+                lineno,
+            )
+        frags.append((start, end))
+    written = parts[2] if len(parts) == 3 else None
+    return label, sorted(frags), written
+
+
+def _join_whitespace(frags: List[Tuple[int, int]], text: str) -> List[Tuple[int, int]]:
+    """Fragments with only whitespace (or nothing) between them joined."""
+    groups = [frags[0]]
+    for start, end in frags[1:]:
+        last_start, last_end = groups[-1]
+        if start <= last_end or not text[last_end:start].strip():
+            groups[-1] = (last_start, max(last_end, end))
+        else:
+            groups.append((start, end))
+    return groups
+
+
+def _newline_hint(has_cr: bool, newlines: str) -> str:
+    if not has_cr:
+        return ""
+    if newlines == "keep":
+        return "; the .txt has CR line ends, which brat counts as one character (newlines=brat)"
+    return "; the .txt has CR line ends: if the offsets count CRLF as two characters, pass newlines=keep"
+
+
+def _cut(line: str, n: int = 60) -> str:
+    return line if len(line) <= n else line[: n - 1] + "…"
+
+
+BRAT = BratFormat()
+formats.register("brat", func=BRAT)

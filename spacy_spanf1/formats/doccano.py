@@ -1,0 +1,84 @@
+"""doccano JSONL exports of sequence labeling projects.
+
+A line is `{"text": ..., "label": [[start, end, label], ...]}` (the
+sequence-labeling export) or `{"text": ..., "entities": [{"id",
+"start_offset", "end_offset", "label"}], "relations": [...]}` (the export
+of projects with relations); relations are counted, other fields go to
+meta. Documents pair by order (doccano's "id" is kept in meta).
+"""
+from pathlib import Path
+from typing import Any, Dict, Iterator, List
+
+from ..registry import formats
+from ..spans import Span
+from ..types import Document, Format, PathLike
+from . import InputError
+from ._records import char_span, check_read, json_lines, no_annotation, record_text, with_counts
+
+SPAN_FIELDS = ("label", "entities")
+
+
+class DoccanoFormat(Format):
+    """doccano sequence-labeling JSONL (unit char); no options."""
+
+    name = "doccano"
+    units = ("char",)
+    extensions = ()
+    options = ()
+
+    def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
+        check_read(self, side, unit, options)
+        return _read(Path(path), side)
+
+
+def _read(path: Path, side: str) -> Iterator[Document]:
+    for lineno, record in json_lines(path):
+        text = record_text(record, "text", "the record", path, lineno)
+        present = [f for f in SPAN_FIELDS if f in record]
+        counts: Dict[str, int] = {}
+        if len(present) == 2:
+            raise InputError('the record has both "label" and "entities"; doccano writes one of them', path, lineno)
+        if not present:
+            spans = no_annotation(side)
+        elif present == ["label"]:
+            spans = _label_spans(record["label"], text, path, lineno)
+        else:
+            spans = _entity_spans(record["entities"], text, path, lineno)
+        relations = record.get("relations")
+        if isinstance(relations, list):
+            counts["relations"] = len(relations)
+        meta = {k: v for k, v in record.items() if k not in ("text", "label", "entities", "relations")}
+        yield Document(
+            f"line {lineno}", spans, text, meta=with_counts(meta, counts), line=lineno, source=str(path)
+        )
+
+
+def _label_spans(items: Any, text: str, path: Path, lineno: int) -> List[Span]:
+    if not isinstance(items, list):
+        raise InputError(f'"label" is a {type(items).__name__}, not a list of [start, end, label]', path, lineno)
+    spans = set()
+    for i, item in enumerate(items):
+        if not (isinstance(item, list) and len(item) == 3):
+            hint = " (a text-classification export?)" if isinstance(item, str) else ""
+            raise InputError(f'item {i} of "label" is {item!r}, not [start, end, label]{hint}', path, lineno)
+        spans.add(char_span(item[0], item[1], item[2], text, f'item {i} of "label"', path, lineno))
+    return sorted(spans)
+
+
+def _entity_spans(items: Any, text: str, path: Path, lineno: int) -> List[Span]:
+    if not isinstance(items, list):
+        raise InputError(f'"entities" is a {type(items).__name__}, not a list of objects', path, lineno)
+    spans = set()
+    for i, item in enumerate(items):
+        where = f"entity {i}"
+        if not isinstance(item, dict):
+            raise InputError(f'{where} is {item!r}, not an object {{"start_offset", "end_offset", "label"}}', path, lineno)
+        missing = [k for k in ("start_offset", "end_offset", "label") if k not in item]
+        if missing:
+            raise InputError(f"{where} lacks {', '.join(map(repr, missing))}: {item!r}", path, lineno)
+        spans.add(char_span(item["start_offset"], item["end_offset"], item["label"], text, where, path, lineno))
+    return sorted(spans)
+
+
+DOCCANO = DoccanoFormat()
+formats.register("doccano", func=DOCCANO)
