@@ -4,8 +4,9 @@ The errors are those of one scheme (the primary one on the command line),
 with the kinds the scheme gives them (`outcomes.py`): missed, spurious,
 wrong_type, wrong_boundaries, low_overlap.
 """
+import colorsys
 import html
-from bisect import bisect_left
+import zlib
 from collections import Counter
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
@@ -16,11 +17,6 @@ from .formats import DocPair
 from .outcomes import ERROR_KINDS, SpanError
 from .spans import Span
 
-#: Label colours of the highlighted spans (cycled when there are more labels).
-PALETTE = (
-    "#7aecec", "#feca74", "#aa9cfc", "#bfe1d9", "#ff8197", "#9cc9cc",
-    "#c887fb", "#e4e7d2", "#ffeb80", "#ff9561", "#bfeeb7", "#f0a8d0",
-)
 
 
 def _span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
@@ -88,7 +84,13 @@ th:first-child, td:first-child, .text { text-align: left; }
 .sides { display: grid; grid-template-columns: 1fr 1fr; gap: 2rem; }
 .panel h4 { margin: 0.3rem 0; color: #555; font-weight: normal; text-transform: uppercase;
             font-size: 0.8rem; letter-spacing: 0.05em; }
-.panel .spans { font-size: 15px; }
+.spans { font-size: 15px; line-height: 2.6; white-space: pre-wrap; }
+.spans .mark { padding: 0.25em 0; }
+.spans .mark.first { border-top-left-radius: 4px; border-bottom-left-radius: 4px; padding-left: 0.2em; margin-left: 2px; }
+.spans .mark.last { border-top-right-radius: 4px; border-bottom-right-radius: 4px; padding-right: 0.2em; margin-right: 2px; }
+.spans .label { font-size: 0.65em; font-weight: bold; text-transform: uppercase; border-radius: 3px;
+                padding: 0.1em 0.3em; margin: 0 1px 0 2px; vertical-align: 0.15em; }
+.spans .label::after { content: attr(data-label); }
 .errors td { font-size: 0.9rem; }
 .kind { font-family: monospace; }
 """
@@ -104,56 +106,66 @@ def format_counts(counts: Mapping[str, int]) -> str:
     return "  ".join(f"{name.upper()} {n}" for name, n in counts.items())
 
 
-def _display_tokens(pair: DocPair, spans: Sequence[Span]):
-    """Tokens and token-offset spans for displaCy. In char unit the text is
-    cut at whitespace and at every span boundary."""
-    if pair.offsets is not None:
-        tokens = [pair.text[a:b] for a, b in pair.offsets]
-        return tokens, [(s.start, s.end, s.label) for s in spans]
-    cuts = sorted({b for s in spans for b in (s.start, s.end)})
-    tokens, starts = [], []
-    pos, n = 0, len(pair.text)
-    while pos < n:
-        while pos < n and pair.text[pos].isspace():
-            pos += 1
-        if pos >= n:
-            break
-        end = pos
-        while end < n and not pair.text[end].isspace():
-            end += 1
-        piece_start = pos
-        for cut in cuts:
-            if piece_start < cut < end:
-                tokens.append(pair.text[piece_start:cut])
-                starts.append(piece_start)
-                piece_start = cut
-        tokens.append(pair.text[piece_start:end])
-        starts.append(piece_start)
-        pos = end
-    token_spans = [(bisect_left(starts, s.start), bisect_left(starts, s.end), s.label) for s in spans]
-    return tokens, token_spans
+def _char_spans(pair: DocPair, spans: Sequence[Span]) -> List[Span]:
+    """The spans in character offsets of pair.text."""
+    if pair.offsets is None:
+        return list(spans)
+    n = len(pair.offsets)
+    return [
+        Span(pair.offsets[s.start][0], pair.offsets[s.end - 1][1], s.label)
+        for s in spans
+        if 0 <= s.start < s.end <= n
+    ]
 
 
-def _render_spans(pair: DocPair, spans: Sequence[Span], colors: Mapping[str, str]) -> str:
-    from spacy import displacy
+def render_spans(pair: DocPair, spans: Sequence[Span], colors: Mapping[str, str]) -> str:
+    """The document's text as written, each span a mark of its label's
+    colour with its label in front. Spans that overlap (span groups) stack:
+    the innermost colours the text, the others underline it. Labels are CSS
+    content (`data-label`), so the page's text is the document's text."""
+    esc = html.escape
+    text = pair.text
+    char_spans = sorted(set(_char_spans(pair, spans)), key=lambda s: (s.start, -s.end, s.label))
+    cuts = sorted({0, len(text)} | {b for s in char_spans for b in (s.start, s.end)})
+    out = ['<div class="spans">']
+    for a, b in zip(cuts, cuts[1:]):
+        active = [s for s in char_spans if s.start <= a and s.end >= b]
+        piece = esc(text[a:b])
+        if not active:
+            out.append(piece)
+            continue
+        for s in active:
+            if s.start == a:
+                out.append(
+                    f'<span class="label" data-label="{esc(s.label)}" '
+                    f'style="background: {colors.get(s.label, "#ddd")}"></span>'
+                )
+        inner = min(active, key=lambda s: (s.end - s.start, s.label))
+        others = [s for s in active if s is not inner]
+        shadows = ", ".join(
+            f"0 {3 * (i + 1)}px 0 0 {colors.get(s.label, '#ddd')}" for i, s in enumerate(others)
+        )
+        classes = ["mark"]
+        if inner.start == a:
+            classes.append("first")
+        if inner.end == b:
+            classes.append("last")
+        style = f"background: {colors.get(inner.label, '#ddd')}" + (f"; box-shadow: {shadows}" if shadows else "")
+        out.append(f'<span class="{" ".join(classes)}" data-spans="{len(active)}" style="{style}">{piece}</span>')
+    out.append("</div>")
+    return "".join(out)
 
-    tokens, token_spans = _display_tokens(pair, spans)
-    parsed = {
-        "text": pair.text,
-        "tokens": tokens,
-        "spans": [
-            {"start_token": s, "end_token": e, "label": html.escape(label)}
-            for s, e, label in token_spans
-            if e > s
-        ],
-    }
-    options = {"colors": {html.escape(label): color for label, color in colors.items()}}
-    return displacy.render(parsed, style="span", manual=True, jupyter=False, options=options)
+
+def label_color(label: str) -> str:
+    """A label's colour: the same in every report (from a hash of its name)."""
+    hue = zlib.crc32(label.encode("utf-8")) % 360
+    red, green, blue = colorsys.hls_to_rgb(hue / 360, 0.78, 0.65)
+    return "#{:02x}{:02x}{:02x}".format(round(red * 255), round(green * 255), round(blue * 255))
 
 
 def label_colors(labels: Iterable[str]) -> Dict[str, str]:
-    """A colour for each label, in sorted order of the labels."""
-    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(sorted(set(labels)))}
+    """A colour for each label (label_color), in sorted order of the labels."""
+    return {label: label_color(label) for label in sorted(set(labels))}
 
 
 def render_html(
@@ -163,6 +175,7 @@ def render_html(
     *,
     sources: Sequence[str] = (),
     unit: str = "token",
+    max_docs: int = 200,
 ) -> str:
     """One self-contained HTML page: the scores of every scheme, a per-label
     chart of the primary (first) scheme, the error counts by kind, and each
@@ -172,6 +185,8 @@ def render_html(
         SchemeResult.to_dict()}, "documents": n, "skipped": n}.
     pairs (Sequence[DocPair]): The scored documents.
     records (Sequence[Mapping]): From `error_records`.
+    max_docs (int): Show at most this many documents with errors, those
+        with the most errors first; the page says how many were left out.
     """
     esc = html.escape
     schemes = scores["schemes"]
@@ -227,14 +242,24 @@ def render_html(
     for record in records:
         by_doc.setdefault(record["doc"], []).append(record)
     pair_by_index = {pair.index: pair for pair in pairs}
+    # The page stays a readable size on any corpus: the documents with the
+    # most errors first (ties: in document order), at most max_docs of them.
+    shown = sorted(by_doc, key=lambda index: (-len(by_doc[index]), index))[:max_docs]
     out.append(f"<h2>Documents with errors ({len(by_doc)})</h2>")
-    for index, doc_records in by_doc.items():
+    left_out = len(by_doc) - len(shown)
+    out.append(
+        f'<p class="meta">Shown: {len(shown)}, the documents with the most errors first'
+        + (f"; {left_out} more left out (the --errors file lists every error)" if left_out else "")
+        + ".</p>"
+    )
+    for index in shown:
+        doc_records = by_doc[index]
         pair = pair_by_index[index]
         out.append(f'<section class="doc" id="doc-{index}" data-doc="{index}">')
         out.append(f"<h3>Document {index} · {esc(pair.name)}</h3>")
         out.append('<div class="sides">')
-        out.append(f'<div class="panel gold"><h4>Gold</h4>{_render_spans(pair, pair.gold, colors)}</div>')
-        out.append(f'<div class="panel pred"><h4>Predicted</h4>{_render_spans(pair, pair.pred, colors)}</div>')
+        out.append(f'<div class="panel gold"><h4>Gold</h4>{render_spans(pair, pair.gold, colors)}</div>')
+        out.append(f'<div class="panel pred"><h4>Predicted</h4>{render_spans(pair, pair.pred, colors)}</div>')
         out.append("</div>")
         out.append('<table class="errors"><thead><tr><th>kind</th><th class="text">gold</th><th class="text">predicted</th>'
                    "<th>IoU</th></tr></thead><tbody>")

@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 from spacy_spanf1.cli import app, score_corpus, scores_data
 from spacy_spanf1.formats import Corpus, DocPair
 from spacy_spanf1.report import (
-    _display_tokens,
     error_records,
+    label_color,
     label_colors,
+    render_spans,
     render_html,
     write_errors,
 )
@@ -84,12 +85,34 @@ def test_write_errors_round_trip(tmp_path, corpus):
     assert list(srsly.read_jsonl(tmp_path / "e.jsonl")) == records
 
 
-def test_display_tokens_cut_at_span_boundaries():
-    pair = DocPair(0, "line 1", [Span(3, 8, "X")], [], "foobar baz", None)
-    tokens, spans = _display_tokens(pair, [Span(3, 8, "X")])
-    assert tokens == ["foo", "bar", "b", "az"]
-    assert spans == [(1, 3, "X")]
-    assert "".join(tokens[s] for s in range(1, 3)) == "barb"
+def visible_text(fragment):
+    """The text a browser shows of rendered spans, without CSS content."""
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def test_rendered_text_is_the_document_text():
+    text = "Ann Lee  flew\nto New-York, twice.\r\n"
+    pair = DocPair(0, "line 1", [], [], text, None)
+    spans = [Span(0, 3, "PER"), Span(4, 7, "PER"), Span(0, 7, "X"), Span(17, 25, "LOC"), Span(20, 24, "ORG")]
+    fragment = render_spans(pair, spans, label_colors(["PER", "X", "LOC", "ORG"]))
+    assert visible_text(fragment) == text
+    # adjacent spans of one label are two marks, each with its label
+    assert fragment.count('data-label="PER"') == 2
+    # token offsets are shown as the text between their characters
+    words = ["Ann", "Lee", "flew"]
+    token_pair = DocPair(0, "s", [], [], "Ann Lee flew", [(0, 3), (4, 7), (8, 12)])
+    fragment = render_spans(token_pair, [Span(0, 2, "PER")], label_colors(["PER"]))
+    assert visible_text(fragment) == " ".join(words)
+    assert re.search(r'class="mark first last"[^>]*>Ann Lee<', fragment)
+
+
+def test_html_shows_at_most_max_docs_most_errors_first(corpus):
+    results, errors = score_corpus(corpus, ["strict"], keep_errors=True)
+    records = error_records(errors, corpus.pairs, "strict")
+    page = render_html(scores_data(results, corpus), corpus.pairs, records, max_docs=1)
+    # document 0 has four errors, document 2 one: only document 0 is shown
+    assert page.count('<section class="doc"') == 1 and 'id="doc-0"' in page
+    assert "1 more left out (the --errors file lists every error)" in page
 
 
 def test_render_html_is_self_contained_and_escaped(corpus):
@@ -106,8 +129,11 @@ def test_render_html_is_self_contained_and_escaped(corpus):
     assert "3 documents, 1 skipped" in page
 
 
-def test_label_colors_are_stable():
-    assert label_colors(["B", "A", "B"]) == {"A": "#7aecec", "B": "#feca74"}
+def test_a_label_has_one_colour_in_every_report():
+    alone = label_colors(["PER"])["PER"]
+    assert label_colors(["ORG", "PER", "LOC"])["PER"] == alone == label_color("PER")
+    assert re.fullmatch(r"#[0-9a-f]{6}", alone)
+    assert len({label_color(label) for label in ["PER", "LOC", "ORG", "MISC", "DATE"]}) == 5
 
 
 # --------------------------------------------------------------------------
@@ -119,28 +145,31 @@ BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stab
 # Injected into a copy of the page: measures what the browser laid out.
 MEASURE = """
 <script>
-const found = [];
+const found = [], texts = [];
 for (const panel of document.querySelectorAll("section.doc .panel")) {
   const panelBox = panel.getBoundingClientRect();
-  for (const el of panel.querySelectorAll("span")) {
-    if (getComputedStyle(el).zIndex !== "10") continue;  // displaCy's label chip
+  const side = panel.classList.contains("gold") ? "gold" : "pred";
+  const doc = panel.closest("section.doc").dataset.doc;
+  texts.push({doc: doc, side: side, text: panel.querySelector(".spans").innerText});
+  for (const el of panel.querySelectorAll(".spans .label")) {
     const box = el.getBoundingClientRect();
-    const token = el.parentElement.parentElement;  // the highlighted token
+    let mark = el.nextElementSibling;
+    while (mark && !mark.classList.contains("mark")) mark = mark.nextElementSibling;
     found.push({
-      doc: panel.closest("section.doc").dataset.doc,
-      side: panel.classList.contains("gold") ? "gold" : "pred",
-      label: el.textContent.trim(),
-      token: token.firstChild.textContent.trim(),
+      doc: doc, side: side, label: el.dataset.label,
+      shown: getComputedStyle(el, "::after").content,
+      token: mark ? mark.textContent : null,
       color: getComputedStyle(el).backgroundColor,
-      width: box.width, height: box.height, x: box.left, panelX: panelBox.left,
-      visible: getComputedStyle(el).visibility === "visible",
+      markColor: mark ? getComputedStyle(mark).backgroundColor : null,
+      width: box.width, height: box.height, x: box.left, right: box.right,
+      top: box.top, bottom: box.bottom, panelX: panelBox.left,
     });
   }
 }
 const bars = [...document.querySelectorAll(".chart .bar-fill")].map(b => b.getBoundingClientRect().width);
 const pre = document.createElement("pre");
 pre.id = "measured";
-pre.textContent = JSON.stringify({spans: found, bars: bars});
+pre.textContent = JSON.stringify({spans: found, texts: texts, bars: bars});
 document.body.appendChild(pre);
 </script>
 """
@@ -188,14 +217,25 @@ def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
     colors = label_colors(["LOC", "ORG", "PER"])
     spans = {(s["doc"], s["side"], s["label"], s["token"]): s for s in measured["spans"]}
     assert set(spans) == {
-        ("0", "gold", "PER", "Barack"), ("0", "gold", "LOC", "Paris"),
+        ("0", "gold", "PER", "Barack Obama"), ("0", "gold", "LOC", "Paris"),
         ("0", "pred", "PER", "Obama"), ("0", "pred", "LOC", "Paris"),
         ("1", "gold", "ORG", "Apple"), ("1", "pred", "LOC", "Apple"),
     }
     for (_, side, label, _), span in spans.items():
-        assert span["visible"] and span["width"] > 5 and span["height"] > 5, span
-        assert span["color"] == rgb(colors[label]), span
+        assert span["width"] > 5 and span["height"] > 5, span
+        assert span["shown"] == f'"{label}"'  # the label is drawn, as CSS content
+        assert span["color"] == span["markColor"] == rgb(colors[label]), span
+    # the text of each panel, as the browser lays it out, is the document's text
+    texts = {(t["doc"], t["side"]): t["text"] for t in measured["texts"]}
+    assert texts[("0", "gold")] == texts[("0", "pred")] == records[0]["text"]
+    assert texts[("1", "gold")] == records[1]["text"]
+    # labels do not overlap one another
+    boxes = [s for s in measured["spans"]]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            if (a["doc"], a["side"]) == (b["doc"], b["side"]):
+                assert a["right"] <= b["x"] or b["right"] <= a["x"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
     # gold and prediction side by side: the predicted panel starts right of the gold one
-    assert spans[("0", "pred", "PER", "Obama")]["panelX"] > spans[("0", "gold", "PER", "Barack")]["x"] + 100
+    assert spans[("0", "pred", "PER", "Obama")]["panelX"] > spans[("0", "gold", "PER", "Barack Obama")]["x"] + 100
     # the per-label chart (strict) draws a bar for each label with a non-zero F: LOC only
     assert len(measured["bars"]) == 3 and sum(width > 0 for width in measured["bars"]) == 1
