@@ -65,3 +65,41 @@ def check_labels(labels: Optional[Iterable[str]]) -> Optional[frozenset]:
         if not isinstance(label, str):
             raise ValueError(f"'labels' holds {label!r}, which is not a string.")
     return frozenset(labels)
+
+
+def check_n_resamples(value: Any, setting: str = "n_resamples") -> int:
+    """A positive integer (a bool is not one)."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"'{setting}' must be a positive integer, got {value!r}.")
+    if value < 1:
+        raise ValueError(f"'{setting}' must be a positive integer (at least 1), got {value!r}.")
+    return int(value)
+
+
+def check_open_fraction(name: str, value: Any) -> float:
+    """A number strictly between 0 and 1 (a confidence level, an alpha)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"'{name}' must be a number in (0, 1), got {value!r}.")
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"'{name}' must be in (0, 1) (greater than 0, less than 1), got {value!r}.")
+    return float(value)
+
+
+def check_seed(value: Any) -> int:
+    """A non-negative integer, as numpy.random.default_rng takes it."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"'seed' must be a non-negative integer, got {value!r}.")
+    if value < 0:
+        raise ValueError(f"'seed' must be a non-negative integer, got {value!r}.")
+    return int(value)
+
+
+def check_choice(setting: str, value: Any, valid: Tuple[str, ...]) -> str:
+    """One of the valid names, spelled exactly."""
+    if not isinstance(value, str) or value not in valid:
+        raise ValueError(f"Unknown {setting} {value!r} in '{setting}'. Valid: {', '.join(valid)}")
+    return value

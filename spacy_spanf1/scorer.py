@@ -13,7 +13,16 @@ from confection import ConfigValidationError
 from spacy.training import Example
 
 from .docs import add_ent_examples, example_spans
-from .errors import check_beta, check_fraction, check_labels, check_schemes, check_unit
+from .errors import (
+    check_beta,
+    check_fraction,
+    check_labels,
+    check_n_resamples,
+    check_open_fraction,
+    check_schemes,
+    check_seed,
+    check_unit,
+)
 from .evaluate import SchemeResult, SpanScorer
 from .metrics import f_beta
 
@@ -27,6 +36,9 @@ def make_spanf1_scorer_v1(
     min_overlap: Optional[float] = None,
     labels: Optional[List[str]] = None,
     beta: float = 1.0,
+    confidence: Optional[float] = None,
+    n_resamples: int = 1000,
+    seed: int = 12345,
 ) -> Callable[..., Dict[str, Any]]:
     """Make a scorer that reports span P/R/F under every named scheme.
 
@@ -39,6 +51,11 @@ def make_spanf1_scorer_v1(
     min_overlap (Optional[float]): In (0, 1]; None: any overlap.
     labels (Optional[List[str]]): Score only these labels; None: all.
     beta (float): When not 1, an F-beta key is added per scheme.
+    confidence (Optional[float]): In (0, 1): add bootstrap percentile
+        intervals `<prefix>_<scheme>_p_ci`, `_r_ci`, `_f_ci` ([low, high])
+        for every scheme (documents resampled). None: no intervals.
+    n_resamples (int): Bootstrap resamples (at least 1).
+    seed (int): Seed of the bootstrap draws.
     RETURNS (Callable): score(examples, **kwargs) -> Dict[str, Any]. The
         keywords a component passes (labels, threshold, ...) are ignored,
         except `spans_key` when the scorer's own is None.
@@ -53,6 +70,10 @@ def make_spanf1_scorer_v1(
             labels=check_labels(labels),
         )
         beta = check_beta(beta)
+        if confidence is not None:
+            confidence = check_open_fraction("confidence", confidence)
+        n_resamples = check_n_resamples(n_resamples)
+        seed = check_seed(seed)
     except (TypeError, ValueError) as err:
         # spaCy's CLI prints a ConfigValidationError as a message, any other
         # error with a traceback. It is a ValueError too.
@@ -63,7 +84,7 @@ def make_spanf1_scorer_v1(
     def score_spanf1_v1(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         key = spans_key if spans_key is not None else kwargs.get("spans_key")
         prefix = "ents" if key is None else f"spans_{key}"
-        scorer = SpanScorer(schemes, **settings)
+        scorer = SpanScorer(schemes, per_doc=confidence is not None, **settings)
         if key is None and unit == "token":
             add_ent_examples(scorer, examples)
         else:
@@ -71,7 +92,11 @@ def make_spanf1_scorer_v1(
                 spans = example_spans(example, key, unit)
                 if spans is not None:
                     scorer.add(*spans)
-        return scores_to_keys(scorer.results(), prefix, beta)
+        results = scorer.results()
+        scores = scores_to_keys(results, prefix, beta)
+        if confidence is not None:
+            scores.update(interval_keys(results, prefix, confidence, n_resamples, seed))
+        return scores
 
     return score_spanf1_v1
 
@@ -101,3 +126,24 @@ def scores_to_keys(results: Dict[str, SchemeResult], prefix: str, beta: float = 
             out[f"{name}_f{beta:g}"] = None if empty else f_beta(result.precision, result.recall, beta)
     return out
 
+
+
+def interval_keys(
+    results: Dict[str, SchemeResult], prefix: str, confidence: float, n_resamples: int, seed: int
+) -> Dict[str, Any]:
+    """`<prefix>_<scheme>_p_ci`, `_r_ci`, `_f_ci`: [low, high] bootstrap
+    percentile intervals over documents; None where P/R/F are None (no
+    gold and no predicted span) or fewer than 2 documents were scored."""
+    from .stats import bootstrap_ci
+
+    out: Dict[str, Any] = {}
+    for scheme, result in results.items():
+        name = f"{prefix}_{scheme}"
+        if result.totals.is_empty or result.per_doc is None or len(result.per_doc) < 2:
+            out.update({f"{name}_{m}_ci": None for m in ("p", "r", "f")})
+            continue
+        found = bootstrap_ci(result, n_resamples=n_resamples, confidence=confidence, seed=seed)
+        for m in ("p", "r", "f"):
+            interval = found[m]
+            out[f"{name}_{m}_ci"] = [interval.low, interval.high]
+    return out

@@ -1,4 +1,21 @@
-"""Statistics over the count table and the span outcomes."""
+"""Statistics over the per-document count table and the span outcomes:
+how sure a score is (bootstrap intervals), whether a difference is real
+(paired tests), and where errors come from (breakdowns)."""
+from .bootstrap import METHODS, Interval, SchemeInterval, bootstrap_ci
 from .breakdown import Bucket, assign, breakdown, bucket_edges
+from .paired import TESTS, PairedTest, holm, paired_test
 
-__all__ = ["Bucket", "assign", "breakdown", "bucket_edges"]
+__all__ = [
+    "METHODS",
+    "TESTS",
+    "Bucket",
+    "Interval",
+    "PairedTest",
+    "SchemeInterval",
+    "assign",
+    "bootstrap_ci",
+    "breakdown",
+    "bucket_edges",
+    "holm",
+    "paired_test",
+]
