@@ -7,6 +7,8 @@ from .matching import SpanError
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
+_STATS = ("bootstrap_ci", "paired_test", "breakdown")
+
 
 def __getattr__(name):
     # What needs spaCy is imported when first used, so that importing the
@@ -15,6 +17,10 @@ def __getattr__(name):
         from .docs import evaluate_examples
 
         return evaluate_examples
+    if name in _STATS:
+        from . import stats
+
+        return getattr(stats, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -28,7 +34,10 @@ __all__ = [
     "SpanScorer",
     "TagReport",
     "TagScore",
+    "bootstrap_ci",
+    "breakdown",
     "evaluate_examples",
+    "paired_test",
     "evaluate_spans",
     "evaluate_tags",
     "spans_from_tags",
