@@ -211,7 +211,13 @@ def bca_probabilities(
 ) -> numpy.ndarray:
     """The two quantile levels of the BCa interval, as scipy's
     `_bca_interval` computes them; jackknife: the leave-one-out values."""
-    from scipy.special import ndtr, ndtri
+    try:
+        from scipy.special import ndtr, ndtri
+    except ImportError:
+        raise ImportError(
+            "method='BCa' needs scipy (its normal quantiles): pip install scipy, "
+            "or use method='percentile'."
+        ) from None
 
     z0_hat = ndtri(percentile_of_score(replicates, estimate))
     n = float(jackknife.shape[-1])
