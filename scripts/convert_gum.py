@@ -1,6 +1,8 @@
 """Convert GUM entity mentions (JSON Lines, one sentence per line, token
 offsets with exclusive ends) to spaCy's binary .spacy format, one Doc per
-sentence with all mentions, nested ones included, in Doc.spans[spans_key]."""
+sentence with all mentions, nested ones included, in Doc.spans[spans_key].
+Each Doc keeps its sentence id, source document and genre in user_data
+(for breakdowns by genre and intervals resampled by document)."""
 from pathlib import Path
 
 import spacy
@@ -17,7 +19,7 @@ def convert(
     lang: str = typer.Option("en", "--lang", "-l", help="Language of the blank vocab"),
 ) -> None:
     nlp = spacy.blank(lang)
-    doc_bin = DocBin(store_user_data=False)
+    doc_bin = DocBin(store_user_data=True)
     n_spans = 0
     for record in srsly.read_jsonl(input_path):
         doc = Doc(nlp.vocab, words=record["tokens"], spaces=record["spaces"])
@@ -29,6 +31,7 @@ def convert(
             for span in record["spans"]
         ]
         n_spans += len(doc.spans[spans_key])
+        doc.user_data.update({"id": record["id"], "doc": record["doc"], "genre": record["genre"]})
         doc_bin.add(doc)
     output_path.parent.mkdir(parents=True, exist_ok=True)
     doc_bin.to_disk(output_path)
