@@ -8,16 +8,33 @@ from spacy.tokens import Doc, DocBin, SpanGroup
 from spacy.tokens import Span as SpacySpan
 from spacy.vocab import Vocab
 
+from types import SimpleNamespace
+
 from spacy_spanf1.formats import (
     InputError,
     UsageError,
     infer_format,
-    load_corpus,
-    read_conll,
-    read_jsonl,
-    read_kaggle,
+    open_pairs,
 )
+from spacy_spanf1.formats import read_conll as _read_conll
+from spacy_spanf1.formats import read_jsonl as _read_jsonl
+from spacy_spanf1.formats import read_kaggle
 from spacy_spanf1.spans import Span
+
+
+def read_jsonl(*args, **kwargs):
+    return list(_read_jsonl(*args, **kwargs))
+
+
+def read_conll(*args, **kwargs):
+    return list(_read_conll(*args, **kwargs))
+
+
+def load_corpus(gold, pred, fmt=None, **options):
+    """The paired stream, read whole (for tests only)."""
+    pairs = open_pairs(gold, pred, fmt, **options)
+    read = list(pairs)
+    return SimpleNamespace(pairs=read, n_docs=pairs.stats.documents, skipped=pairs.stats.skipped_names, unit=pairs.unit)
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +161,7 @@ Paris NNP B-LOC
 
 def test_read_conll_sentences_and_docstart(tmp_path):
     docs = read_conll(write(tmp_path / "a.conll", CONLL))
-    assert [d.words for d in docs] == [["Ann", "Lee", "met", "Bob"], ["Rome"], ["Paris"]]
+    assert [d.tokens for d in docs] == [["Ann", "Lee", "met", "Bob"], ["Rome"], ["Paris"]]
     assert [d.line for d in docs] == [3, 9, 11]
     # conll mode: S- starts a chunk of its own
     assert docs[0].spans == [Span(0, 2, "PER"), Span(3, 4, "PER")]
@@ -180,8 +197,8 @@ def test_read_conll_errors_name_the_line(tmp_path, text, options, message):
 
 @pytest.mark.parametrize(
     "options,param",
-    [({"tag_mode": "lenient"}, "--tag-mode"), ({"tag_mode": "strict"}, "--tag-scheme"),
-     ({"tag_mode": "strict", "tag_scheme": "BIO"}, "--tag-scheme"), ({"tag_scheme": "IOB2"}, "--tag-scheme")],
+    [({"tag_mode": "lenient"}, "tag_mode"), ({"tag_mode": "strict"}, "tag_scheme"),
+     ({"tag_mode": "strict", "tag_scheme": "BIO"}, "tag_scheme"), ({"tag_scheme": "IOB2"}, "tag_scheme")],
     ids=["mode", "no-scheme", "bad-scheme", "scheme-without-strict"],
 )
 def test_read_conll_bad_options(tmp_path, options, param):
@@ -357,11 +374,11 @@ def test_load_corpus_spacy_text_mismatch_and_bad_file(tmp_path, vocab):
 @pytest.mark.parametrize(
     "names,options,param",
     [
-        (("g.jsonl", "p.conll"), {}, "--format"),
-        (("g.conll", "p.conll"), {"unit": "char"}, "--unit"),
-        (("g.conll", "p.conll"), {"spans_key": "sc"}, "--spans-key"),
-        (("g.jsonl", "p.jsonl"), {"tag_mode": "strict"}, "--tag-mode"),
-        (("g.spacy", "p.spacy"), {"unit": "word"}, "--unit"),
+        (("g.jsonl", "p.conll"), {}, "format"),
+        (("g.conll", "p.conll"), {"unit": "char"}, "unit"),
+        (("g.conll", "p.conll"), {"spans_key": "sc"}, "spans_key"),
+        (("g.jsonl", "p.jsonl"), {"tag_mode": "strict"}, "tag_mode"),
+        (("g.spacy", "p.spacy"), {"unit": "word"}, "unit"),
     ],
     ids=["formats-differ", "unit", "spans-key", "tag-option", "unknown-unit"],
 )
