@@ -7,7 +7,28 @@ from .matching import SpanError
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
+#: Names exported lazily (module __getattr__), so that `import spacy_spanf1`
+#: imports neither spaCy nor srsly: name -> module.
+_LAZY = {
+    "CorpusScores": "app",
+    "compare_files": "app",
+    "evaluate_pipeline": "app",
+    "score_pairs": "app",
+}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
+    "CorpusScores",
     "SCHEMES",
     "PRFCounts",
     "SchemeResult",
@@ -17,7 +38,10 @@ __all__ = [
     "SpanScorer",
     "TagReport",
     "TagScore",
+    "compare_files",
+    "evaluate_pipeline",
     "evaluate_spans",
     "evaluate_tags",
+    "score_pairs",
     "spans_from_tags",
 ]

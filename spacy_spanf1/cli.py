@@ -82,9 +82,32 @@ def use_color(stream=None) -> bool:
     return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class PlainPrinter(Printer):
+    """wasabi's Printer, whose table titles (dividers) are bold even with
+    colours off: here they are plain text then."""
+
+    def divider(self, text: str = "", char: str = "=", show: bool = True, icon: Optional[str] = None):
+        no_print, self.no_print = self.no_print, True
+        try:
+            line = super().divider(text, char, show, icon)
+        finally:
+            self.no_print = no_print
+        if line is None:
+            return None
+        if not self.show_color:
+            line = _ANSI.sub("", line)
+        if self.no_print:
+            return line
+        print(line)
+        return None
+
+
 def printer(silent: bool) -> Printer:
     """A wasabi Printer that colours only on a terminal without NO_COLOR."""
-    msg = Printer(no_print=silent, pretty=not silent)
+    msg = PlainPrinter(no_print=silent, pretty=not silent)
     msg.show_color = msg.show_color and use_color()
     return msg
 
