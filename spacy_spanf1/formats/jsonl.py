@@ -10,9 +10,10 @@ predicted line without "spans" predicts nothing. Blank lines are not records.
 Lines are read lazily and parsed with srsly; the spans of a block of lines
 are checked at once (`spans.check_spans`).
 """
-from itertools import islice
+from itertools import islice, repeat
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+import numpy
 import srsly
 
 from ..registry import formats
@@ -136,9 +137,25 @@ def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str) ->
                 bad -= len(items)
             elif items:
                 _span_error(doc, items, unit, path)
-    for doc, items in zip(docs, items_of):
-        if items is not None:
-            doc.spans = sorted({Span(item["start"], item["end"], item["label"]) for item in items})
+    # Span tuples made in C (tuple.__new__). A record whose spans come in
+    # order without overlap (found for the whole block at once) is sorted and
+    # unique already; the others are sorted, identical spans once.
+    flat = list(map(tuple.__new__, repeat(Span), zip(starts, ends, labels)))
+    counts = [len(items) if items else 0 for items in items_of]
+    unsorted = set()
+    if len(flat) > 1:
+        start = numpy.fromiter(starts, dtype=numpy.int64, count=len(flat))
+        end = numpy.fromiter(ends, dtype=numpy.int64, count=len(flat))
+        doc_of = numpy.repeat(numpy.arange(len(counts)), counts)
+        same = doc_of[1:] == doc_of[:-1]
+        unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
+    pos = 0
+    for k, (doc, items) in enumerate(zip(docs, items_of)):
+        if items is None:
+            continue
+        n = counts[k]
+        doc.spans = sorted(set(flat[pos : pos + n])) if k in unsorted else flat[pos : pos + n]
+        pos += n
     return docs
 
 
