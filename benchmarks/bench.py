@@ -56,7 +56,7 @@ from wasabi import Printer
 msg = Printer(line_max=100)
 msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
-SCHEMES = ("strict", "exact", "partial", "type", "iou", "overlap")
+from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
 LABEL_WEIGHTS = (0.30, 0.24, 0.20, 0.13, 0.08, 0.05)

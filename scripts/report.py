@@ -15,7 +15,7 @@ import srsly
 import typer
 from wasabi import msg
 
-SCHEMES = ("strict", "exact", "partial", "type", "iou", "overlap")
+from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
 FIELDS = ("p", "r", "f", "macro_f")
 
 

@@ -7,24 +7,32 @@ from .matching import SpanError
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
-_STATS = ("bootstrap_ci", "paired_test", "breakdown")
+#: Names exported lazily (module __getattr__), so that `import spacy_spanf1`
+#: imports neither spaCy, srsly nor scipy: name -> module.
+_LAZY = {
+    "CorpusScores": "app",
+    "compare_files": "app",
+    "evaluate_pipeline": "app",
+    "score_pairs": "app",
+    "evaluate_examples": "docs",
+    "bootstrap_ci": "stats",
+    "paired_test": "stats",
+    "breakdown": "stats",
+}
 
 
 def __getattr__(name):
-    # What needs spaCy is imported when first used, so that importing the
-    # package stays light.
-    if name == "evaluate_examples":
-        from .docs import evaluate_examples
+    if name in _LAZY:
+        import importlib
 
-        return evaluate_examples
-    if name in _STATS:
-        from . import stats
-
-        return getattr(stats, name)
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
+    "CorpusScores",
     "SCHEMES",
     "PRFCounts",
     "SchemeResult",
@@ -36,9 +44,12 @@ __all__ = [
     "TagScore",
     "bootstrap_ci",
     "breakdown",
+    "compare_files",
     "evaluate_examples",
-    "paired_test",
+    "evaluate_pipeline",
     "evaluate_spans",
     "evaluate_tags",
+    "paired_test",
+    "score_pairs",
     "spans_from_tags",
 ]

@@ -1,34 +1,29 @@
 """The `spacy-spanf1` command line (also `python -m spacy_spanf1`).
 
-Each command is a thin typer wrapper over a plain function that takes
-`silent` and returns the scores: `evaluate_model`, `compare_files`,
-`prf_from_text`. Bad input raises `InputError` (the command prints one line
-on stderr and exits with status 1); bad options raise `UsageError` (status 2).
+Each command is a thin typer wrapper over a plain function of `app.py`
+(`evaluate_pipeline`, `compare_files`, `prf_from_stdin`) that returns the
+scores; this module only prints (wasabi tables) and writes (--output,
+--errors, --html). Bad input raises `InputError` (one line on stderr, exit
+status 1); bad settings raise `UsageError` (status 2). The library names
+settings (`spans_key`); `FLAGS` maps them to this command line's flags.
+
+Output is plain text (no ANSI escape codes) when stdout is not a terminal
+or NO_COLOR is set; messages are printed unwrapped.
 """
+import os
+import re
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import srsly
 import typer
 from wasabi import Printer, color
 
-from .errors import SCHEMES, check_fraction, check_schemes
-from .evaluate import SchemeResult, SpanScorer
-from .formats import (
-    FORMATS,
-    Corpus,
-    InputError,
-    UsageError,
-    check_file,
-    infer_format,
-    load_corpus,
-    pairs_from_examples,
-    read_docbin,
-)
-from .matching import SpanError
+from .app import CorpusScores, compare_files, evaluate_pipeline, prf_from_stdin, prf_from_text, score_pairs  # noqa: F401
+from .errors import SCHEMES
+from .formats import InputError, UsageError, extension_map, format_names
 from .report import error_records, format_counts, format_pct, render_html, write_errors, write_html
-from .spans import Span
 from .tags import TAG_MODES, TAG_SCHEMES
 
 Arg = typer.Argument
@@ -48,7 +43,89 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-SCHEMES_HELP = f"Comma-separated schemes, the first is primary (required): {','.join(SCHEMES)}"
+#: Setting (as the library names it) -> flag (or argument) of this CLI.
+FLAGS: Dict[str, str] = {
+    "schemes": "--schemes",
+    "format": "--format",
+    "unit": "--unit",
+    "spans_key": "--spans-key",
+    "labels": "--labels",
+    "tag_column": "--tag-column",
+    "tag_mode": "--tag-mode",
+    "tag_scheme": "--tag-scheme",
+    "gold_column": "--gold-column",
+    "pred_column": "--pred-column",
+    "pred_path": "PRED",
+    "iou_threshold": "--iou-threshold",
+    "overlap_threshold": "--overlap-threshold",
+    "min_overlap": "--min-overlap",
+    "n_process": "--n-process",
+    "batch_size": "--batch-size",
+}
+_SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(FLAGS), "|".join(FLAGS)))
+
+
+def flags_of(message: str) -> str:
+    """A library message with its setting names ('spans_key', tag_mode=)
+    written as this command line's flags ('--spans-key', --tag-mode=)."""
+    def repl(match):
+        if match.group(1):
+            return f"'{FLAGS[match.group(1)]}'"
+        return f"{FLAGS[match.group(2)]}="
+
+    return _SETTING.sub(repl, message)
+
+
+def use_color(stream=None) -> bool:
+    """Colours only on a terminal, and never with NO_COLOR set."""
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class PlainPrinter(Printer):
+    """wasabi's Printer, whose table titles (dividers) are bold even with
+    colours off: here they are plain text then."""
+
+    def divider(self, text: str = "", char: str = "=", show: bool = True, icon: Optional[str] = None):
+        no_print, self.no_print = self.no_print, True
+        try:
+            line = super().divider(text, char, show, icon)
+        finally:
+            self.no_print = no_print
+        if line is None:
+            return None
+        if not self.show_color:
+            line = _ANSI.sub("", line)
+        if self.no_print:
+            return line
+        print(line)
+        return None
+
+
+def printer(silent: bool) -> Printer:
+    """A wasabi Printer that colours only on a terminal without NO_COLOR."""
+    msg = PlainPrinter(no_print=silent, pretty=not silent)
+    msg.show_color = msg.show_color and use_color()
+    return msg
+
+
+def say(msg: Printer, kind: str, text: str) -> None:
+    """One message line, not wrapped (wasabi wraps at 80 columns, which
+    cuts names): the icon of `kind` (good, info, warn, fail), then text."""
+    if msg.no_print:
+        return
+    line = f"{msg.icons.get(kind, '')} {text}".strip() if msg.pretty else text
+    if msg.show_color:
+        line = color(line, fg=msg.colors.get(kind))
+    print(line)
+
+
+SCHEMES_HELP = (
+    f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}"
+)
 LABELS_HELP = "Comma-separated labels to score (default: all); each must occur in gold or prediction"
 ERRORS_HELP = (
     "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind "
@@ -61,6 +138,14 @@ HTML_HELP = (
 )
 
 
+def format_help() -> str:
+    by_format: Dict[str, List[str]] = {}
+    for ext, name in extension_map().items():
+        by_format.setdefault(name, []).append(ext or "a directory")
+    default = "; ".join(", ".join(exts) for exts in by_format.values())
+    return f"Input format: {', '.join(format_names())}; default: from the extension ({default})"
+
+
 def string_to_list(value: Optional[str]) -> Optional[List[str]]:
     """A comma-separated string as a list of its non-empty items, as spaCy's
     CLI takes lists ("strict,iou" -> ["strict", "iou"]); None stays None."""
@@ -69,93 +154,32 @@ def string_to_list(value: Optional[str]) -> Optional[List[str]]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-# --------------------------------------------------------------------------
-# Shared: settings, scoring, printing, writing
-# --------------------------------------------------------------------------
-
-
-def _check_settings(
-    schemes: Optional[str],
-    labels: Optional[str],
-    iou_threshold: float,
-    overlap_threshold: float,
-    min_overlap: Optional[float],
-) -> Tuple[Tuple[str, ...], Optional[List[str]]]:
-    if schemes is None:
+def one_schemes(schemes: Optional[List[str]]) -> str:
+    """The --schemes value, given once (a repeated option is an error, not
+    "the last one wins")."""
+    if not schemes:
         raise UsageError(
             f"Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
             f"Valid schemes: {', '.join(SCHEMES)}"
         )
-    try:
-        scheme_list = check_schemes(string_to_list(schemes), setting="--schemes")
-    except (TypeError, ValueError) as err:
-        raise UsageError(str(err), "--schemes") from None
-    for name, value, optional in (
-        ("--iou-threshold", iou_threshold, False),
-        ("--overlap-threshold", overlap_threshold, False),
-        ("--min-overlap", min_overlap, True),
-    ):
-        try:
-            check_fraction(name, value, optional=optional)
-        except ValueError as err:
-            raise UsageError(str(err), name) from None
-    label_list = string_to_list(labels)
-    if label_list is not None and not label_list:
-        raise UsageError("--labels is empty; leave it out to score every label", "--labels")
-    return scheme_list, label_list
+    if len(schemes) > 1:
+        given = " ".join(f"-s {s}" for s in schemes)
+        raise UsageError(
+            f"'schemes' is given {len(schemes)} times ({given}); give it once, comma-separated: "
+            f"--schemes {','.join(schemes)}",
+            "schemes",
+        )
+    return schemes[0]
 
 
-def score_corpus(
-    corpus: Corpus,
-    schemes: Sequence[str],
-    *,
-    labels: Optional[Sequence[str]] = None,
-    iou_threshold: float = 0.5,
-    overlap_threshold: float = 0.5,
-    min_overlap: Optional[float] = None,
-    keep_errors: bool = False,
-) -> Tuple[Dict[str, SchemeResult], List[SpanError]]:
-    """Score paired documents under the schemes.
-
-    RETURNS: (scheme -> SchemeResult, the errors of the primary (first)
-        scheme when keep_errors; their `doc` indexes corpus.pairs).
-    Raises InputError for a label (in `labels`) found in neither file.
-    """
-    if labels is not None:
-        found = corpus.labels
-        for label in labels:
-            if label not in found:
-                listed = ", ".join(sorted(found)) or "none"
-                raise InputError(
-                    f"--labels: the label {label!r} occurs in neither {corpus.sources[0]} "
-                    f"nor {corpus.sources[1]}. Labels found: {listed}"
-                )
-    scorer = SpanScorer(
-        schemes,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        labels=labels,
-        keep_errors=keep_errors,
-    )
-    for pair in corpus.pairs:
-        scorer.add(pair.gold, pair.pred)
-    results = scorer.results()
-    errors: List[SpanError] = list(results[schemes[0]].errors) if keep_errors else []
-    return results, errors
+# --------------------------------------------------------------------------
+# Printing and writing
+# --------------------------------------------------------------------------
 
 
-def scores_data(results: Dict[str, SchemeResult], corpus: Corpus) -> Dict[str, Any]:
-    """The JSON every scoring command writes."""
-    return {
-        "schemes": {name: result.to_dict() for name, result in results.items()},
-        "documents": corpus.n_docs,
-        "skipped": len(corpus.skipped),
-    }
-
-
-def print_scores(msg: Printer, results: Dict[str, SchemeResult], corpus: Corpus) -> None:
+def print_scores(msg: Printer, scores: CorpusScores) -> None:
     """One table with a row per scheme, then the primary scheme per label."""
+    results = scores.results
     rows = [
         (name, format_pct(r.precision), format_pct(r.recall), format_pct(r.f1), format_pct(r.macro_f1), format_counts(r.counts))
         for name, r in results.items()
@@ -165,9 +189,9 @@ def print_scores(msg: Printer, results: Dict[str, SchemeResult], corpus: Corpus)
         header=("", "P", "R", "F", "macro F", "counts"),
         aligns=("l", "r", "r", "r", "r", "l"),
         max_col=80,
-        title=f"Scores ({corpus.unit} unit)",
+        title=f"Scores ({scores.unit} unit)",
     )
-    primary = next(iter(results))
+    primary = scores.primary
     per_type = results[primary].per_type
     if per_type:
         label_rows = [
@@ -181,18 +205,18 @@ def print_scores(msg: Printer, results: Dict[str, SchemeResult], corpus: Corpus)
             max_col=80,
             title=f"{primary} (per type)",
         )
-    msg.info(f"Documents: {corpus.n_docs}, scored: {len(corpus.pairs)}, skipped: {len(corpus.skipped)}")
-    if corpus.skipped:
-        shown = ", ".join(corpus.skipped[:5]) + (", …" if len(corpus.skipped) > 5 else "")
-        msg.warn(
-            f"{len(corpus.skipped)} gold document(s) without annotation were skipped: {shown}"
-        )
+    say(msg, "info", f"Documents: {scores.documents}, scored: {scores.scored}, skipped: {scores.skipped}")
+    if scores.skipped:
+        names = scores.skipped_names
+        shown = ", ".join(names) + (", …" if scores.skipped > len(names) else "")
+        say(msg, "warn", f"{scores.skipped} gold document(s) without annotation were skipped: {shown}")
+    if scores.official_score is not None:
+        n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
+        say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
 
 
 def write_outputs(
-    data: Dict[str, Any],
-    corpus: Corpus,
-    errors: Sequence[SpanError],
+    scores: CorpusScores,
     *,
     output_path: Optional[Path],
     errors_path: Optional[Path],
@@ -200,8 +224,8 @@ def write_outputs(
     msg: Printer,
 ) -> None:
     """Write the scores JSON, the error lines and the HTML page (each if asked)."""
-    primary = next(iter(data["schemes"]))
-    records = error_records(errors, corpus.pairs, primary) if (errors_path or html_path) else []
+    data = scores.to_dict()
+    records = error_records(scores.errors, scores.pairs, scores.primary) if (errors_path or html_path) else []
     jobs: List[Tuple[Path, Callable[[Path], None], str]] = []
     if output_path is not None:
         jobs.append((output_path, lambda p: srsly.write_json(p, data), "scores"))
@@ -209,7 +233,7 @@ def write_outputs(
         jobs.append((errors_path, lambda p: write_errors(p, records), f"{len(records)} error records"))
     if html_path is not None:
         page = lambda: render_html(  # noqa: E731
-            data, corpus.pairs, records, sources=corpus.sources, unit=corpus.unit
+            data, list(scores.pairs.values()), records, sources=scores.sources, unit=scores.unit
         )
         jobs.append((html_path, lambda p: write_html(p, page()), "HTML report"))
     for path, write, what in jobs:
@@ -220,25 +244,14 @@ def write_outputs(
             write(path)
         except OSError as err:
             raise InputError(f"can't write the file: {err.strerror or err}", path) from None
-        msg.good(f"Saved {what}", str(path))
+        say(msg, "good", f"Saved {what} {path}")
 
 
-# --------------------------------------------------------------------------
-# evaluate
-# --------------------------------------------------------------------------
-
-
-def _pipeline_input(nlp, reference):
-    """What the pipeline runs on, as spaCy's Corpus makes it for `spacy
-    evaluate`: the reference words when the reference doc was built from
-    words alone (unknown spaces), else its text."""
-    from spacy.tokens import Doc
-
-    if reference.has_unknown_spaces:
-        words = [token.text for token in reference]
-        spaces = [bool(token.whitespace_) for token in reference]
-        return Doc(nlp.vocab, words=words, spaces=spaces)
-    return reference.text
+def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path) -> Dict[str, Any]:
+    msg = printer(silent)
+    print_scores(msg, scores)
+    write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg)
+    return scores.to_dict()
 
 
 def evaluate_model(
@@ -246,206 +259,37 @@ def evaluate_model(
     data_path: Path,
     *,
     schemes: Optional[str],
-    spans_key: Optional[str] = None,
-    unit: str = "token",
-    labels: Optional[str] = None,
-    iou_threshold: float = 0.5,
-    overlap_threshold: float = 0.5,
-    min_overlap: Optional[float] = None,
     output_path: Optional[Path] = None,
     errors_path: Optional[Path] = None,
     html_path: Optional[Path] = None,
-    n_process: int = 1,
-    batch_size: int = 64,
     silent: bool = False,
+    **settings: Any,
 ) -> Dict[str, Any]:
-    """Run a pipeline over the texts of a DocBin and score its spans.
-
-    RETURNS (Dict[str, Any]): {"schemes": {name: SchemeResult.to_dict()},
-        "documents": n, "skipped": n}.
-    """
-    import spacy
-    from spacy.training import Example
-    from tqdm import tqdm
-
-    msg = Printer(no_print=silent, pretty=not silent)
-    scheme_list, label_list = _check_settings(schemes, labels, iou_threshold, overlap_threshold, min_overlap)
-    if unit not in ("token", "char"):
-        raise UsageError(f"Unknown unit {unit!r}. Valid units: token, char", "--unit")
-    if n_process < 1:
-        raise UsageError(f"--n-process must be at least 1, got {n_process}", "--n-process")
-    check_file(data_path)
-    try:
-        nlp = spacy.load(model)
-    except Exception as err:  # spaCy raises OSError, ValueError, config errors...
-        lines = str(err).strip().splitlines()
-        reason = lines[0] if lines else type(err).__name__
-        raise InputError(f"can't load the pipeline: {reason}", model) from None
-    refs = read_docbin(data_path, nlp.vocab)
-    preds = nlp.pipe(
-        (_pipeline_input(nlp, ref) for ref in refs), n_process=n_process, batch_size=batch_size
+    """`evaluate_pipeline`, printed and written as the command does.
+    RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    scores = evaluate_pipeline(
+        model, data_path, schemes=schemes, keep_errors=bool(errors_path or html_path),
+        progress=not silent, **settings,
     )
-    bar = tqdm(preds, total=len(refs), desc="Running pipeline", unit="doc", file=sys.stderr, disable=silent, leave=False)
-    examples = (Example(pred, ref) for pred, ref in zip(bar, refs))
-    sources = (str(data_path), f"pipeline {model}")
-    corpus = pairs_from_examples(examples, spans_key=spans_key, unit=unit, sources=sources)
-    results, errors = score_corpus(
-        corpus,
-        scheme_list,
-        labels=label_list,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        keep_errors=bool(errors_path or html_path),
-    )
-    data = scores_data(results, corpus)
-    print_scores(msg, results, corpus)
-    write_outputs(
-        data, corpus, errors,
-        output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
-    )
-    return data
+    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path)
 
 
-# --------------------------------------------------------------------------
-# compare
-# --------------------------------------------------------------------------
-
-
-def compare_files(
+def compare_command(
     gold_path: Path,
-    pred_path: Path,
+    pred_path: Optional[Path],
     *,
     schemes: Optional[str],
-    fmt: Optional[str] = None,
-    spans_key: Optional[str] = None,
-    unit: Optional[str] = None,
-    labels: Optional[str] = None,
-    tag_column: Optional[int] = None,
-    tag_mode: Optional[str] = None,
-    tag_scheme: Optional[str] = None,
-    iou_threshold: float = 0.5,
-    overlap_threshold: float = 0.5,
-    min_overlap: Optional[float] = None,
     output_path: Optional[Path] = None,
     errors_path: Optional[Path] = None,
     html_path: Optional[Path] = None,
     silent: bool = False,
+    **settings: Any,
 ) -> Dict[str, Any]:
-    """Score a file of predicted spans against a gold file of the same
-    documents (formats: see `formats.py`).
-
-    RETURNS (Dict[str, Any]): As `evaluate_model`; for kaggle input with the
-        overlap scheme, also "official_score": the mean F1 of the gold classes.
-    """
-    msg = Printer(no_print=silent, pretty=not silent)
-    scheme_list, label_list = _check_settings(schemes, labels, iou_threshold, overlap_threshold, min_overlap)
-    corpus = load_corpus(
-        gold_path,
-        pred_path,
-        fmt,
-        spans_key=spans_key,
-        unit=unit,
-        tag_column=tag_column,
-        tag_mode=tag_mode,
-        tag_scheme=tag_scheme,
+    """`compare_files`, printed and written as the command does."""
+    scores = compare_files(
+        gold_path, pred_path, schemes=schemes, keep_errors=bool(errors_path or html_path), **settings
     )
-    results, errors = score_corpus(
-        corpus,
-        scheme_list,
-        labels=label_list,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        keep_errors=bool(errors_path or html_path),
-    )
-    data = scores_data(results, corpus)
-    print_scores(msg, results, corpus)
-    if infer_format(gold_path, fmt) == "kaggle" and "overlap" in results:
-        gold_classes = sorted({s.label for p in corpus.pairs for s in p.gold})
-        per_type = results["overlap"].per_type
-        f1s = [per_type[c].f1 for c in gold_classes if c in per_type]
-        official = sum(f1s) / len(f1s) if f1s else 0.0
-        data["official_score"] = official
-        msg.text(f"Feedback Prize score (overlap scheme, mean F1 of the {len(f1s)} gold classes): {official:.4f}")
-    write_outputs(
-        data, corpus, errors,
-        output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
-    )
-    return data
-
-
-# --------------------------------------------------------------------------
-# prf
-# --------------------------------------------------------------------------
-
-
-def prf_from_text(text: str, source: str = "stdin") -> Tuple[float, float, float]:
-    """Exact-match precision, recall and F1 of the plain format: P, then P
-    spans `start end type`, then G, then G spans; ends inclusive; any
-    whitespace between items (one line or many).
-
-    RETURNS (Tuple[float, float, float]): P, R, F1, each rounded to 4
-        decimals; 0.0 where a denominator is zero. Identical spans count once.
-    """
-    from .evaluate import evaluate_spans
-
-    items = [(lineno, tok) for lineno, line in enumerate(text.split("\n"), 1) for tok in line.split()]
-    if not items:
-        raise InputError(
-            "no input: expected P, then P lines 'start end type', then G, then G lines", source
-        )
-    pos = 0
-
-    def take(what: str) -> Tuple[int, str]:
-        nonlocal pos
-        if pos >= len(items):
-            last = items[-1][0]
-            raise InputError(f"input ends where {what} was expected", source, last)
-        item = items[pos]
-        pos += 1
-        return item
-
-    def take_int(what: str) -> Tuple[int, int]:
-        lineno, tok = take(what)
-        try:
-            value = int(tok)
-        except ValueError:
-            raise InputError(f"{what} must be an integer, got {tok!r}", source, lineno) from None
-        if value < 0:
-            raise InputError(f"{what} must not be negative, got {value}", source, lineno)
-        return lineno, value
-
-    def take_spans(side: str) -> List[Span]:
-        _, count = take_int(f"the number of {side} spans")
-        spans = []
-        for i in range(count):
-            where = f"{side} span {i + 1} of {count}"
-            lineno, start = take_int(f"the start of {where}")
-            _, end = take_int(f"the end of {where}")
-            _, label = take(f"the type of {where}")
-            if end < start:
-                raise InputError(f"{where} ends ({end}) before it starts ({start})", source, lineno)
-            spans.append(Span(start, end + 1, label))
-        return spans
-
-    pred = take_spans("predicted")
-    gold = take_spans("gold")
-    if pos < len(items):
-        lineno, tok = items[pos]
-        raise InputError(f"unexpected input {tok!r} after the last gold span", source, lineno)
-    result = evaluate_spans([gold], [pred], schemes=["strict"])["strict"]
-    return round(result.precision, 4), round(result.recall, 4), round(result.f1, 4)
-
-
-def prf_from_stdin() -> Tuple[float, float, float]:
-    """`prf_from_text` of standard input (UTF-8)."""
-    data = sys.stdin.buffer.read()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text (byte {data[err.start]:#04x})", "stdin") from None
-    return prf_from_text(text)
+    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path)
 
 
 # --------------------------------------------------------------------------
@@ -457,7 +301,7 @@ def _fail(message: str, exits: int = 1) -> None:
     """Print one line on stderr and exit."""
     line = " ".join(str(message).split())
     text = f"✘ {line}"
-    if sys.stderr.isatty():
+    if use_color(sys.stderr):
         text = color(text, fg="red")
     print(text, file=sys.stderr)
     raise typer.Exit(exits)
@@ -465,15 +309,19 @@ def _fail(message: str, exits: int = 1) -> None:
 
 def _run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run a plain function; bad input -> one line on stderr, status 1; bad
-    options -> a usage error, status 2."""
+    settings -> a usage error naming the flag, status 2."""
     try:
         return func(*args, **kwargs)
     except UsageError as err:
+        message = flags_of(err.message)
         if err.param:
-            raise typer.BadParameter(err.message, ctx=ctx, param_hint=f"'{err.param}'") from None
-        ctx.fail(err.message)
+            hint = FLAGS.get(err.param, err.param)
+            raise typer.BadParameter(message, ctx=ctx, param_hint=f"'{hint}'") from None
+        ctx.fail(message)
     except InputError as err:
-        _fail(str(err), 1)
+        if err.path is None and err.setting is not None:
+            _fail(f"{FLAGS.get(err.setting, err.setting)}: {flags_of(err.message)}", 1)
+        _fail(flags_of(str(err)), 1)
 
 
 @app.command("evaluate")
@@ -482,7 +330,7 @@ def evaluate_cli(
     ctx: typer.Context,
     model: str = Arg(..., metavar="MODEL", help="Pipeline to run: an installed package name or a path"),
     data_path: Path = Arg(..., metavar="DATA", help="Reference documents: a .spacy DocBin", show_default=False),
-    schemes: Optional[str] = Opt(None, "--schemes", "-s", help=SCHEMES_HELP, show_default=False),
+    schemes: Optional[List[str]] = Opt(None, "--schemes", "-s", help=SCHEMES_HELP, show_default=False),
     spans_key: Optional[str] = Opt(None, "--spans-key", "-k", help="Score Doc.spans[KEY] instead of Doc.ents"),
     unit: str = Opt("token", "--unit", "-u", help="Offsets the scores count: token (reference tokens, predictions aligned as spaCy does) or char"),
     labels: Optional[str] = Opt(None, "--labels", "-l", help=LABELS_HELP),
@@ -509,10 +357,7 @@ def evaluate_cli(
     """
     _run(
         ctx,
-        evaluate_model,
-        model,
-        data_path,
-        schemes=schemes,
+        lambda **kw: evaluate_model(model, data_path, schemes=one_schemes(schemes), **kw),
         spans_key=spans_key,
         unit=unit,
         labels=labels,
@@ -533,13 +378,15 @@ def compare_cli(
     # fmt: off
     ctx: typer.Context,
     gold_path: Path = Arg(..., metavar="GOLD", help="Gold file", show_default=False),
-    pred_path: Path = Arg(..., metavar="PRED", help="Predicted file of the same documents, in the same format", show_default=False),
-    schemes: Optional[str] = Opt(None, "--schemes", "-s", help=SCHEMES_HELP, show_default=False),
-    fmt: Optional[str] = Opt(None, "--format", "-f", help=f"Input format: {', '.join(FORMATS)}; default: from the extension (.spacy; .jsonl; .conll, .iob, .bio, .txt; .csv)", show_default=False),
+    pred_path: Optional[Path] = Arg(None, metavar="[PRED]", help="Predicted file of the same documents, in the same format; left out for one CoNLL file with --gold-column and --pred-column", show_default=False),
+    schemes: Optional[List[str]] = Opt(None, "--schemes", "-s", help=SCHEMES_HELP, show_default=False),
+    fmt: Optional[str] = Opt(None, "--format", "-f", help=format_help(), show_default=False),
     spans_key: Optional[str] = Opt(None, "--spans-key", "-k", help="spacy: score Doc.spans[KEY] instead of Doc.ents"),
     unit: Optional[str] = Opt(None, "--unit", "-u", help='spacy: token (default) or char; jsonl: char (default) or token (then "start"/"end" are offsets into each record\'s "tokens"); conll, kaggle: token', show_default=False),
     labels: Optional[str] = Opt(None, "--labels", "-l", help=LABELS_HELP),
     tag_column: Optional[int] = Opt(None, "--tag-column", help="conll: 0-based column of the tags, negative from the end [default: -1, the last]", show_default=False),
+    gold_column: Optional[int] = Opt(None, "--gold-column", help="conll, one file holding both sides (token gold pred, as conlleval): the gold tag column, 0-based, negative from the end (with --pred-column; PRED left out)", show_default=False),
+    pred_column: Optional[int] = Opt(None, "--pred-column", help="conll, one file holding both sides: the predicted tag column, 0-based, negative from the end (e.g. --gold-column 1 --pred-column 2, or -2 and -1)", show_default=False),
     tag_mode: Optional[str] = Opt(None, "--tag-mode", help=f"conll: how tags become spans, as seqeval: {', '.join(TAG_MODES)} [default: conll]", show_default=False),
     tag_scheme: Optional[str] = Opt(None, "--tag-scheme", help=f"conll, with --tag-mode strict: {', '.join(TAG_SCHEMES)}", show_default=False),
     iou_threshold: float = Opt(0.5, "--iou-threshold", help="Combined IoU a gold span needs under iou, in (0, 1]"),
@@ -570,11 +417,10 @@ def compare_cli(
     """
     _run(
         ctx,
-        compare_files,
-        gold_path,
-        pred_path,
-        schemes=schemes,
+        lambda **kw: compare_command(gold_path, pred_path, schemes=one_schemes(schemes), **kw),
         fmt=fmt,
+        gold_column=gold_column,
+        pred_column=pred_column,
         spans_key=spans_key,
         unit=unit,
         labels=labels,

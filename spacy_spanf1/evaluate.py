@@ -274,6 +274,24 @@ class SpanScorer:
             )
         self._score(gold, pred, len(gold_docs), spans_of)
 
+    def kept_docs(self, scheme: str, start: int = 0) -> Tuple[List[int], int]:
+        """The documents (indexes in the order added) that have kept
+        outcomes of `scheme` (their errors, with keep_errors) in the outcome
+        parts from `start` on, for a caller that keeps only the documents
+        with errors while documents stream through (call after `flush`).
+
+        RETURNS (Tuple[List[int], int]): the sorted indexes, and the number
+            of parts so far (the `start` of the next call).
+        """
+        parts = self._outcomes[scheme]
+        found = set()
+        for offset, part in parts[start:]:
+            if isinstance(part, OutcomeBlock):
+                found.update((part.doc + offset).tolist())
+            else:
+                found.update(offset + o.doc for o in part)
+        return sorted(found), len(parts)
+
     def label_ids(self, labels: Sequence[str]) -> numpy.ndarray:
         """The ids of these labels on a Side's label column; a label not
         seen before gets the next id (new labels in sorted order)."""

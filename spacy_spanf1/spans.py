@@ -4,7 +4,9 @@ A span is `Span(start, end, label)` with an exclusive end. Reading spans
 out of spaCy objects lives in `docs.py`.
 """
 from numbers import Integral
-from typing import Any, Iterable, List, NamedTuple, Sequence
+from typing import Any, Iterable, List, NamedTuple, Optional, Sequence
+
+import numpy
 
 
 class Span(NamedTuple):
@@ -69,23 +71,88 @@ def read_span(item: Any, where: str, unit: str = "token") -> Span:
             f"Span {where} is {item!r}. A span is a (start, end, label) tuple, "
             "a dict with keys 'start', 'end' and 'label', or a spaCy Span."
         )
+    problem = span_problem(start, end, label)
+    if problem is not None:
+        raise ValueError(f"Span {where} {problem}")
+    return Span(int(start), int(end), label)
+
+
+def span_problem(
+    start: Any,
+    end: Any,
+    label: Any,
+    *,
+    limit: Optional[int] = None,
+    unit: str = "token",
+    empty_label: bool = True,
+) -> Optional[str]:
+    """What is wrong with one span, as text that follows "Span 3 " or
+    "span 3 " in a message (what it has, and what is valid); None when it
+    is fine. The one span check of the package (`check_spans` runs it on a
+    whole batch at once).
+
+    limit (Optional[int]): The end no span may pass (the text length in
+        char unit, the number of tokens in token unit); None: no limit.
+    empty_label (bool): Whether "" is a valid label.
+    """
     if not (is_int(start) and is_int(end)):
-        raise ValueError(
-            f"Span {where} has non-integer offsets: start={start!r}, end={end!r}. "
+        return (
+            f"has non-integer offsets: start={start!r}, end={end!r}. "
             "Offsets are integers (of any integer type, not bool or float) with "
             "0 <= start < end (end exclusive)."
         )
-    if start < 0 or start >= end:
-        raise ValueError(
-            f"Span {where} has start={start}, end={end}. "
-            "Offsets must satisfy 0 <= start < end (end exclusive)."
-        )
+    if limit is None and (start < 0 or start >= end):
+        return f"has start={start}, end={end}. Offsets must satisfy 0 <= start < end (end exclusive)."
+    if limit is not None and not 0 <= start < end <= limit:
+        kind, size = ("character", "the text length") if unit == "char" else ("token", "the number of tokens")
+        return f"has start={start}, end={end}; {kind} offsets need 0 <= start < end <= {limit} ({size})"
     if not isinstance(label, str):
-        raise ValueError(
-            f"Span {where} has a label of type {type(label).__name__} ({label!r}). "
-            "Labels are strings."
+        return (
+            f"has a label of type {type(label).__name__} ({label!r}). Labels are strings"
+            + ("." if empty_label else ", not empty.")
         )
-    return Span(int(start), int(end), label)
+    if not label and not empty_label:
+        return f"has the label {label!r}; labels are non-empty strings"
+    return None
+
+
+def check_spans(
+    starts: Sequence[Any],
+    ends: Sequence[Any],
+    labels: Sequence[Any],
+    limits: Optional[Sequence[int]] = None,
+    *,
+    empty_label: bool = True,
+) -> Optional[int]:
+    """Check a batch of spans at once (flat columns; limits: each span's
+    limit, see span_problem). RETURNS (Optional[int]): the index of the
+    first bad span, None when every span is fine. Only when one is bad are
+    the spans looked at one by one (span_problem then says what is wrong)."""
+    n = len(starts)
+    if not n:
+        return None
+    ok = all_ints(starts) and all_ints(ends)
+    if ok:
+        label_types = set(map(type, labels))
+        ok = label_types == {str} and (empty_label or "" not in set(labels))
+    if ok:
+        try:
+            start = numpy.fromiter(starts, dtype=numpy.int64, count=n)
+            end = numpy.fromiter(ends, dtype=numpy.int64, count=n)
+        except OverflowError:
+            ok = False
+        else:
+            bad = (start < 0) | (start >= end)
+            if limits is not None:
+                bad |= end > numpy.fromiter(limits, dtype=numpy.int64, count=n)
+            ok = not bad.any()
+    if ok:
+        return None
+    for i in range(n):
+        limit = None if limits is None else limits[i]
+        if span_problem(starts[i], ends[i], labels[i], limit=limit, empty_label=empty_label) is not None:
+            return i
+    return None
 
 
 def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = "token") -> List[Span]:

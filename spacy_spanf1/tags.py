@@ -448,7 +448,16 @@ def _decoder(mode: str, scheme: Optional[str], suffix: bool) -> _Decoder:
 # --------------------------------------------------------------------------
 
 
-def _check_options(mode: Any, scheme: Any, suffix: Any) -> None:
+def check_tag_options(
+    mode: Any, scheme: Any, suffix: Any = False, *, names: Tuple[str, str] = ("mode", "scheme")
+) -> Optional[str]:
+    """The one check of a tag mode and scheme (`spans_from_tags`,
+    `evaluate_tags` and the CoNLL reader, which names them tag_mode and
+    tag_scheme). Raises ValueError (TypeError for suffix); RETURNS None.
+
+    names (Tuple[str, str]): How messages name the mode and the scheme.
+    """
+    mode_name, scheme_name = names
     if mode not in TAG_MODES:
         raise ValueError(
             f"Unknown tag mode {mode!r}. Valid modes: {', '.join(TAG_MODES)}"
@@ -456,7 +465,7 @@ def _check_options(mode: Any, scheme: Any, suffix: Any) -> None:
     if mode == "strict":
         if scheme is None:
             raise ValueError(
-                "mode='strict' needs a tag scheme, got scheme=None. "
+                f"{mode_name}='strict' needs a tag scheme, got {scheme_name}=None. "
                 f"Valid schemes: {', '.join(TAG_SCHEMES)}"
             )
         if scheme not in TAG_SCHEMES:
@@ -466,12 +475,16 @@ def _check_options(mode: Any, scheme: Any, suffix: Any) -> None:
             )
     elif scheme is not None:
         raise ValueError(
-            f"scheme={scheme!r} is only used with mode='strict', "
-            f"not mode={mode!r}. Pass scheme=None, or mode='strict' with one "
+            f"{scheme_name}={scheme!r} is only used with {mode_name}='strict', "
+            f"not {mode_name}={mode!r}. Pass {scheme_name}=None, or {mode_name}='strict' with one "
             f"of: {', '.join(TAG_SCHEMES)}"
         )
     if not isinstance(suffix, bool):
         raise TypeError(f"suffix must be True or False, got {suffix!r}")
+    return None
+
+
+_check_options = check_tag_options
 
 
 def _check_sentences(y_true: Any, y_pred: Any) -> None:

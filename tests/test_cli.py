@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -22,7 +23,12 @@ from typer.testing import CliRunner
 
 from spacy_spanf1.cli import app, evaluate_model
 
-ENV = dict(os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8")
+# Subprocesses import the package of this checkout, not whichever one is installed.
+ROOT = str(Path(__file__).resolve().parent.parent)
+ENV = dict(
+    os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8",
+    PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),
+)
 WORKERS = 6
 
 
@@ -510,16 +516,16 @@ BAD_INPUT = {
     "unknown-scheme": ({}, ["gold.jsonl", "pred.jsonl", "-s", "strict,fuzzy"], None, 2,
                        "Invalid value for '--schemes': Unknown scheme 'fuzzy' in '--schemes'. Valid schemes:"),
     "unknown-extension": ({"gold.data": "x"}, ["gold.data", "gold.data", "-s", "strict"], None, 2,
-                          "Can't tell the format of 'gold.data' from its extension '.data'. Pass --format"),
+                          "Can't tell the format of 'gold.data' from its extension '.data'. Pass '--format'"),
     "unknown-format": ({}, [*GOOD, "--format", "xml"], None, 2, "Invalid value for '--format': Unknown format 'xml'"),
     "mixed-formats": ({}, ["gold.jsonl", "pred.conll", "-s", "strict"], None, 2,
                       "'gold.jsonl' looks like jsonl and 'pred.conll' like conll"),
     "threshold": ({}, [*GOOD, "--iou-threshold", "1.5"], None, 2,
                   "Invalid value for '--iou-threshold': '--iou-threshold' must be in (0, 1]"),
     "unit": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--unit", "char"], None, 2,
-             "conll input is scored in token unit; --unit char does not apply"),
+             "conll input is scored in token unit; '--unit' char does not apply"),
     "tag-scheme": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--tag-scheme", "IOB2"], None, 2,
-                   "--tag-scheme IOB2 is only used with --tag-mode strict"),
+                   "--tag-scheme='IOB2' is only used with --tag-mode='strict'"),
     "n-process": ({}, ["evaluate", "m", "gold.spacy", "-s", "strict", "--n-process", "0"], None, 2,
                   "Invalid value for '--n-process'"),
     "unknown-option": ({}, [*GOOD, "--fuzzy"], None, 2, "No such option: --fuzzy"),
@@ -578,3 +584,125 @@ def bad_runs(bad_template):
 def test_bad_input_subprocess(bad_runs, name):
     _, _, _, status, message = BAD_INPUT[name]
     assert_clean_failure(bad_runs[name], status, message)
+
+
+# --------------------------------------------------------------------------
+# A registered reader, no silent zeros, one file with two columns, clean output
+# --------------------------------------------------------------------------
+
+
+def test_format_registered_from_outside(tmp_path, monkeypatch):
+    import catalogue
+
+    from spacy_spanf1 import registry
+    from spacy_spanf1.formats import Document, Format
+    from spacy_spanf1.spans import Span
+
+    class Lines(Format):
+        """A word a line; a line "word LABEL" is a one-word span."""
+
+        name = "test-fmt"
+        units = ("token",)
+
+        def read(self, path, *, side, unit, **options):
+            for i, line in enumerate(Path(path).read_text(encoding="utf-8").split("\n\n")):
+                rows = [row.split() for row in line.split("\n") if row.strip()]
+                words = [r[0] for r in rows]
+                spans = [Span(k, k + 1, r[1]) for k, r in enumerate(rows) if len(r) > 1]
+                yield Document(f"block {i + 1}", spans, " ".join(words), words)
+
+    registry.formats.register("test-fmt", func=Lines())
+    try:
+        monkeypatch.chdir(tmp_path)
+        (tmp_path / "g.lines").write_text("Ann PER\nmet\nBob PER\n\nRome LOC\n", encoding="utf-8")
+        (tmp_path / "p.lines").write_text("Ann PER\nmet\nBob LOC\n\nRome LOC\n", encoding="utf-8")
+        result = invoke(["compare", "g.lines", "p.lines", "-s", "strict", "--format", "test-fmt", "-o", "s.json"])
+        assert result.exit_code == 0, result.stderr
+        data = json.loads((tmp_path / "s.json").read_text())
+        assert data["documents"] == 2
+        assert data["schemes"]["strict"]["counts"] == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 0}
+        unknown = invoke(["compare", "g.lines", "p.lines", "-s", "strict", "--format", "nope"])
+        assert_clean_failure(unknown, 2, "Valid formats: spacy, jsonl, conll, kaggle, test-fmt")
+    finally:
+        catalogue._remove(("spacy_spanf1", "formats", "test-fmt"))
+
+
+def test_repeated_schemes_is_an_error(corpus_dir, monkeypatch):
+    monkeypatch.chdir(corpus_dir)
+    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict", "-s", "iou"])
+    assert_clean_failure(result, 2, "'--schemes' is given 2 times (-s strict -s iou); give it once, comma-separated: --schemes strict,iou")
+
+
+def test_no_silent_zeros(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g.jsonl").write_text('{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}\n', encoding="utf-8")
+    (tmp_path / "doccano.jsonl").write_text('{"text": "Ann", "label": [[0, 3, "PER"]]}\n', encoding="utf-8")
+    (tmp_path / "none.jsonl").write_text('{"text": "Ann"}\n', encoding="utf-8")
+    result = invoke(["compare", "g.jsonl", "doccano.jsonl", "-s", "strict"])
+    assert_clean_failure(result, 1, "doccano.jsonl:1: the record has no \"spans\" but has \"label\": spans under \"label\" "
+                                    "are another format's; read the file with '--format' doccano")
+    result = invoke(["compare", "none.jsonl", "none.jsonl", "-s", "strict"])
+    assert_clean_failure(result, 1, "every gold document of none.jsonl (1) was skipped: none has annotation")
+    vocab = spacy.blank("en").vocab
+    doc = make_doc(vocab, ["Ann", "met"], [(0, 1, "PER")])
+    doc.spans["sc"] = SpanGroup(doc, spans=[SpacySpan(doc, 0, 1, label="PER")])
+    DocBin(docs=[doc]).to_disk(tmp_path / "g.spacy")
+    result = invoke(["compare", "g.spacy", "g.spacy", "-s", "strict", "--spans-key", "spans"])
+    assert_clean_failure(result, 1, "--spans-key: no gold document in g.spacy has the span group 'spans'. Span keys found: sc")
+
+
+def test_compare_one_conll_file_two_columns(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write_conll(tmp_path / "gold.conll", 0)
+    write_conll(tmp_path / "pred.conll", 1)
+    gold_lines = (tmp_path / "gold.conll").read_text(encoding="utf-8").split("\n")
+    pred_lines = (tmp_path / "pred.conll").read_text(encoding="utf-8").split("\n")
+    both = [f"{g}\t{p.split()[-1]}" if g.strip() and not g.startswith("-DOCSTART-") else g
+            for g, p in zip(gold_lines, pred_lines)]
+    (tmp_path / "both.conll").write_text("\n".join(both), encoding="utf-8")
+    schemes = "strict,exact,partial,type,iou,overlap"
+    one = invoke(["compare", "both.conll", "--gold-column", "1", "--pred-column", "2", "-s", schemes, "-o", "one.json"])
+    two = invoke(["compare", "gold.conll", "pred.conll", "-s", schemes, "-o", "two.json"])
+    assert one.exit_code == two.exit_code == 0, one.stderr + two.stderr
+    assert json.loads((tmp_path / "one.json").read_text()) == json.loads((tmp_path / "two.json").read_text())
+    assert json.loads((tmp_path / "one.json").read_text())["schemes"]["strict"]["counts"] == STRICT_COUNTS
+    missing = invoke(["compare", "both.conll", "-s", "strict"])
+    assert_clean_failure(missing, 2, "no predicted file: give 'PRED', or, for a CoNLL file with both tag columns, "
+                                     "'--gold-column' and '--pred-column'")
+
+
+@pytest.fixture(scope="module")
+def plain_runs(corpus_dir):
+    lines = [json.dumps({"text": f"document number {i} with a rather long name", **({"spans": []} if i % 2 else {})})
+             for i in range(8)]
+    (corpus_dir / "skips.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    env = {k: v for k, v in ENV.items() if k not in ("WASABI_LOG_FRIENDLY", "NO_COLOR")}
+    args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "-o", "out/plain.json"]
+    skips = ["compare", "skips.jsonl", "skips.jsonl", "-s", "strict"]
+    cmd = [sys.executable, "-m", "spacy_spanf1"]
+    jobs = {
+        "plain": (args, env),
+        "no-color": (args, dict(env, NO_COLOR="1")),
+        "usage": (["compare", "gold.jsonl", "pred.jsonl", "-s", "fuzzy"], env),
+        "input": (["compare", "gold.jsonl", "nope.jsonl", "-s", "strict"], env),
+        "skips": (skips, env),
+    }
+    with ThreadPoolExecutor(WORKERS) as pool:
+        futures = {
+            name: pool.submit(subprocess.run, cmd + a, cwd=corpus_dir, capture_output=True, text=True, env=e, timeout=300)
+            for name, (a, e) in jobs.items()
+        }
+        return {name: f.result() for name, f in futures.items()}
+
+
+@pytest.mark.parametrize("name", ["plain", "no-color", "usage", "input", "skips"])
+def test_no_ansi_codes_in_pipes(plain_runs, name):
+    result = plain_runs[name]
+    assert result.returncode == {"usage": 2, "input": 1}.get(name, 0), result.stderr
+    assert "\x1b[" not in result.stdout and "\x1b[" not in result.stderr
+
+
+def test_long_warnings_are_not_wrapped(plain_runs):
+    lines = plain_runs["skips"].stdout.splitlines()
+    warning = [line for line in lines if "without annotation were skipped" in line]
+    assert len(warning) == 1 and warning[0].endswith("line 1, line 3, line 5, line 7")

@@ -8,16 +8,33 @@ from spacy.tokens import Doc, DocBin, SpanGroup
 from spacy.tokens import Span as SpacySpan
 from spacy.vocab import Vocab
 
+from types import SimpleNamespace
+
 from spacy_spanf1.formats import (
     InputError,
     UsageError,
     infer_format,
-    load_corpus,
-    read_conll,
-    read_jsonl,
-    read_kaggle,
+    open_pairs,
 )
+from spacy_spanf1.formats import read_conll as _read_conll
+from spacy_spanf1.formats import read_jsonl as _read_jsonl
+from spacy_spanf1.formats import read_kaggle
 from spacy_spanf1.spans import Span
+
+
+def read_jsonl(*args, **kwargs):
+    return list(_read_jsonl(*args, **kwargs))
+
+
+def read_conll(*args, **kwargs):
+    return list(_read_conll(*args, **kwargs))
+
+
+def load_corpus(gold, pred, fmt=None, **options):
+    """The paired stream, read whole (for tests only)."""
+    pairs = open_pairs(gold, pred, fmt, **options)
+    read = list(pairs)
+    return SimpleNamespace(pairs=read, n_docs=pairs.stats.documents, skipped=pairs.stats.skipped_names, unit=pairs.unit)
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +161,7 @@ Paris NNP B-LOC
 
 def test_read_conll_sentences_and_docstart(tmp_path):
     docs = read_conll(write(tmp_path / "a.conll", CONLL))
-    assert [d.words for d in docs] == [["Ann", "Lee", "met", "Bob"], ["Rome"], ["Paris"]]
+    assert [d.tokens for d in docs] == [["Ann", "Lee", "met", "Bob"], ["Rome"], ["Paris"]]
     assert [d.line for d in docs] == [3, 9, 11]
     # conll mode: S- starts a chunk of its own
     assert docs[0].spans == [Span(0, 2, "PER"), Span(3, 4, "PER")]
@@ -180,8 +197,8 @@ def test_read_conll_errors_name_the_line(tmp_path, text, options, message):
 
 @pytest.mark.parametrize(
     "options,param",
-    [({"tag_mode": "lenient"}, "--tag-mode"), ({"tag_mode": "strict"}, "--tag-scheme"),
-     ({"tag_mode": "strict", "tag_scheme": "BIO"}, "--tag-scheme"), ({"tag_scheme": "IOB2"}, "--tag-scheme")],
+    [({"tag_mode": "lenient"}, "tag_mode"), ({"tag_mode": "strict"}, "tag_scheme"),
+     ({"tag_mode": "strict", "tag_scheme": "BIO"}, "tag_scheme"), ({"tag_scheme": "IOB2"}, "tag_scheme")],
     ids=["mode", "no-scheme", "bad-scheme", "scheme-without-strict"],
 )
 def test_read_conll_bad_options(tmp_path, options, param):
@@ -357,11 +374,11 @@ def test_load_corpus_spacy_text_mismatch_and_bad_file(tmp_path, vocab):
 @pytest.mark.parametrize(
     "names,options,param",
     [
-        (("g.jsonl", "p.conll"), {}, "--format"),
-        (("g.conll", "p.conll"), {"unit": "char"}, "--unit"),
-        (("g.conll", "p.conll"), {"spans_key": "sc"}, "--spans-key"),
-        (("g.jsonl", "p.jsonl"), {"tag_mode": "strict"}, "--tag-mode"),
-        (("g.spacy", "p.spacy"), {"unit": "word"}, "--unit"),
+        (("g.jsonl", "p.conll"), {}, "format"),
+        (("g.conll", "p.conll"), {"unit": "char"}, "unit"),
+        (("g.conll", "p.conll"), {"spans_key": "sc"}, "spans_key"),
+        (("g.jsonl", "p.jsonl"), {"tag_mode": "strict"}, "tag_mode"),
+        (("g.spacy", "p.spacy"), {"unit": "word"}, "unit"),
     ],
     ids=["formats-differ", "unit", "spans-key", "tag-option", "unknown-unit"],
 )
@@ -369,3 +386,157 @@ def test_load_corpus_options_that_do_not_fit(tmp_path, names, options, param):
     with pytest.raises(UsageError) as info:
         load_corpus(tmp_path / names[0], tmp_path / names[1], **options)
     assert info.value.param == param
+
+
+# --------------------------------------------------------------------------
+# The registry, streaming, no silent zeros (library level)
+# --------------------------------------------------------------------------
+
+import weakref  # noqa: E402
+
+import catalogue  # noqa: E402
+
+from spacy_spanf1 import registry  # noqa: E402
+from spacy_spanf1.app import compare_files, score_pairs  # noqa: E402
+from spacy_spanf1.formats import Document, Format, get_format, pair_documents, PairStats  # noqa: E402
+
+
+class GuardedFormat(Format):
+    """Yields n documents per side; fails if a side is read twice, or if
+    more than `limit` documents are alive at once (read all at once)."""
+
+    name = "test-stream"
+    units = ("char",)
+    extensions = ()
+
+    def __init__(self, n, limit=50):
+        self.n = n
+        self.limit = limit
+        self.alive = 0
+        self.peak = 0
+        self.reads = set()
+
+    def _released(self):
+        self.alive -= 1
+
+    def read(self, path, *, side, unit, **options):
+        if side in self.reads:
+            raise AssertionError(f"the {side} side was read twice")
+        self.reads.add(side)
+        for i in range(self.n):
+            text = f"doc {i} Ann"
+            spans = [Span(6 + len(str(i)) - 1, 9 + len(str(i)) - 1, "PER")] if side == "gold" or i % 2 else []
+            doc = Document(f"doc {i}", spans, text)
+            self.alive += 1
+            self.peak = max(self.peak, self.alive)
+            if self.alive > self.limit:
+                raise AssertionError(f"{self.alive} documents alive at once")
+            weakref.finalize(doc, self._released)
+            yield doc
+
+
+@pytest.fixture
+def guarded():
+    fmt = GuardedFormat(20_000)
+    registry.formats.register("test-stream", func=fmt)
+    yield fmt
+    catalogue._remove(("spacy_spanf1", "formats", "test-stream"))
+
+
+def test_compare_files_streams_a_registered_reader(guarded):
+    assert get_format("test-stream") is guarded
+    scores = compare_files("any", "any", schemes="strict", fmt="test-stream")
+    assert scores.documents == 20_000 and scores.skipped == 0
+    counts = scores.results["strict"].counts
+    assert counts["cor"] == 10_000 and counts["mis"] == 10_000
+    assert guarded.reads == {"gold", "pred"} and guarded.peak <= guarded.limit
+
+
+def test_compare_files_keeps_only_documents_with_errors(guarded):
+    scores = compare_files("any", "any", schemes="strict", fmt="test-stream", keep_errors=True)
+    assert len(scores.pairs) == len(scores.errors) == 10_000  # the even documents miss their span
+    assert all(pair.pred == [] for pair in scores.pairs.values())
+
+
+def test_unknown_format_lists_the_registry():
+    with pytest.raises(UsageError, match=r"Unknown format 'nope'. Valid formats: spacy, jsonl, conll, kaggle") as info:
+        get_format("nope")
+    assert info.value.param == "format"
+
+
+def test_score_pairs_200k_documents_from_a_generator():
+    n = 200_000
+    gold_docs = (Document(f"line {i}", [Span(0, 3, "X")] if i % 10 else None, "abc def") for i in range(n))
+    pred_docs = (Document(f"line {i}", [Span(0, 3, "X" if i % 3 else "Y")], "abc def") for i in range(n))
+    stats = PairStats()
+    scores = score_pairs(pair_documents(gold_docs, pred_docs, stats=stats), ["strict", "iou"], stats=stats)
+    assert scores.documents == n and scores.skipped == n // 10 and len(scores.skipped_names) == 5
+    strict = scores.results["strict"].counts
+    assert strict["cor"] + strict["inc"] == n - n // 10
+    assert strict["inc"] == sum(1 for i in range(n) if i % 10 and not i % 3)
+
+
+def test_pairing_unequal_counts_name_both_counts():
+    docs = lambda k: (Document(f"line {i}", [], "a") for i in range(k))  # noqa: E731
+    with pytest.raises(InputError, match=r"unequal numbers of documents: 5 in gold, 3 in predicted"):
+        list(pair_documents(docs(5), docs(3)))
+
+
+def test_jsonl_spans_under_another_field(tmp_path):
+    gold = write(tmp_path / "g.jsonl", jsonl({"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}))
+    pred = write(tmp_path / "p.jsonl", jsonl({"text": "Ann", "entities": [[0, 3, "PER"]]}))
+    with pytest.raises(InputError, match=r"p\.jsonl:1: the record has no \"spans\" but has \"entities\".*'format' doccano"):
+        compare_files(gold, pred, schemes="strict")
+
+
+def test_every_gold_document_skipped_is_an_error(tmp_path):
+    gold = write(tmp_path / "g.jsonl", jsonl({"text": "Ann"}, {"text": "Bob"}))
+    with pytest.raises(InputError, match=r"every gold document of .*g\.jsonl \(2\) was skipped: none has annotation"):
+        compare_files(gold, gold, schemes="strict")
+
+
+def test_spans_key_no_gold_document_has(tmp_path, vocab):
+    doc = Doc(vocab, words=["Ann", "met", "Bob"])
+    doc.spans["sc"] = SpanGroup(doc, spans=[SpacySpan(doc, 0, 1, label="PER")])
+    gold = docbin(tmp_path / "g.spacy", [doc])
+    with pytest.raises(InputError, match=r"no gold document in .* has the span group 'ents'. Span keys found: sc") as info:
+        compare_files(gold, gold, schemes="strict", spans_key="ents")
+    assert info.value.setting == "spans_key"
+
+
+def test_spans_batch_check_falls_back_to_the_precise_message():
+    from spacy_spanf1.spans import check_spans, span_problem
+    import numpy
+
+    assert check_spans([0, numpy.int32(2)], [1, numpy.int64(3)], ["A", "B"], [3, 3]) is None
+    assert check_spans([0, 2, 1], [1, 5, 2], ["A", "B", "C"], [3, 3, 3]) == 1
+    assert check_spans([0, True], [1, 2], ["A", "B"]) == 1
+    assert check_spans([0, 1.0], [1, 2], ["A", "B"]) == 1
+    assert check_spans([0], [1], [""], empty_label=False) == 0
+    assert "token offsets need 0 <= start < end <= 3" in span_problem(2, 5, "B", limit=3)
+
+
+def conll_two_columns(tmp_path):
+    rows = [("Ann", "B-PER", "B-PER"), ("Lee", "I-PER", "O"), ("met", "O", "O"), ("Bob", "B-PER", "B-LOC"),
+            ("", "", ""), ("Rome", "B-LOC", "B-LOC"), ("is", "O", "B-X")]
+    both = write(tmp_path / "both.conll", "\n".join(" ".join(r).strip() for r in rows) + "\n")
+    gold = write(tmp_path / "gold.conll", "\n".join(f"{r[0]} {r[1]}".strip() for r in rows) + "\n")
+    pred = write(tmp_path / "pred.conll", "\n".join(f"{r[0]} {r[2]}".strip() for r in rows) + "\n")
+    return both, gold, pred
+
+
+def test_conll_two_columns_gives_the_two_file_figures(tmp_path):
+    both, gold, pred = conll_two_columns(tmp_path)
+    schemes = "strict,exact,partial,type,iou,overlap"
+    one = compare_files(both, schemes=schemes, gold_column=1, pred_column=2)
+    two = compare_files(gold, pred, schemes=schemes)
+    assert one.to_dict() == two.to_dict()
+    assert one.results["strict"].counts == {"cor": 1, "inc": 2, "par": 0, "mis": 0, "spu": 1}
+    negative = compare_files(both, schemes=schemes, gold_column=-2, pred_column=-1)
+    assert negative.to_dict() == two.to_dict()
+    with pytest.raises(UsageError) as info:
+        compare_files(both, schemes="strict", gold_column=1)
+    assert info.value.param == "pred_column"
+    with pytest.raises(UsageError) as info:
+        compare_files(both, schemes="strict")
+    assert info.value.param == "pred_path"

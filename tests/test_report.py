@@ -7,12 +7,15 @@ import re
 import shutil
 import subprocess
 
+from types import SimpleNamespace
+
 import pytest
 import srsly
 from typer.testing import CliRunner
 
-from spacy_spanf1.cli import app, score_corpus, scores_data
-from spacy_spanf1.formats import Corpus, DocPair
+from spacy_spanf1.app import score_pairs
+from spacy_spanf1.cli import app
+from spacy_spanf1.formats import DocPair, PairStats
 from spacy_spanf1.report import (
     error_records,
     label_color,
@@ -42,12 +45,19 @@ def corpus():
         token_pair(2, ["Rome", "and", "Milan"], [Span(0, 1, "LOC"), Span(2, 3, "LOC")],
                    [Span(0, 1, "LOC"), Span(2, 3, "ORG")]),
     ]
-    return Corpus(pairs, 3, ["sentence 2"], "token", ("gold.conll", "pred.conll"))
+    return SimpleNamespace(pairs=pairs, stats=PairStats(3, 1, ["sentence 2"]), sources=("gold.conll", "pred.conll"))
+
+
+def score_corpus(corpus, schemes, **settings):
+    """Score the fixture's pairs: (results, errors, the documents with errors)."""
+    scores = score_pairs(corpus.pairs, schemes, stats=corpus.stats, sources=corpus.sources, **settings)
+    corpus.scores = scores
+    return scores.results, scores.errors, scores.pairs
 
 
 def test_error_records(corpus):
-    results, errors = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
-    records = error_records(errors, corpus.pairs, "strict")
+    results, errors, kept = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
+    records = error_records(errors, kept, "strict")
     summary = [(r["doc"], r["count"], r["kind"], r["gold"] and r["gold"]["text"], [p["text"] for p in r["pred"]]) for r in records]
     # The errors of the primary scheme, strict: "Obama" for "Barack Obama" has
     # other boundaries (INC); ORG "Angela Merkel" the right boundaries and
@@ -72,15 +82,15 @@ def test_error_records(corpus):
 
 def test_error_records_iou_threshold(corpus):
     # At threshold 0.5 "Obama" for "Barack Obama" (IoU 1/2) is a match; at 1.0 it is not.
-    _, errors = score_corpus(corpus, ["iou"], iou_threshold=0.5, keep_errors=True)
-    assert "wrong_boundaries" not in {r["kind"] for r in error_records(errors, corpus.pairs)}
-    _, errors = score_corpus(corpus, ["iou"], iou_threshold=1.0, keep_errors=True)
-    assert "wrong_boundaries" in {r["kind"] for r in error_records(errors, corpus.pairs)}
+    _, errors, kept = score_corpus(corpus, ["iou"], iou_threshold=0.5, keep_errors=True)
+    assert "wrong_boundaries" not in {r["kind"] for r in error_records(errors, kept)}
+    _, errors, kept = score_corpus(corpus, ["iou"], iou_threshold=1.0, keep_errors=True)
+    assert "wrong_boundaries" in {r["kind"] for r in error_records(errors, kept)}
 
 
 def test_write_errors_round_trip(tmp_path, corpus):
-    _, errors = score_corpus(corpus, ["strict"], keep_errors=True)
-    records = error_records(errors, corpus.pairs)
+    _, errors, kept = score_corpus(corpus, ["strict"], keep_errors=True)
+    records = error_records(errors, kept)
     write_errors(tmp_path / "e.jsonl", records)
     assert list(srsly.read_jsonl(tmp_path / "e.jsonl")) == records
 
@@ -117,8 +127,8 @@ def test_html_shows_at_most_max_docs_most_errors_first(corpus):
 
 def test_render_html_is_self_contained_and_escaped(corpus):
     corpus.pairs[0].gold = sorted(corpus.pairs[0].gold + [Span(2, 3, "<i>&")])
-    results, errors = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
-    page = render_html(scores_data(results, corpus), corpus.pairs, error_records(errors, corpus.pairs),
+    results, errors, kept = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
+    page = render_html(corpus.scores.to_dict(), list(kept.values()), error_records(errors, kept),
                        sources=corpus.sources)
     assert page.startswith("<!DOCTYPE html>")
     assert "<script" not in page and "<link" not in page and not re.search(r'(src|href)="http', page)

@@ -1,0 +1,138 @@
+"""`spacy-spanf1 compare` on a large JSONL pair against the floor.
+
+Writes a seeded gold/pred JSONL pair (default 200,000 documents, ~9-10
+spans each) to a temporary directory, then times, each in a fresh
+process: (1) `spacy-spanf1 compare gold.jsonl pred.jsonl -s
+strict,exact,partial,type,iou,overlap` (python -m spacy_spanf1), and (2)
+the floor: srsly.read_jsonl of both files, building the span tuples and
+scoring them with evaluate_spans. Each child reports its peak RSS
+(resource.getrusage). Targets: compare <= 1.5x the floor, peak RSS < 300
+MB, and (with --growth N) peak RSS growing < 20% from the first size to N.
+
+    python benchmarks/bench_compare.py [--docs 200000] [--growth 600000]
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import typer
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from spacy_spanf1.errors import SCHEMES  # noqa: E402
+
+LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
+WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa")
+
+FLOOR = r"""
+import resource, sys, time
+import srsly
+from spacy_spanf1.evaluate import evaluate_spans
+t = time.perf_counter()
+def spans(path):
+    for record in srsly.read_jsonl(path):
+        yield [(s["start"], s["end"], s["label"]) for s in record.get("spans", ())]
+result = evaluate_spans(spans(sys.argv[1]), spans(sys.argv[2]), schemes=sys.argv[3].split(","), unit="char")
+elapsed = time.perf_counter() - t
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, result["strict"].f1)
+"""
+
+COMPARE = r"""
+import resource, runpy, sys, time
+t = time.perf_counter()
+sys.argv = ["spacy-spanf1", "compare", *sys.argv[1:]]
+try:
+    runpy.run_module("spacy_spanf1", run_name="__main__")
+except SystemExit as exit:
+    assert not exit.code, exit.code
+elapsed = time.perf_counter() - t
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def write_corpus(directory: Path, n: int, seed: int = 0) -> None:
+    """n documents of ~40 words with ~9.5 gold spans; predictions keep,
+    shift, relabel or drop them and add some."""
+    rng = random.Random(seed)
+    with (directory / "gold.jsonl").open("w", encoding="utf-8") as g, (directory / "pred.jsonl").open("w", encoding="utf-8") as p:
+        for _ in range(n):
+            words = [rng.choice(WORDS) for _ in range(40)]
+            starts, pos = [], 0
+            for w in words:
+                starts.append(pos)
+                pos += len(w) + 1
+            text = " ".join(words)
+            gold, pred = [], []
+            k = 0
+            while k < 38:
+                k += rng.randint(1, 4)
+                length = rng.choice((1, 1, 2, 2, 3))
+                if k + length > 40:
+                    break
+                span = {"start": starts[k], "end": starts[k + length - 1] + len(words[k + length - 1]), "label": rng.choice(LABELS)}
+                gold.append(span)
+                r = rng.random()
+                if r < 0.7:
+                    pred.append(span)
+                elif r < 0.8:
+                    pred.append(dict(span, label=rng.choice(LABELS)))
+                elif r < 0.9:
+                    pred.append(dict(span, end=starts[k] + len(words[k])))
+                k += length
+            g.write(json.dumps({"text": text, "spans": gold}) + "\n")
+            p.write(json.dumps({"text": text, "spans": pred}) + "\n")
+
+
+def run_child(code: str, args, env) -> tuple:
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env)
+    if proc.returncode:
+        raise SystemExit(proc.stdout[-2000:] + proc.stderr[-2000:])
+    return proc
+
+
+def measure(directory: Path, env) -> dict:
+    gold, pred = str(directory / "gold.jsonl"), str(directory / "pred.jsonl")
+    schemes = ",".join(SCHEMES)
+    floor = run_child(FLOOR, [gold, pred, schemes], env).stdout.split()
+    compare = run_child(COMPARE, [gold, pred, "-s", schemes, "--silent", "-o", str(directory / "scores.json")], env)
+    compare_time, compare_rss = compare.stderr.strip().splitlines()[-1].split()
+    f1 = json.loads((directory / "scores.json").read_text())["schemes"]["strict"]["f"]
+    assert abs(f1 - float(floor[2])) < 1e-9, (f1, floor[2])  # srsly writes 10 decimals
+    return {
+        "floor_s": float(floor[0]), "floor_rss_mb": int(floor[1]) / 1024,
+        "compare_s": float(compare_time), "compare_rss_mb": int(compare_rss) / 1024,
+    }
+
+
+def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
+         growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)")):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    rows = []
+    for n in [docs] + ([growth] if growth else []):
+        with tempfile.TemporaryDirectory() as tmp:
+            directory = Path(tmp)
+            t = time.perf_counter()
+            write_corpus(directory, n)
+            size = sum(f.stat().st_size for f in directory.glob("*.jsonl")) / 1e6
+            print(f"{n} documents, {size:.0f} MB written in {time.perf_counter() - t:.1f}s", flush=True)
+            row = dict(docs=n, mb=size, **measure(directory, env))
+            row["ratio"] = row["compare_s"] / row["floor_s"]
+            rows.append(row)
+            print(
+                f"  compare {row['compare_s']:.2f}s (peak RSS {row['compare_rss_mb']:.0f} MB)  "
+                f"floor {row['floor_s']:.2f}s (peak RSS {row['floor_rss_mb']:.0f} MB)  "
+                f"ratio {row['ratio']:.2f} (target <= 1.5)", flush=True,
+            )
+    if len(rows) == 2:
+        change = rows[1]["compare_rss_mb"] / rows[0]["compare_rss_mb"] - 1
+        print(f"  peak RSS growth {rows[0]['docs']} -> {rows[1]['docs']}: {change * 100:+.1f}% (target < 20%)")
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -1,0 +1,108 @@
+"""What every reader shares: the two errors, file checks and lazy reading
+of lines. `InputError` and `UsageError` live here and are imported from
+`spacy_spanf1.formats` (and from `spacy_spanf1.app`).
+
+Errors name settings (`format`, `unit`, `spans_key`, `tag_column`, ...),
+never command-line flags: the command line maps settings to its flags.
+"""
+from pathlib import Path
+from typing import Iterator, Optional, Tuple, Union
+
+PathLike = Union[str, Path]
+
+
+class InputError(ValueError):
+    """Bad input data. str() gives one line: `path:line: problem`.
+
+    setting (Optional[str]): The setting the problem is about, if any (e.g.
+        "labels", "spans_key"); without a path, str() starts with it.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        path: Optional[PathLike] = None,
+        line: Optional[int] = None,
+        *,
+        setting: Optional[str] = None,
+    ):
+        self.message = message
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.setting = setting
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if self.path is None:
+            return self.message if self.setting is None else f"'{self.setting}': {self.message}"
+        if self.line is None:
+            return f"{self.path}: {self.message}"
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+class UsageError(ValueError):
+    """A bad setting or argument (the command line exits with status 2).
+
+    param (Optional[str]): The setting at fault, e.g. "format", "unit",
+        "tag_scheme" (the command line shows its flag).
+    """
+
+    def __init__(self, message: str, param: Optional[str] = None):
+        self.message = message
+        self.param = param
+        super().__init__(message if param is None else f"'{param}': {message}")
+
+
+def check_file(path: PathLike) -> Path:
+    """The path, if it names an existing file."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path)
+    if not path.is_file():
+        raise InputError("not a file (a directory?)", path)
+    return path
+
+
+def _decode(data: bytes, path: PathLike, lineno: int) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = lineno + data.count(b"\n", 0, err.start)
+        raise InputError(
+            f"not UTF-8 text (byte {data[err.start]:#04x}); is this the right file and format?",
+            path,
+            line,
+        ) from None
+
+
+def read_lines(path: PathLike) -> Iterator[Tuple[int, str]]:
+    """(line number, line) of a UTF-8 text file, read lazily: one line in
+    memory at a time. Lines end at "\\n" only (JSON strings may hold U+2028
+    and friends); a trailing "\\r" and a leading byte-order mark are dropped."""
+    path = check_file(path)
+    try:
+        f = path.open("rb")
+    except OSError as err:
+        raise InputError(f"can't read the file: {err.strerror or err}", path) from None
+    with f:
+        for lineno, raw in enumerate(f, 1):
+            line = _decode(raw, path, lineno)
+            if lineno == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            if line.endswith("\n"):
+                line = line[:-1]
+            if line.endswith("\r"):
+                line = line[:-1]
+            yield lineno, line
+
+
+def read_text(path: PathLike) -> str:
+    """A whole UTF-8 text file (a leading byte-order mark is dropped), for
+    formats whose documents are not in file order (Feedback Prize CSV)."""
+    path = check_file(path)
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise InputError(f"can't read the file: {err.strerror or err}", path) from None
+    text = _decode(data, path, 1)
+    return text[1:] if text.startswith("\ufeff") else text

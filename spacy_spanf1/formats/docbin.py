@@ -1,0 +1,87 @@
+"""`spacy`: a `.spacy` DocBin (the module is `docbin` so that it does not
+shadow the spacy package). Spans come from `Doc.ents`, or from
+`Doc.spans[spans_key]`; unit `token` (default) or `char`.
+
+Gold and predicted docs may be tokenized differently (texts may not), so
+they are paired by spaCy's alignment: the reader yields each doc's text
+(the common pairing code checks it and counts the documents) and keeps the
+spaCy Doc in `meta["doc"]`; the pairing code then calls `align`, which
+builds the `Example` and reads both sides' spans with `docs.example_spans`
+(missing annotation follows spaCy's scorers: `None` skips the document).
+The span group keys of each doc are in `meta["spans_keys"]`, so that a
+`spans_key` no gold doc has is reported.
+"""
+from typing import Any, Iterator, List, Optional, Tuple
+
+from ..registry import formats
+from ..spans import Span
+from ..types import Document, Format, PathLike
+from .base import InputError, check_file
+
+
+def read_docbin(path: PathLike, vocab) -> Iterator[Any]:
+    """The docs of a .spacy DocBin, one at a time (the file is read whole,
+    as DocBin does)."""
+    from spacy.tokens import DocBin
+
+    path = check_file(path)
+    try:
+        docs = DocBin().from_disk(path).get_docs(vocab)
+        first = next(docs, None)
+    except Exception as err:  # any failure here means the file is not a DocBin
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path) from None
+    if first is not None:
+        yield first
+        yield from docs
+
+
+def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -> Document:
+    """A spaCy Doc as a Document to pair (spans come from `align`)."""
+    offsets = None
+    if unit == "token" and side == "gold":
+        offsets = [(t.idx, t.idx + len(t.text)) for t in doc]
+    meta = {"doc": doc, "spans_keys": tuple(doc.spans.keys())} if side == "gold" else {"doc": doc}
+    return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source)
+
+
+def align_docs(gold: Document, pred: Document, *, unit: str = "token", spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], Optional[List[Span]]]:
+    """The spans of a gold and a predicted Document holding spaCy Docs, by
+    spaCy's alignment; (None, None) when the gold doc lacks annotation."""
+    from spacy.training import Example
+
+    from ..docs import example_spans
+
+    found = example_spans(Example(pred.meta["doc"], gold.meta["doc"]), spans_key, unit)
+    if found is None:
+        return None, None
+    return list(found[0]), list(found[1])
+
+
+class DocBinFormat(Format):
+    name = "spacy"
+    units = ("token", "char")
+    extensions = (".spacy",)
+    options = ("spans_key",)
+
+    def __init__(self) -> None:
+        self._vocab = None
+
+    @property
+    def vocab(self):
+        if self._vocab is None:
+            from spacy.vocab import Vocab
+
+            self._vocab = Vocab()
+        return self._vocab
+
+    def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
+        for index, doc in enumerate(read_docbin(path, self.vocab)):
+            yield doc_document(index, doc, unit, side, str(path))
+
+    def align(self, gold: Document, pred: Document, **options: Any):
+        return align_docs(gold, pred, **options)
+
+
+DOCBIN = DocBinFormat()
+formats.register("spacy", func=DOCBIN)

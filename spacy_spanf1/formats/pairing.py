@@ -1,0 +1,285 @@
+"""Pairing gold and predicted documents, once for every format.
+
+`pair_documents` takes the two Document streams of a format's reader and
+yields DocPairs one at a time; it holds no list of documents (except the
+predicted side of a keyed format, by key, as the gold order is the order
+of the report). It does, for every format:
+
+- pairing: by `Document.key` when both sides carry keys (Feedback Prize
+  ids, brat file names): the gold side fixes the documents and their
+  order, a gold key without a prediction predicts nothing, a predicted key
+  that is not gold is an error; else by position, and unequal numbers of
+  documents are an error naming both counts;
+- identity: the same text (the first differing character named), the
+  same tokens (the first differing token named) when the documents carry
+  tokens; a format with an `align` method (spaCy DocBins: tokenizations
+  may differ, spaCy's alignment maps them) is checked on its text only and
+  then aligned by that method;
+- skipping: a gold document without annotation (`spans is None`) is
+  skipped and counted (the first names kept for the message); a predicted
+  document without annotation predicts nothing.
+"""
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+
+from ..spans import Span
+from ..types import Document
+from .base import InputError
+
+#: How many names of skipped documents are kept for the message.
+SKIPPED_NAMES = 5
+
+
+@dataclass
+class DocPair:
+    """Gold and predicted spans of one scored document.
+
+    index (int): Position in the corpus, skipped documents included.
+    name (str): How messages and reports name the document.
+    gold, pred (List[Span]): Sorted span lists in the corpus unit.
+    text (str): The (gold) text, for reports.
+    offsets (Optional[List[Tuple[int, int]]]): Character (start, end) of each
+        token in token unit; None in char unit.
+    """
+
+    index: int
+    name: str
+    gold: List[Span]
+    pred: List[Span]
+    text: str
+    offsets: Optional[List[Tuple[int, int]]] = None
+
+    def span_text(self, span: Span) -> str:
+        """The text a span covers."""
+        if self.offsets is None:
+            return self.text[span.start : span.end]
+        if span.end > len(self.offsets):
+            return ""
+        return self.text[self.offsets[span.start][0] : self.offsets[span.end - 1][1]]
+
+
+@dataclass
+class PairStats:
+    """What pairing counted (filled in as the pairs are read).
+
+    documents (int): Gold documents, skipped ones included.
+    skipped (int): Gold documents skipped for want of annotation.
+    skipped_names (List[str]): The names of the first SKIPPED_NAMES of them.
+    spans_keys (Set[str]): The span group keys found in gold documents
+        (formats that have span groups put them in `meta["spans_keys"]`).
+    """
+
+    documents: int = 0
+    skipped: int = 0
+    skipped_names: List[str] = field(default_factory=list)
+    spans_keys: Set[str] = field(default_factory=set)
+
+    @property
+    def scored(self) -> int:
+        return self.documents - self.skipped
+
+
+def _first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return min(len(a), len(b))
+
+
+def _excerpt(text: str, i: int, width: int = 24) -> str:
+    start = max(0, i - width // 2)
+    piece = text[start : start + width]
+    return ("…" if start > 0 else "") + piece + ("…" if start + width < len(text) else "")
+
+
+def token_offsets(tokens: Sequence[str]) -> List[Tuple[int, int]]:
+    """Character offsets of tokens joined by single spaces."""
+    offsets = []
+    pos = 0
+    for token in tokens:
+        offsets.append((pos, pos + len(token)))
+        pos += len(token) + 1
+    return offsets
+
+
+def _token_at(doc: Document, j: int) -> str:
+    if j >= len(doc.offsets):
+        return "the end of the tokens"
+    start, end = doc.offsets[j]
+    return f"{doc.tokens[j]!r} at characters {start}-{end}"
+
+
+def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_source: str, aligned: bool) -> Optional[InputError]:
+    """The identity error of the i-th pair, or None."""
+    if not aligned and gold.tokens is not None and pred.tokens is not None and gold.offsets is None:
+        # Tokens are all there is (the text is made from them): name the token.
+        if gold.tokens != pred.tokens:
+            j = _first_difference(gold.tokens, pred.tokens)
+            end = f"the end of the {gold.name.rsplit(' ', 1)[0]}"
+            g = repr(gold.tokens[j]) if j < len(gold.tokens) else end
+            p = repr(pred.tokens[j]) if j < len(pred.tokens) else end
+            line = None if pred.line is None else (pred.line + j if j < len(pred.tokens) else pred.line)
+            return InputError(
+                f"{pred.name} differs from {gold_source} ({gold.name.rsplit(' ', 1)[0]} starting at line "
+                f"{gold.line}) at token {j}: gold has {g}, predicted has {p}",
+                pred_source,
+                line,
+            )
+        return None
+    if gold.text != pred.text:
+        k = _first_difference(gold.text, pred.text)
+        pred_where = f"record {i + 1}" if pred.line is not None else pred.name
+        return InputError(
+            f"the text of {pred_where} differs from {gold.name} of {gold_source} at character {k}: "
+            f"gold {_excerpt(gold.text, k)!r}, predicted {_excerpt(pred.text, k)!r}",
+            pred_source,
+            pred.line,
+        )
+    if not aligned and gold.offsets is not None and pred.offsets is not None and gold.offsets != pred.offsets:
+        j = _first_difference(gold.offsets, pred.offsets)
+        return InputError(
+            f"the tokens of record {i + 1} differ from {gold.name} of {gold_source} at token {j}: "
+            f"gold {_token_at(gold, j)}, predicted {_token_at(pred, j)}",
+            pred_source,
+            pred.line,
+        )
+    return None
+
+
+def _count_rest(docs: Iterator[Document]) -> int:
+    return sum(1 for _ in docs)
+
+
+def pair_documents(
+    gold_docs: Iterable[Document],
+    pred_docs: Iterable[Document],
+    *,
+    fmt: Any = None,
+    sources: Tuple[str, str] = ("gold", "predicted"),
+    stats: Optional[PairStats] = None,
+    options: Optional[Dict[str, Any]] = None,
+) -> Iterator[DocPair]:
+    """Pair two Document streams and yield the DocPairs to score.
+
+    fmt (Optional[Format]): The format read; its `align(gold, pred,
+        **options) -> (gold spans, pred spans)` is used when it has one,
+        and `counted_as` names its documents in the count error.
+    sources (Tuple[str, str]): The gold and predicted files, for messages.
+    stats (Optional[PairStats]): Filled in while pairs are read.
+    Raises InputError for unequal numbers of documents, a mismatch of text
+    or tokens, or a predicted key that is not a gold document.
+    """
+    stats = stats if stats is not None else PairStats()
+    options = options or {}
+    align = getattr(fmt, "align", None)
+    what = getattr(fmt, "counted_as", "documents")
+    gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
+    first_gold = next(gold_iter, None)
+    first_pred = next(pred_iter, None)
+    keyed = (
+        first_gold is not None and first_pred is not None
+        and first_gold.key is not None and first_pred.key is not None
+    )
+
+    def chained(first, rest):
+        if first is not None:
+            yield first
+            yield from rest
+
+    golds = chained(first_gold, gold_iter)
+    preds = chained(first_pred, pred_iter)
+    if keyed:
+        pairs = _keyed(golds, preds, sources)
+    else:
+        pairs = _ordered(golds, preds, sources, what)
+    index = 0
+    for gold, pred in pairs:
+        i = index
+        index += 1
+        stats.documents += 1
+        if gold.meta:
+            stats.spans_keys.update(gold.meta.get("spans_keys", ()))
+        if pred is not None:
+            error = _mismatch(i, gold, pred, sources[0], sources[1], align is not None)
+            if error is not None:
+                if not keyed:
+                    # A missing document shifts every later one: say so.
+                    n_gold = i + 1 + _safe_count(gold_iter)
+                    n_pred = i + 1 + _safe_count(pred_iter)
+                    if n_gold != n_pred:
+                        raise _count_error(sources, n_gold, n_pred, what)
+                raise error
+        if align is not None and pred is not None:
+            gold_spans, pred_spans = align(gold, pred, **options)
+        else:
+            gold_spans = gold.spans
+            pred_spans = None if pred is None else pred.spans
+        if gold_spans is None:
+            stats.skipped += 1
+            if len(stats.skipped_names) < SKIPPED_NAMES:
+                stats.skipped_names.append(gold.name)
+            continue
+        pred_spans = list(pred_spans or [])
+        yield _doc_pair(i, gold, list(gold_spans), pred_spans)
+
+
+def _safe_count(docs: Iterator[Document]) -> int:
+    try:
+        return _count_rest(docs)
+    except InputError:
+        return 0
+
+
+def _count_error(sources: Tuple[str, str], n_gold: int, n_pred: int, what: str) -> InputError:
+    return InputError(
+        f"unequal numbers of {what}: {n_gold} in {sources[0]}, {n_pred} in {sources[1]}; "
+        "gold and prediction must describe the same documents in the same order",
+        sources[1],
+    )
+
+
+def _ordered(golds, preds, sources, what) -> Iterator[Tuple[Document, Document]]:
+    n = 0
+    while True:
+        gold = next(golds, None)
+        pred = next(preds, None)
+        if gold is None or pred is None:
+            if gold is None and pred is None:
+                return
+            n_gold = n + (gold is not None) + _count_rest(golds)
+            n_pred = n + (pred is not None) + _count_rest(preds)
+            raise _count_error(sources, n_gold, n_pred, what)
+        n += 1
+        yield gold, pred
+
+
+def _keyed(golds, preds, sources) -> Iterator[Tuple[Document, Optional[Document]]]:
+    by_key: Dict[str, Document] = {}
+    for pred in preds:
+        if pred.key in by_key:
+            raise InputError(f"{pred.name} appears twice (also {by_key[pred.key].name})", sources[1], pred.line)
+        by_key[pred.key] = pred
+    for gold in golds:
+        yield gold, by_key.pop(gold.key, None)
+    if by_key:
+        pred = next(iter(by_key.values()))
+        raise InputError(
+            f"{pred.name} is not in {sources[0]}; every predicted document must be a gold document",
+            sources[1],
+            pred.line,
+        )
+
+
+def _doc_pair(index: int, gold: Document, gold_spans: List[Span], pred_spans: List[Span]) -> DocPair:
+    name = gold.name
+    if gold.line is not None and gold.key is None and not name.startswith("line "):
+        name = f"{name} (line {gold.line})"
+    text, offsets = gold.text, gold.offsets
+    if offsets is None and gold.tokens is not None:
+        offsets = token_offsets(gold.tokens)
+    elif not text and gold.tokens is None and gold.key is not None:
+        # No text at all (Feedback Prize CSV): show the word indices.
+        n_words = max((s.end for s in gold_spans + pred_spans), default=0)
+        words = [str(k) for k in range(n_words)]
+        text, offsets = " ".join(words), token_offsets(words)
+    return DocPair(index, name, gold_spans, pred_spans, text, offsets)
