@@ -39,7 +39,7 @@ def jsonl_file(path, *records):
 
 def as_jsonl(tmp_path, name, text, spans):
     spans = [{"start": s, "end": e, "label": lab} for s, e, lab in spans]
-    return read_jsonl(jsonl_file(tmp_path / name, {"text": text, "spans": spans}))
+    return list(read_jsonl(jsonl_file(tmp_path / name, {"text": text, "spans": spans})))
 
 
 def counts(gold, pred, unit="char"):
@@ -504,10 +504,10 @@ def test_tags_strings_like_conll_and_jsonl(tmp_path):
     assert doc.text == "Ada Lovelace met Charles Babbage in London ." and doc.offsets[1] == (4, 12)
     assert doc.meta == {"id": "0", "genre": "bio"}
     conll = write(tmp_path / "t.conll", "".join(f"{w}\t{t}\n" for w, t in zip(WORDS, STR_TAGS)))
-    assert read_conll(conll)[0].spans == doc.spans
-    assert read_conll(conll)[0].text == doc.text
+    assert list(read_conll(conll))[0].spans == doc.spans
+    assert list(read_conll(conll))[0].text == doc.text
     spans = [{"start": s, "end": e, "label": lab} for s, e, lab in TOKEN_GOLD]
-    jl = read_jsonl(jsonl_file(tmp_path / "j.jsonl", {"text": doc.text, "tokens": WORDS, "spans": spans}), unit="token")
+    jl = list(read_jsonl(jsonl_file(tmp_path / "j.jsonl", {"text": doc.text, "tokens": WORDS, "spans": spans}), unit="token"))
     assert jl[0].spans == doc.spans
     pred = [Span(0, 1, "PER"), Span(3, 5, "ORG"), Span(6, 7, "LOC")]
     pred_tags = ["B-PER", "O", "O", "B-ORG", "I-ORG", "O", "B-LOC", "O"]
@@ -562,7 +562,7 @@ def test_tags_mode_and_scheme(tmp_path):
     path = jsonl_file(tmp_path / "t.jsonl", {"tokens": ["a", "b"], "ner_tags": ["I-PER", "I-PER"]})
     assert read("tags", path)[0].spans == [Span(0, 2, "PER")]
     assert read("tags", path, tag_mode="strict", tag_scheme="IOB2")[0].spans == []
-    with pytest.raises(UsageError, match="needs --tag-scheme"):
+    with pytest.raises(UsageError, match="tag_mode=.strict. needs a tag scheme"):
         read("tags", path, tag_mode="strict")
 
 

@@ -22,7 +22,9 @@ from .pairing import DocPair, PairStats, pair_documents, token_offsets
 #: The built-in reader modules, imported (and so registered) on import of
 #: this package, in the order `--format`'s help lists them. Adding a format
 #: is one line here. A module missing from the package is an ImportError.
-BUILTIN: Tuple[str, ...] = ("docbin", "jsonl", "conll", "kaggle")
+BUILTIN: Tuple[str, ...] = (
+    "docbin", "jsonl", "conll", "kaggle", "brat", "labelstudio", "doccano", "prodigy", "tags",
+)
 
 for _module in BUILTIN:
     importlib.import_module(f"{__name__}.{_module}")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ..spans import Span, is_int
-from . import InputError, UsageError, _lines, read_text
+from .base import InputError, UsageError, read_lines
 
 PathLike = Union[str, Path]
 COUNTS_KEY = "_counts"
@@ -53,7 +53,7 @@ def no_annotation(side: str) -> Optional[List[Span]]:
 def json_lines(path: PathLike) -> Iterator[Tuple[int, Dict[str, Any]]]:
     """(line number, record) for each non-blank line of a JSON Lines file;
     InputError for a line that is not a JSON object."""
-    for lineno, line in enumerate(_lines(read_text(path)), 1):
+    for lineno, line in read_lines(path):
         if not line.strip():
             continue
         try:

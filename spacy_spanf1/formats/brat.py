@@ -22,7 +22,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from ..registry import formats
 from ..spans import Span
 from ..types import Document, Format, PathLike
-from . import InputError, _lines, read_text
+from .base import InputError, read_lines, read_text
 from ._records import check_choice, check_read, with_counts
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
@@ -103,7 +103,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Do
     counts: Dict[str, int] = {}
     spans = set()
     seen: Dict[str, int] = {}
-    for lineno, line in enumerate(_lines(read_text(ann_path)), 1):
+    for lineno, line in read_lines(ann_path):
         if not line.strip():
             continue
         ann_id = line.split("\t", 1)[0].strip()

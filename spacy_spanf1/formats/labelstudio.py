@@ -18,7 +18,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from ..registry import formats
 from ..spans import Span
 from ..types import Document, Format, PathLike
-from . import InputError, read_text
+from .base import InputError, read_text
 from ._records import (
     check_choice,
     char_span,

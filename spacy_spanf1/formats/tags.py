@@ -16,7 +16,8 @@ from ..registry import formats
 from ..spans import Span, all_ints, is_int
 from ..tags import spans_from_tags
 from ..types import Document, Format, PathLike
-from . import InputError, UsageError, check_tag_options, read_text
+from .base import InputError, UsageError, read_text
+from .conll import check_tag_options
 from ._records import check_read, json_lines, no_annotation
 
 INFO_FILE = "dataset_info.json"
