@@ -47,6 +47,8 @@ class CorpusScores:
     labels_seen (List[str]): Every label met in gold or prediction.
     official_score (Optional[float]): Feedback Prize input with the overlap
         scheme: the mean F1 of the gold classes.
+    not_scored (Dict[str, Dict[str, int]]): By side, what the readers read
+        but did not score (relations, cancelled annotations, ...).
     """
 
     results: Dict[str, SchemeResult]
@@ -60,6 +62,7 @@ class CorpusScores:
     labels_seen: List[str] = field(default_factory=list)
     official_score: Optional[float] = None
     gold_labels: List[str] = field(default_factory=list, repr=False)
+    not_scored: Dict[str, Dict[str, int]] = field(default_factory=dict)
 
     @property
     def scored(self) -> int:
@@ -78,6 +81,8 @@ class CorpusScores:
         }
         if self.official_score is not None:
             data["official_score"] = self.official_score
+        if self.not_scored:
+            data["not_scored"] = self.not_scored
         return data
 
 
@@ -186,6 +191,7 @@ def score_pairs(
         kept,
         scorer.labels_seen,
         gold_labels=sorted(found_gold),
+        not_scored={} if stats is None else stats.not_scored,
     )
 
 

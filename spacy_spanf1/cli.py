@@ -22,6 +22,7 @@ from wasabi import Printer, color
 
 from .app import CorpusScores, compare_files, evaluate_pipeline, prf_from_stdin, prf_from_text, score_pairs  # noqa: F401
 from .errors import SCHEMES
+from .matching import SEMEVAL_RULES as SEMEVAL_SCHEMES
 from .formats import InputError, UsageError, extension_map, format_names
 from .report import error_records, format_counts, format_pct, render_html, write_errors, write_html
 from .tags import TAG_MODES, TAG_SCHEMES
@@ -60,6 +61,15 @@ FLAGS: Dict[str, str] = {
     "overlap_threshold": "--overlap-threshold",
     "min_overlap": "--min-overlap",
     "n_process": "--n-process",
+    "fragments": "--fragments",
+    "newlines": "--newlines",
+    "annotator": "--annotator",
+    "model_version": "--model-version",
+    "pred_from": "--pred-from",
+    "text_field": "--text-field",
+    "tag_field": "--tag-field",
+    "token_field": "--token-field",
+    "label_names": "--label-names",
     "batch_size": "--batch-size",
 }
 _SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(FLAGS), "|".join(FLAGS)))
@@ -205,11 +215,18 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
             max_col=80,
             title=f"{primary} (per type)",
         )
+        if primary in SEMEVAL_SCHEMES:
+            say(msg, "text", "Per type, each label is scored on its own spans (as nervaluate does): the counts "
+                "need not add up to the totals (a wrong label is one INC there, a MIS and a SPU here).")
     say(msg, "info", f"Documents: {scores.documents}, scored: {scores.scored}, skipped: {scores.skipped}")
     if scores.skipped:
         names = scores.skipped_names
         shown = ", ".join(names) + (", …" if scores.skipped > len(names) else "")
         say(msg, "warn", f"{scores.skipped} gold document(s) without annotation were skipped: {shown}")
+    for side, counts in scores.not_scored.items():
+        listed = ", ".join(f"{what} {n}" for what, n in sorted(counts.items()))
+        where = scores.sources[0] if side == "gold" else scores.sources[1]
+        say(msg, "info", f"Read but not scored ({'gold' if side == 'gold' else 'predicted'}, {where}): {listed}")
     if scores.official_score is not None:
         n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
         say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
@@ -389,6 +406,15 @@ def compare_cli(
     pred_column: Optional[int] = Opt(None, "--pred-column", help="conll, one file holding both sides: the predicted tag column, 0-based, negative from the end (e.g. --gold-column 1 --pred-column 2, or -2 and -1)", show_default=False),
     tag_mode: Optional[str] = Opt(None, "--tag-mode", help=f"conll: how tags become spans, as seqeval: {', '.join(TAG_MODES)} [default: conll]", show_default=False),
     tag_scheme: Optional[str] = Opt(None, "--tag-scheme", help=f"conll, with --tag-mode strict: {', '.join(TAG_SCHEMES)}", show_default=False),
+    fragments: Optional[str] = Opt(None, "--fragments", help="brat: discontinuous entities: error (default), merge (one span) or split (one span per fragment); fragments split only by whitespace are always merged", show_default=False),
+    newlines: Optional[str] = Opt(None, "--newlines", help="brat: brat (default: offsets count \\r\\n as one character, as brat reads the .txt) or keep", show_default=False),
+    annotator: Optional[str] = Opt(None, "--annotator", help="labelstudio: the annotation to read, by completed_by id or e-mail [default: the first not cancelled]", show_default=False),
+    model_version: Optional[str] = Opt(None, "--model-version", help="labelstudio: the prediction to read, by model_version [default: the first]", show_default=False),
+    pred_from: Optional[str] = Opt(None, "--pred-from", help="labelstudio: predictions (default) or annotations (a second export's annotations)", show_default=False),
+    text_field: Optional[str] = Opt(None, "--text-field", help="labelstudio: the data field of the text [default: text]", show_default=False),
+    tag_field: Optional[str] = Opt(None, "--tag-field", help="tags: the field of the tags [default: ner_tags]", show_default=False),
+    token_field: Optional[str] = Opt(None, "--token-field", help="tags: the field of the tokens [default: tokens]", show_default=False),
+    label_names: Optional[str] = Opt(None, "--label-names", help="tags: comma-separated names of integer tag ids [default: from dataset_info.json beside the file]", show_default=False),
     iou_threshold: float = Opt(0.5, "--iou-threshold", help="Combined IoU a gold span needs under iou, in (0, 1]"),
     overlap_threshold: float = Opt(0.5, "--overlap-threshold", help="Coverage both ways under overlap, in (0, 1]"),
     min_overlap: Optional[float] = Opt(None, "--min-overlap", help="Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap"),
@@ -427,6 +453,15 @@ def compare_cli(
         tag_column=tag_column,
         tag_mode=tag_mode,
         tag_scheme=tag_scheme,
+        fragments=fragments,
+        newlines=newlines,
+        annotator=annotator,
+        model_version=model_version,
+        pred_from=pred_from,
+        text_field=text_field,
+        tag_field=tag_field,
+        token_field=token_field,
+        label_names=label_names,
         iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,

@@ -622,7 +622,7 @@ def test_format_registered_from_outside(tmp_path, monkeypatch):
         assert data["documents"] == 2
         assert data["schemes"]["strict"]["counts"] == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 0}
         unknown = invoke(["compare", "g.lines", "p.lines", "-s", "strict", "--format", "nope"])
-        assert_clean_failure(unknown, 2, "Valid formats: spacy, jsonl, conll, kaggle, test-fmt")
+        assert_clean_failure(unknown, 2, "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, test-fmt")
     finally:
         catalogue._remove(("spacy_spanf1", "formats", "test-fmt"))
 

@@ -586,3 +586,63 @@ def test_tags_missing_tag_field(tmp_path):
     path = jsonl_file(tmp_path / "t.jsonl", {"tokens": WORDS})
     assert read("tags", path)[0].spans is None
     assert read("tags", path, side="pred")[0].spans == []
+
+
+# --------------------------------------------------------------------------
+# Through the command line: the registry finds each format, and what a
+# reader counts but does not score is shown
+# --------------------------------------------------------------------------
+
+
+def test_compare_reads_brat_directories_and_shows_what_it_did_not_score(tmp_path):
+    import json as json_module
+
+    from typer.testing import CliRunner
+
+    from spacy_spanf1.cli import app
+
+    text = "Ada Lovelace met Charles Babbage in London."
+    for side, lines in (
+        ("gold", ["T1\tPER 0 12\tAda Lovelace", "T2\tPER 17 32\tCharles Babbage", "T3\tLOC 36 42\tLondon",
+                  "R1\tKnows Arg1:T1 Arg2:T2"]),
+        ("pred", ["T1\tPER 0 3\tAda", "T2\tPER 17 32\tCharles Babbage"]),
+    ):
+        folder = tmp_path / side
+        folder.mkdir()
+        (folder / "doc1.txt").write_text(text, encoding="utf-8")
+        (folder / "doc1.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["compare", str(tmp_path / "gold"), str(tmp_path / "pred"), "-s", "strict",
+                                      "-o", str(tmp_path / "scores.json")])
+    assert result.exit_code == 0, result.stderr
+    data = json_module.loads((tmp_path / "scores.json").read_text())
+    # Charles Babbage right; Ada for Ada Lovelace INC; London missed
+    assert data["schemes"]["strict"]["counts"] == {"cor": 1, "inc": 1, "par": 0, "mis": 1, "spu": 0}
+    assert data["not_scored"] == {"gold": {"relations": 1}}
+    assert "Read but not scored (gold" in result.stdout and "relations 1" in result.stdout
+
+
+def test_compare_one_label_studio_export_scores_predictions_against_annotations(tmp_path):
+    import json as json_module
+
+    from typer.testing import CliRunner
+
+    from spacy_spanf1.cli import app
+
+    tasks = [{
+        "id": 17, "data": {"text": "Ada Lovelace met Charles Babbage in London."},
+        "annotations": [{"completed_by": 1, "result": [
+            {"type": "labels", "value": {"start": 0, "end": 12, "text": "Ada Lovelace", "labels": ["PER"]}},
+            {"type": "labels", "value": {"start": 36, "end": 42, "text": "London", "labels": ["LOC"]}}]}],
+        "predictions": [{"model_version": "v1", "result": [
+            {"type": "labels", "value": {"start": 0, "end": 12, "text": "Ada Lovelace", "labels": ["PER"]}}]}],
+    }]
+    export = tmp_path / "export.json"
+    export.write_text(json_module.dumps(tasks), encoding="utf-8")
+    out = tmp_path / "scores.json"
+    result = CliRunner().invoke(app, ["compare", str(export), "--format", "labelstudio", "-s", "strict", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    # one of two gold spans predicted, and right
+    assert json_module.loads(out.read_text())["schemes"]["strict"]["counts"] == {"cor": 1, "inc": 0, "par": 0, "mis": 1, "spu": 0}
+    # a reader option given to a format that does not take it: a usage error naming the flag
+    bad = CliRunner().invoke(app, ["compare", str(export), "--format", "labelstudio", "-s", "strict", "--fragments", "merge"])
+    assert bad.exit_code == 2 and "--fragments" in bad.stderr and "brat" in bad.stderr

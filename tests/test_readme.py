@@ -38,21 +38,26 @@ FENCE = re.compile(
     r"(?P<body>.*?)^(?P=indent)```[ \t]*$",
     re.S | re.M,
 )
-LANGUAGES = {"python", "ini", "bash", "text", "json"}
+LANGUAGES = {"python", "ini", "bash", "text", "json", "toml"}
 
 
 def readme_blocks():
-    """(line, language, directive, body) of every fenced block."""
+    """(line, language, directive, body) of every fenced block, and the
+    indices of the blocks that come right after another (nothing but blank
+    lines between them)."""
     text = README.read_text(encoding="utf-8")
-    blocks = []
+    blocks, adjacent, previous_end = [], set(), None
     for match in FENCE.finditer(text):
         line = text.count("\n", 0, match.start("lang")) + 1
         body = textwrap.dedent(match["body"])  # a block inside a list item is indented
+        if previous_end is not None and not text[previous_end:match.start()].strip():
+            adjacent.add(len(blocks))
         blocks.append((line, match["lang"], (match["directive"] or "").strip(), body))
-    return blocks
+        previous_end = match.end()
+    return blocks, adjacent
 
 
-BLOCKS = readme_blocks()
+BLOCKS, ADJACENT = readme_blocks()
 
 
 def test_every_block_has_a_known_language_and_skips_say_why():
@@ -91,6 +96,10 @@ def workdir(tmp_path_factory):
     from spacy.tokens import DocBin
 
     root = tmp_path_factory.mktemp("readme")
+    # the one-file CoNLL example: token, gold tag, predicted tag
+    (root / "dev.conll").write_text(
+        "Ann B-PER B-PER\nLee I-PER O\nflew O O\n\nAcme B-ORG B-ORG\nhired O O\n", encoding="utf-8"
+    )
     for name, records in (("gold.jsonl", GOLD), ("pred.jsonl", PRED)):
         (root / name).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     nlp = spacy.blank("en")
@@ -216,7 +225,7 @@ def shell_cases():
     for i, (line, lang, directive, body) in enumerate(BLOCKS):
         if lang != "bash" or directive.startswith("skip"):
             continue
-        following = BLOCKS[i + 1] if i + 1 < len(BLOCKS) else None
+        following = BLOCKS[i + 1] if i + 1 in ADJACENT else None
         expected = following[3] if following is not None and following[1] == "text" else None
         cases.append(pytest.param(line, body, expected, id=f"line{line}"))
     return cases
@@ -264,3 +273,12 @@ def test_error_record_example_has_the_keys_of_a_real_record(workdir):
     for _, lang, directive, body in BLOCKS:
         if lang == "json":
             json.loads(body)
+
+
+def test_toml_blocks_parse():
+    import tomllib
+
+    blocks = [body for _, lang, _, body in BLOCKS if lang == "toml"]
+    assert blocks
+    for body in blocks:
+        tomllib.loads(body)

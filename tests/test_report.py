@@ -117,9 +117,9 @@ def test_rendered_text_is_the_document_text():
 
 
 def test_html_shows_at_most_max_docs_most_errors_first(corpus):
-    results, errors = score_corpus(corpus, ["strict"], keep_errors=True)
-    records = error_records(errors, corpus.pairs, "strict")
-    page = render_html(scores_data(results, corpus), corpus.pairs, records, max_docs=1)
+    _, errors, kept = score_corpus(corpus, ["strict"], keep_errors=True)
+    records = error_records(errors, kept, "strict")
+    page = render_html(corpus.scores.to_dict(), list(kept.values()), records, max_docs=1)
     # document 0 has four errors, document 2 one: only document 0 is shown
     assert page.count('<section class="doc"') == 1 and 'id="doc-0"' in page
     assert "1 more left out (the --errors file lists every error)" in page

@@ -71,11 +71,11 @@ def infer_format(path: PathLike, fmt: Optional[str] = None) -> str:
         return fmt
     extensions = extension_map()
     path = Path(path)
-    if path.is_dir() and "" in extensions:
-        return extensions[""]
     suffix = path.suffix.lower()
     if suffix in extensions and suffix:
         return extensions[suffix]
+    if path.is_dir() and "" in extensions:
+        return extensions[""]
     known = ", ".join(f"{ext or '(directory)'} ({name})" for ext, name in extensions.items())
     raise UsageError(
         f"Can't tell the format of '{path}' from its extension {suffix or '(none)'!r}. "

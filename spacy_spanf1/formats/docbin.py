@@ -5,10 +5,10 @@ shadow the spacy package). Spans come from `Doc.ents`, or from
 Gold and predicted docs may be tokenized differently (texts may not), so
 they are paired by spaCy's alignment: the reader yields each doc's text
 (the common pairing code checks it and counts the documents) and keeps the
-spaCy Doc in `meta["doc"]`; the pairing code then calls `align`, which
+spaCy Doc in `meta["_doc"]`; the pairing code then calls `align`, which
 builds the `Example` and reads both sides' spans with `docs.example_spans`
 (missing annotation follows spaCy's scorers: `None` skips the document).
-The span group keys of each doc are in `meta["spans_keys"]`, so that a
+The span group keys of each doc are in `meta["_spans_keys"]`, so that a
 `spans_key` no gold doc has is reported.
 """
 from typing import Any, Iterator, List, Optional, Tuple
@@ -41,7 +41,11 @@ def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -
     offsets = None
     if unit == "token" and side == "gold":
         offsets = [(t.idx, t.idx + len(t.text)) for t in doc]
-    meta = {"doc": doc, "spans_keys": tuple(doc.spans.keys())} if side == "gold" else {"doc": doc}
+    # the doc's user_data (string keys: genre, source, ...) is its metadata
+    meta = {key: value for key, value in doc.user_data.items() if isinstance(key, str)}
+    meta["_doc"] = doc
+    if side == "gold":
+        meta["_spans_keys"] = tuple(doc.spans.keys())
     return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source)
 
 
@@ -52,7 +56,7 @@ def align_docs(gold: Document, pred: Document, *, unit: str = "token", spans_key
 
     from ..docs import example_spans
 
-    found = example_spans(Example(pred.meta["doc"], gold.meta["doc"]), spans_key, unit)
+    found = example_spans(Example(pred.meta["_doc"], gold.meta["_doc"]), spans_key, unit)
     if found is None:
         return None, None
     return list(found[0]), list(found[1])

@@ -48,6 +48,7 @@ class LabelStudioFormat(Format):
     units = ("char",)
     extensions = ()
     options = ("text_field", "pred_from", "annotator", "model_version")
+    both_sides = True  # one export holds annotations (gold) and predictions
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)

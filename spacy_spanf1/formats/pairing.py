@@ -40,6 +40,8 @@ class DocPair:
     text (str): The (gold) text, for reports.
     offsets (Optional[List[Tuple[int, int]]]): Character (start, end) of each
         token in token unit; None in char unit.
+    meta (Dict[str, Any]): The gold document's metadata (genre, source, ...;
+        for breakdowns and grouped resampling).
     """
 
     index: int
@@ -48,6 +50,7 @@ class DocPair:
     pred: List[Span]
     text: str
     offsets: Optional[List[Tuple[int, int]]] = None
+    meta: Dict[str, Any] = field(default_factory=dict)
 
     def span_text(self, span: Span) -> str:
         """The text a span covers."""
@@ -66,13 +69,25 @@ class PairStats:
     skipped (int): Gold documents skipped for want of annotation.
     skipped_names (List[str]): The names of the first SKIPPED_NAMES of them.
     spans_keys (Set[str]): The span group keys found in gold documents
-        (formats that have span groups put them in `meta["spans_keys"]`).
+        (formats that have span groups put them in `meta["_spans_keys"]`).
+    not_scored (Dict[str, Dict[str, int]]): By side ("gold", "pred"), what
+        the readers read but did not score (relations, cancelled
+        annotations, rejected answers, ...: `meta["_counts"]`), summed.
     """
 
     documents: int = 0
     skipped: int = 0
     skipped_names: List[str] = field(default_factory=list)
     spans_keys: Set[str] = field(default_factory=set)
+    not_scored: Dict[str, Dict[str, int]] = field(default_factory=dict)
+
+    def count(self, side: str, doc: Optional[Document]) -> None:
+        """Add what a document's reader counted and did not score."""
+        counts = doc.meta.get("_counts") if doc is not None and doc.meta else None
+        if counts:
+            totals = self.not_scored.setdefault(side, {})
+            for what, n in counts.items():
+                totals[what] = totals.get(what, 0) + n
 
     @property
     def scored(self) -> int:
@@ -198,7 +213,10 @@ def pair_documents(
         index += 1
         stats.documents += 1
         if gold.meta:
-            stats.spans_keys.update(gold.meta.get("spans_keys", ()))
+            stats.spans_keys.update(gold.meta.get("_spans_keys", ()))
+            stats.count("gold", gold)
+        if pred is not None and pred.meta:
+            stats.count("pred", pred)
         if pred is not None:
             error = _mismatch(i, gold, pred, sources[0], sources[1], align is not None)
             if error is not None:
@@ -282,4 +300,5 @@ def _doc_pair(index: int, gold: Document, gold_spans: List[Span], pred_spans: Li
         n_words = max((s.end for s in gold_spans + pred_spans), default=0)
         words = [str(k) for k in range(n_words)]
         text, offsets = " ".join(words), token_offsets(words)
-    return DocPair(index, name, gold_spans, pred_spans, text, offsets)
+    meta = {k: v for k, v in gold.meta.items() if not k.startswith("_")} if gold.meta else {}
+    return DocPair(index, name, gold_spans, pred_spans, text, offsets, meta)
