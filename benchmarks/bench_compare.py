@@ -89,6 +89,55 @@ def write_corpus(directory: Path, n: int, seed: int = 0) -> None:
             p.write(json.dumps({"text": text, "spans": pred}) + "\n")
 
 
+BRAT_FLOOR = r"""
+import resource, sys, time
+from pathlib import Path
+t = time.perf_counter()
+corpus = []
+for folder in sys.argv[1:3]:
+    docs = []
+    for ann in sorted(Path(folder).glob("*.ann")):
+        text = ann.with_suffix(".txt").read_text(encoding="utf-8")
+        spans = []
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            if line.startswith("T"):
+                _, middle, _ = line.split("	")
+                label, start, end = middle.split(" ")
+                spans.append((int(start), int(end), label))
+        docs.append((text, spans))
+    corpus.append(docs)
+elapsed = time.perf_counter() - t
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, sum(len(s) for _, s in corpus[0]))
+"""
+
+
+def write_brat(directory: Path, n: int, seed: int = 0) -> None:
+    """The JSONL pair's first n documents as two brat directories."""
+    gold_dir, pred_dir = directory / "gold", directory / "pred"
+    gold_dir.mkdir()
+    pred_dir.mkdir()
+    write_corpus(directory, n, seed)
+    for side, folder in (("gold", gold_dir), ("pred", pred_dir)):
+        with (directory / f"{side}.jsonl").open(encoding="utf-8") as f:
+            for i, line in enumerate(f):
+                record = json.loads(line)
+                text = record["text"]
+                (folder / f"doc{i:06d}.txt").write_text(text, encoding="utf-8")
+                ann = "".join(
+                    f"T{k + 1}\t{s['label']} {s['start']} {s['end']}\t{text[s['start']:s['end']]}\n"
+                    for k, s in enumerate(record["spans"])
+                )
+                (folder / f"doc{i:06d}.ann").write_text(ann, encoding="utf-8")
+
+
+def measure_brat(directory: Path, env) -> dict:
+    gold, pred = str(directory / "gold"), str(directory / "pred")
+    floor = run_child(BRAT_FLOOR, [gold, pred], env).stdout.split()
+    compare = run_child(COMPARE, [gold, pred, "-s", ",".join(SCHEMES), "--silent"], env)
+    compare_time, _ = compare.stderr.strip().splitlines()[-1].split()
+    return {"floor_s": float(floor[0]), "compare_s": float(compare_time)}
+
+
 def run_child(code: str, args, env) -> tuple:
     proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env)
     if proc.returncode:
@@ -111,8 +160,18 @@ def measure(directory: Path, env) -> dict:
 
 
 def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
-         growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)")):
+         growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
+         brat: int = typer.Option(10_000, help="Documents of the brat benchmark (0: none)")):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
+    if brat:
+        with tempfile.TemporaryDirectory() as tmp:
+            write_brat(Path(tmp), brat)
+            row = measure_brat(Path(tmp), env)
+            print(
+                f"brat, {brat} documents a side: compare {row['compare_s']:.2f}s, reading the texts and "
+                f"annotations into lists {row['floor_s']:.2f}s, ratio {row['compare_s'] / row['floor_s']:.2f} "
+                "(target < 3)", flush=True,
+            )
     rows = []
     for n in [docs] + ([growth] if growth else []):
         with tempfile.TemporaryDirectory() as tmp:
