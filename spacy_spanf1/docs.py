@@ -244,12 +244,19 @@ def evaluate_examples(
         check_schemes(None)
     check_unit(unit)
     scorer = SpanScorer(schemes, **settings)
-    if spans_key is None and unit == "token":
-        add_ent_examples(scorer, examples)
-    else:
-        for example in examples:
-            spans = example_spans(example, spans_key, unit)
-            if spans is not None:
-                scorer.add(*spans)
+    add_examples(scorer, examples, spans_key, unit)
     warn_unseen_labels(scorer)
     return scorer.results()
+
+
+def add_examples(scorer: SpanScorer, examples: Iterable[Example], spans_key: Optional[str], unit: str) -> None:
+    """Score Examples: `Doc.ents` in token unit a batch at a time
+    (`add_ent_examples`), anything else one example at a time; reference
+    docs without annotation are skipped."""
+    if spans_key is None and unit == "token":
+        add_ent_examples(scorer, examples)
+        return
+    for example in examples:
+        spans = example_spans(example, spans_key, unit)
+        if spans is not None:
+            scorer.add(*spans)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional
 from confection import ConfigValidationError
 from spacy.training import Example
 
-from .docs import add_ent_examples, example_spans
+from .docs import add_examples
 from .errors import (
     check_beta,
     check_fraction,
@@ -85,13 +85,7 @@ def make_spanf1_scorer_v1(
         key = spans_key if spans_key is not None else kwargs.get("spans_key")
         prefix = "ents" if key is None else f"spans_{key}"
         scorer = SpanScorer(schemes, per_doc=confidence is not None, **settings)
-        if key is None and unit == "token":
-            add_ent_examples(scorer, examples)
-        else:
-            for example in examples:
-                spans = example_spans(example, key, unit)
-                if spans is not None:
-                    scorer.add(*spans)
+        add_examples(scorer, examples, key, unit)
         results = scorer.results()
         scores = scores_to_keys(results, prefix, beta)
         if confidence is not None:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ..spans import Span, is_int
+from ..spans import Span, is_int, span_problem
 from .base import InputError, UsageError, read_lines
 
 PathLike = Union[str, Path]
@@ -80,18 +80,11 @@ def record_text(record: Dict[str, Any], field: str, where: str, path: PathLike, 
 def char_span(
     start: Any, end: Any, label: Any, text: str, where: str, path: PathLike, line: Optional[int]
 ) -> Span:
-    """A checked Span of character offsets into text (end exclusive)."""
-    if not (is_int(start) and is_int(end)):
-        raise InputError(f"{where} has non-integer offsets start={start!r}, end={end!r}", path, line)
-    if not 0 <= start < end <= len(text):
-        raise InputError(
-            f"{where} has start={start}, end={end}; character offsets need "
-            f"0 <= start < end <= {len(text)} (the text length)",
-            path,
-            line,
-        )
-    if not isinstance(label, str) or not label:
-        raise InputError(f"{where} has the label {label!r}; labels are non-empty strings", path, line)
+    """A checked Span of character offsets into text (end exclusive), by
+    the package's one span check (`spans.span_problem`)."""
+    problem = span_problem(start, end, label, limit=len(text), unit="char", empty_label=False)
+    if problem is not None:
+        raise InputError(f"{where} {problem}", path, line)
     return Span(int(start), int(end), label)
 
 

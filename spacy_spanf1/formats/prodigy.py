@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
-from ..spans import Span, is_int
+from ..spans import Span, is_int, span_problem
 from ..types import Document, Format, PathLike
 from .base import InputError
 from ._records import char_span, check_read, check_span_text, json_lines, record_text, with_counts
@@ -129,8 +129,9 @@ def _token_span(item: Dict[str, Any], n_tokens: int, where: str, path: Path, lin
             path,
             lineno,
         )
-    if not isinstance(label, str) or not label:
-        raise InputError(f"{where} has the label {label!r}; labels are non-empty strings", path, lineno)
+    problem = span_problem(start, last + 1, label, limit=n_tokens, empty_label=False)
+    if problem is not None:
+        raise InputError(f"{where} {problem}", path, lineno)
     return Span(int(start), int(last) + 1, label)
 
 
