@@ -291,7 +291,7 @@ def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict
     competition's reference code computes it: predictions and gold merged on
     document and class, both overlap ratios as set-size ratios of the token
     indices, a pair is a potential TP when both reach the threshold. The
-    one-to-one de-duplication is greedy in SPEC.md's order (highest gold
+    one-to-one de-duplication is greedy in the package's order (highest gold
     overlap, then highest prediction overlap, then earlier gold, then earlier
     prediction). RETURNS: label -> (tp, fp, fn)."""
     import pandas as pd

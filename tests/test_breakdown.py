@@ -1,6 +1,6 @@
 """Breakdowns: the score per bucket of a span or document attribute.
 
-Expected values come from SPEC.md's two bucketing examples, from the
+Expected values come from docs/definitions.md's two bucketing examples, from the
 scheme's own totals (the buckets add up to them), from evaluate_spans on
 the documents of a bucket, and from nervaluate 1.2.1 on the spans of a
 bucket (strict, exact).
@@ -93,7 +93,7 @@ def _n_gold(gold_docs):
 
 
 # --------------------------------------------------------------------------
-# Bucketing: SPEC.md's examples
+# Bucketing: docs/definitions.md's examples
 # --------------------------------------------------------------------------
 
 

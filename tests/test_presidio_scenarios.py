@@ -2,7 +2,7 @@
 (/work/shared/seeds/presidio-span-matching.txt), one test each, under the
 `iou` scheme.
 
-Each expected value is written out by hand from the document and SPEC.md
+Each expected value is written out by hand from the document and docs/definitions.md
 § iou: per label (TP, FP, FN), the confusion entries and the errors. Every
 scenario is also run through Presidio's SpanEvaluator itself (token IoU, no
 skip words): its per-type TP, num_predicted (= TP + FP) and num_annotated
@@ -268,7 +268,7 @@ def test_presidio_confusion_quirks_are_not_copied(presidio):
     """Presidio adds (gold, O) for every low-overlap group of another type,
     even when the gold span is matched or already counted: for the address
     at 0.75 it records (ADDRESS, O) twice, at 0.5 once although ADDRESS is a
-    TP. SPEC.md: an FN gold not already in an (L, M) entry gives one (L, O);
+    TP. docs/definitions.md: an FN gold not already in an (L, M) entry gives one (L, O);
     a TP gives none."""
     tokens, gold, pred = ADDRESS
     _, ref_confusion, _ = presidio([gold], [pred], [tokens], 0.75)
@@ -284,7 +284,7 @@ def test_fn_is_annotated_minus_tp_when_another_type_comes_first(presidio):
     other two. Presidio takes the groups in order of start: the LOCATION
     group (IoU 1/3, low) counts the annotation as a false negative, then the
     PERSON group (IoU 2/3 >= 0.5) counts it as a true positive too. Its
-    num_annotated stays 1, so its recall is TP / num_annotated = 1. SPEC.md:
+    num_annotated stays 1, so its recall is TP / num_annotated = 1. docs/definitions.md:
     FN exactly when not TP, so FN = 0 (and TP + FN = num_annotated)."""
     tokens = "John Smith Johnson".split()
     gold = [(0, 3, "PERSON")]

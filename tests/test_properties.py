@@ -106,7 +106,7 @@ def test_counts_are_bounded(data, iou_t, overlap_t, min_overlap):
         assert lc.tp <= min(n_gold[label], n_pred[label])
         assert (lc.tp + lc.fn, lc.tp + lc.fp) == (n_gold[label], n_pred[label])
     # iou: a prediction that overlaps two gold spans takes part in both
-    # (SPEC.md), so TP is bounded by the gold spans only.
+    # (docs/definitions.md), so TP is bounded by the gold spans only.
     c = res["iou"].totals
     assert c.tp <= G and c.tp + c.fn == G
     for label, lc in res["iou"].per_type.items():

@@ -1,4 +1,4 @@
-"""Differential tests: the engine against the public references of SPEC.md.
+"""Differential tests: the engine against the public references of docs/definitions.md.
 
 Seeded random corpora (gold and predictions each non-overlapping within a
 document, 5-40 tokens, 3-5 labels, short spans). Most derive the predictions
@@ -14,7 +14,7 @@ Counts must be equal, overall and per label, through both the public
   with and without min_overlap;
 - iou vs Presidio's SpanEvaluator (token IoU, no skip words);
 - overlap vs a plain pandas implementation of the Feedback Prize metric,
-  written here from SPEC.md § overlap.
+  written here from docs/definitions.md § overlap.
 """
 import functools
 import random
@@ -317,7 +317,7 @@ def feedback_prize(gold_docs, pred_docs, threshold):
     ("predictionstring"); predictions and gold are merged on document and
     label; both overlap ratios are set-size ratios; a pair is a potential TP
     when both reach the threshold. De-duplication is one-to-one and greedy
-    in SPEC.md's order: highest gold overlap, then highest prediction
+    in docs/definitions.md's order: highest gold overlap, then highest prediction
     overlap, then earlier gold, then earlier prediction."""
     gt = pd.DataFrame(
         [

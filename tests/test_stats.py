@@ -1,5 +1,5 @@
-"""Bootstrap intervals and paired tests (SPEC: "How sure is a score",
-"Is a difference real"): bit-identical to scipy.stats where SPEC says so,
+"""Bootstrap intervals and paired tests (docs/definitions.md: "How sure is a score",
+"Is a difference real"): bit-identical to scipy.stats where docs/definitions.md says so,
 hand-computed where scipy has no counterpart, and a coverage simulation."""
 import math
 import random
@@ -312,7 +312,7 @@ def test_identical_systems(results, method):
             assert found[scheme].p_value == 1.0
             assert not found[scheme].significant
         else:
-            # SPEC's (sacrebleu's) formula: every s_i = 0, none > |delta| = 0,
+            # the definitions' (sacrebleu's) formula: every s_i = 0, none > |delta| = 0,
             # so p = (0 + 1) / (300 + 1), however alike the systems are
             assert found[scheme].p_value == 1 / 301
 

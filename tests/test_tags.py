@@ -62,7 +62,7 @@ def assert_same_report(ours: TagReport, ref: dict) -> None:
         assert isinstance(row["support"], int)
     if any(math.isnan(v) for v in ref["macro avg"].values() if isinstance(v, float)):
         # No entity on either side: seqeval's macro avg is mean([]) = NaN,
-        # ours is 0.0 (SPEC: an empty ratio is 0.0). Everything else agrees.
+        # ours is 0.0 (docs/definitions.md: an empty ratio is 0.0). Everything else agrees.
         assert list(ref) == ["micro avg", "macro avg", "weighted avg"]
         assert got["macro avg"] == {"precision": 0.0, "recall": 0.0, "f1-score": 0.0, "support": 0}
         ref = {**ref, "macro avg": got["macro avg"]}

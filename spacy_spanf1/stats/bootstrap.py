@@ -1,6 +1,6 @@
 """Bootstrap intervals of P, R and F from per-document count rows.
 
-A resample is a weighted sum of count rows (SPEC, "How sure is a score"):
+A resample is a weighted sum of count rows (the README's "How sure is a score"):
 the weights are how often each document (or group) was drawn, so no span
 is matched again. The draws and the arithmetic of the interval are those
 of `scipy.stats.bootstrap(..., paired=True, vectorized=True)` step by
@@ -32,7 +32,7 @@ from ..metrics import prf_of_counts
 #: Interval methods, as scipy.stats.bootstrap names them.
 METHODS: Tuple[str, ...] = ("percentile", "BCa")
 #: The most elements a (resamples x units) array may hold; batches of
-#: resamples are cut to stay below it (SPEC: memory bounded).
+#: resamples are cut to stay below it (memory stays bounded).
 MAX_ELEMENTS = 2 ** 22
 METRICS: Tuple[str, ...] = ("p", "r", "f")
 
