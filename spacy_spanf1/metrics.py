@@ -3,7 +3,8 @@
 Precision and recall are divided the plain way, with 0.0 where the
 denominator is zero. F is computed from P and R the way spaCy's
 `PRFScore.fscore` does (`2 * ((p * r) / (p + r))`), so that the strict
-figures are bit-equal to spaCy's `ents_f` and `spans_<key>_f`.
+figures are bit-equal to spaCy's `ents_f` and `spans_<key>_f`; tag reports
+use seqeval's formula (`f_score_seqeval`), to be bit-equal to seqeval's.
 """
 from typing import Iterable
 
@@ -17,6 +18,15 @@ def f_score(precision: float, recall: float) -> float:
     """Harmonic mean of P and R, 0.0 when both are zero (spaCy's formula)."""
     total = precision + recall
     return 2 * ((precision * recall) / total) if total else 0.0
+
+
+def f_score_seqeval(precision: float, recall: float) -> float:
+    """F1 as seqeval computes it for tag reports: (1 + 1)·P·R / (1·P + R),
+    the denominator 1 when it is 0, in seqeval's order of operations, so
+    that tag reports are bit-equal to seqeval's (spaCy's formula can differ
+    in the last bit)."""
+    denom = 1.0 * precision + recall
+    return 2.0 * precision * recall / (denom if denom != 0.0 else 1)
 
 
 def f_beta(precision: float, recall: float, beta: float) -> float:

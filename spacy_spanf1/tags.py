@@ -29,6 +29,8 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
+from .metrics import f_score_seqeval, safe_div
+
 __all__ = [
     "TAG_MODES",
     "TAG_SCHEMES",
@@ -622,18 +624,6 @@ class TagReport:
         return report
 
 
-def _ratio(numerator: int, denominator: int) -> float:
-    # seqeval's _prf_divide with zero_division="warn": 0.0, without warning.
-    return numerator / denominator if denominator else 0.0
-
-
-def _f1(precision: float, recall: float) -> float:
-    # seqeval: (1 + beta2) * precision * recall / denom, denom 0 -> 1; the
-    # order of operations is kept so that results are bit-equal.
-    denom = 1.0 * precision + recall
-    return 2.0 * precision * recall / (denom if denom != 0.0 else 1)
-
-
 def _report(true: _Entities, pred: _Entities, label_names: List[str]) -> TagReport:
     """Scores from the decoded entities of both sides (label ids, starts and
     ends, ends increasing)."""
@@ -661,15 +651,15 @@ def _report(true: _Entities, pred: _Entities, label_names: List[str]) -> TagRepo
     tps = [counts_tp[i] for _, i in found]
     preds = [counts_pred[i] for _, i in found]
     trues = [counts_true[i] for _, i in found]
-    ps = [_ratio(tp, n) for tp, n in zip(tps, preds)]
-    rs = [_ratio(tp, n) for tp, n in zip(tps, trues)]
-    fs = [_f1(p, r) for p, r in zip(ps, rs)]
+    ps = [safe_div(tp, n) for tp, n in zip(tps, preds)]
+    rs = [safe_div(tp, n) for tp, n in zip(tps, trues)]
+    fs = [f_score_seqeval(p, r) for p, r in zip(ps, rs)]
     per_type = {
         label: TagScore(p, r, f, n) for label, p, r, f, n in zip(labels, ps, rs, fs, trues)
     }
     support = sum(trues)
-    micro_p, micro_r = _ratio(sum(tps), sum(preds)), _ratio(sum(tps), support)
-    micro = TagScore(micro_p, micro_r, _f1(micro_p, micro_r), support)
+    micro_p, micro_r = safe_div(sum(tps), sum(preds)), safe_div(sum(tps), support)
+    micro = TagScore(micro_p, micro_r, f_score_seqeval(micro_p, micro_r), support)
     # Averages go through numpy.average, as in seqeval, so that the
     # (pairwise) summation order, and hence every bit, is the same.
     if labels:
