@@ -57,13 +57,16 @@ msg = Printer(line_max=100)
 msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
 from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
+
+# The references written in pandas live with the tests, which run them too.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from references import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames  # noqa: E402
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
 LABEL_WEIGHTS = (0.30, 0.24, 0.20, 0.13, 0.08, 0.05)
 SPAN_LENGTHS = (1, 1, 1, 2, 2, 2, 2, 3, 3, 4)
 GAPS = (0, 1, 1, 2, 2, 3, 3, 4, 5, 6, 7, 8, 11)  # tokens before each gold span
 IOU_THRESHOLD = 0.5
-OVERLAP_THRESHOLD = 0.5
 TOLERANCE = 1e-12  # for float figures computed by two different programs
 STREAM_LIMIT_MB = 300.0
 
@@ -261,20 +264,8 @@ def to_presidio_frame(corpus: Corpus):
 
 
 def to_feedback_frames(corpus: Corpus):
-    """(pred_df, gt_df) as the Feedback Prize metric reads them: one row per
-    span, its token indices as a space-separated "predictionstring"."""
-    import pandas as pd
-
-    def rows(docs):
-        return [
-            (i, label, " ".join(str(t) for t in range(s, e)))
-            for i, spans in enumerate(docs)
-            for s, e, label in spans
-        ]
-
-    pred_df = pd.DataFrame(rows(corpus.pred), columns=["id", "class", "predictionstring"])
-    gt_df = pd.DataFrame(rows(corpus.gold), columns=["id", "discourse_type", "predictionstring"])
-    return pred_df, gt_df
+    """(pred_df, gt_df) as the Feedback Prize metric reads them."""
+    return feedback_prize_frames(corpus.gold, corpus.pred)
 
 
 def to_flat(docs: List[List[Span]]) -> List[Tuple[int, int, int, str]]:
@@ -284,57 +275,6 @@ def to_flat(docs: List[List[Span]]) -> List[Tuple[int, int, int, str]]:
 # --------------------------------------------------------------------------
 # References written here
 # --------------------------------------------------------------------------
-
-
-def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict[str, Tuple[int, int, int]]:
-    """The Feedback Prize (Kaggle) span-overlap metric in pandas, as the
-    competition's reference code computes it: predictions and gold merged on
-    document and class, both overlap ratios as set-size ratios of the token
-    indices, a pair is a potential TP when both reach the threshold. The
-    one-to-one de-duplication is greedy in the package's order (highest gold
-    overlap, then highest prediction overlap, then earlier gold, then earlier
-    prediction). RETURNS: label -> (tp, fp, fn)."""
-    import pandas as pd
-
-    gt_df = gt_df[["id", "discourse_type", "predictionstring"]].reset_index(drop=True).copy()
-    pred_df = pred_df[["id", "class", "predictionstring"]].reset_index(drop=True).copy()
-    pred_df["pred_id"] = pred_df.index
-    gt_df["gt_id"] = gt_df.index
-    joined = pred_df.merge(
-        gt_df, left_on=["id", "class"], right_on=["id", "discourse_type"],
-        how="outer", suffixes=("_pred", "_gt"),
-    )
-    joined["predictionstring_gt"] = joined["predictionstring_gt"].fillna(" ")
-    joined["predictionstring_pred"] = joined["predictionstring_pred"].fillna(" ")
-
-    def calc_overlap(row):
-        set_pred = set(row.predictionstring_pred.split(" "))
-        set_gt = set(row.predictionstring_gt.split(" "))
-        inter = len(set_gt.intersection(set_pred))
-        return [inter / len(set_gt), inter / len(set_pred)]
-
-    overlaps = joined.apply(calc_overlap, axis=1, result_type="expand")
-    joined["overlap1"] = overlaps[0]
-    joined["overlap2"] = overlaps[1]
-    joined["potential_TP"] = (joined["overlap1"] >= threshold) & (joined["overlap2"] >= threshold)
-    potential = joined[joined["potential_TP"]].sort_values(
-        ["overlap1", "overlap2", "gt_id", "pred_id"], ascending=[False, False, True, True]
-    )
-    used_gt, used_pred, tp_labels = set(), set(), []
-    for gt_id, pred_id, label in zip(potential["gt_id"], potential["pred_id"], potential["discourse_type"]):
-        if gt_id in used_gt or pred_id in used_pred:
-            continue
-        used_gt.add(gt_id)
-        used_pred.add(pred_id)
-        tp_labels.append(label)
-    tp = pd.Series(tp_labels, dtype=object).value_counts()
-    n_pred = pred_df["class"].value_counts()
-    n_gold = gt_df["discourse_type"].value_counts()
-    out = {}
-    for label in set(n_pred.index) | set(n_gold.index):
-        t = int(tp.get(label, 0))
-        out[label] = (t, int(n_pred.get(label, 0)) - t, int(n_gold.get(label, 0)) - t)
-    return out
 
 
 def set_strict(gold_flat, pred_flat) -> Dict[str, float]:

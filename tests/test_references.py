@@ -19,10 +19,10 @@ Counts must be equal, overall and per label, through both the public
 import functools
 import random
 
-import pandas as pd
 import pytest
 from nervaluate import Evaluator
 
+from references import feedback_prize, feedback_prize_frames
 from spacy_spanf1 import Span, SpanScorer, evaluate_spans
 
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
@@ -306,80 +306,14 @@ def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
 
 
 # --------------------------------------------------------------------------
-# overlap vs the Feedback Prize metric, written here in pandas
+# overlap vs the Feedback Prize metric (tests/references.py, in pandas)
 # --------------------------------------------------------------------------
-
-
-def feedback_prize(gold_docs, pred_docs, threshold):
-    """Per-label (tp, fp, fn) of the Feedback Prize span-overlap metric.
-
-    As the competition's reference code: spans become sets of word indices
-    ("predictionstring"); predictions and gold are merged on document and
-    label; both overlap ratios are set-size ratios; a pair is a potential TP
-    when both reach the threshold. De-duplication is one-to-one and greedy
-    in docs/definitions.md's order: highest gold overlap, then highest prediction
-    overlap, then earlier gold, then earlier prediction."""
-    gt = pd.DataFrame(
-        [
-            (doc, label, " ".join(str(i) for i in range(s, e)))
-            for doc, spans in enumerate(gold_docs)
-            for s, e, label in sorted(spans)
-        ],
-        columns=["id", "discourse_type", "predictionstring"],
-    )
-    pr = pd.DataFrame(
-        [
-            (doc, label, " ".join(str(i) for i in range(s, e)))
-            for doc, spans in enumerate(pred_docs)
-            for s, e, label in sorted(spans)
-        ],
-        columns=["id", "class", "predictionstring"],
-    )
-    gt["gt_id"] = gt.index
-    pr["pred_id"] = pr.index
-    joined = pr.merge(
-        gt, left_on=["id", "class"], right_on=["id", "discourse_type"],
-        how="outer", suffixes=("_pred", "_gt"),
-    )
-    joined["predictionstring_gt"] = joined["predictionstring_gt"].fillna(" ")
-    joined["predictionstring_pred"] = joined["predictionstring_pred"].fillna(" ")
-
-    def overlaps(gt_string, pred_string):
-        set_gt = set(gt_string.split(" "))
-        set_pred = set(pred_string.split(" "))
-        inter = len(set_gt & set_pred)
-        return inter / len(set_gt), inter / len(set_pred)
-
-    pairs = [
-        overlaps(g, p) for g, p in zip(joined["predictionstring_gt"], joined["predictionstring_pred"])
-    ]
-    joined["overlap1"] = [o1 for o1, _ in pairs]
-    joined["overlap2"] = [o2 for _, o2 in pairs]
-    potential = joined[(joined.overlap1 >= threshold) & (joined.overlap2 >= threshold)]
-    potential = potential.sort_values(
-        ["overlap1", "overlap2", "gt_id", "pred_id"], ascending=[False, False, True, True]
-    )
-    used_gt, used_pred, tp_labels = set(), set(), []
-    for row in potential.itertuples():
-        if row.gt_id in used_gt or row.pred_id in used_pred:
-            continue
-        used_gt.add(row.gt_id)
-        used_pred.add(row.pred_id)
-        tp_labels.append(row.discourse_type)
-    tp = pd.Series(tp_labels, dtype=object).value_counts()
-    n_pred = pr["class"].value_counts()
-    n_gold = gt["discourse_type"].value_counts()
-    out = {}
-    for label in set(n_pred.index) | set(n_gold.index):
-        t = int(tp.get(label, 0))
-        out[label] = (t, int(n_pred.get(label, 0)) - t, int(n_gold.get(label, 0)) - t)
-    return out
 
 
 @functools.lru_cache(maxsize=None)
 def feedback_prize_result(seed, n_docs, style, threshold):
     _, _, gold_docs, pred_docs = corpus(seed, n_docs, style)
-    return feedback_prize(gold_docs, pred_docs, threshold)
+    return feedback_prize(*feedback_prize_frames(gold_docs, pred_docs), threshold)
 
 
 @pytest.mark.parametrize("engine", ENGINES)
