@@ -7,6 +7,10 @@ of spaCy score keys (`<prefix>_<scheme>_p`, e.g. `ents_iou_p` or
 one level per component as `spacy evaluate --per-component` writes it.
 `spacy evaluate` without --per-component keeps only the primary scheme's
 keys (NER P/R/F, SPAN P/R/F), so its output is not enough here.
+
+Besides: for each file with document breakdowns (`--by genre ...`), F per
+bucket of the primary scheme with its bootstrap interval; with
+--comparison, the paired test of a `--baseline` run per scheme.
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -43,8 +47,57 @@ def percent(value: Optional[float]) -> str:
     return "-" if value is None else f"{value * 100:.2f}"
 
 
+def interval_text(ci: Optional[Dict[str, Any]]) -> str:
+    return "-" if not ci else f"[{percent(ci['f']['low'])}, {percent(ci['f']['high'])}]"
+
+
+def print_breakdowns(name: str, data: Dict[str, Any]) -> None:
+    """F per bucket of each document breakdown (primary scheme), with intervals."""
+    block = data.get("breakdown") or {}
+    primary = next(iter(data.get("schemes", {})), None)
+    for attribute, by_scheme in block.get("attributes", {}).items():
+        if block.get("kind", {}).get(attribute) != "document" or primary not in by_scheme:
+            continue
+        rows = [
+            (b["name"], percent(b["p"]), percent(b["r"]), percent(b["f"]), interval_text(b.get("ci")), b["n_gold"], b["n_pred"])
+            for b in by_scheme[primary]
+        ]
+        ci = data["schemes"][primary].get("ci")
+        how = "" if not ci else (
+            f", {ci['f']['confidence'] * 100:g} % intervals, {ci['f']['n_resamples']} resamples"
+            + ("" if ci.get("resample_by") is None else f" of {ci['resample_by']} groups")
+        )
+        msg.table(
+            rows,
+            header=(attribute, "P", "R", "F", "F interval", "Gold", "Pred"),
+            aligns=("l", "r", "r", "r", "r", "r", "r"),
+            divider=True,
+            title=f"{name}: {primary} by {attribute}{how}",
+        )
+
+
+def print_comparison(path: Path) -> None:
+    data = srsly.read_json(path)
+    block = data.get("comparison")
+    if not block:
+        msg.fail("No comparison found (run evaluate with --baseline)", path, exits=1)
+    rows = [
+        (scheme, percent(t["f_baseline"]), percent(t["f"]), f"{t['delta'] * 100:+.2f}",
+         f"[{t['low'] * 100:+.2f}, {t['high'] * 100:+.2f}]", f"{t['p_value']:.4f}", "yes" if t["significant"] else "no")
+        for scheme, t in block["schemes"].items()
+    ]
+    msg.table(
+        rows,
+        header=("Scheme", "F base", "F", "Delta F", "Interval", "p", "Significant"),
+        aligns=("l", "r", "r", "r", "r", "r", "l"),
+        divider=True,
+        title=f"{path.stem}: against {block['baseline']} ({block['method']} test, alpha {block['alpha']:g})",
+    )
+
+
 def report(
     metrics: List[Path] = typer.Argument(..., help="JSON files, one per pipeline", exists=True, dir_okay=False),
+    comparison: Optional[Path] = typer.Option(None, "--comparison", help="JSON of an evaluate run with --baseline", exists=True, dir_okay=False),
 ) -> None:
     rows = []
     for path in metrics:
@@ -61,6 +114,13 @@ def report(
         divider=True,
         title="Span scores on the test sets, every scheme",
     )
+    for path in metrics:
+        name = path.stem[: -len("-spanf1")] if path.stem.endswith("-spanf1") else path.stem
+        data = srsly.read_json(path)
+        if isinstance(data.get("schemes"), dict):
+            print_breakdowns(name, data)
+    if comparison is not None:
+        print_comparison(comparison)
 
 
 if __name__ == "__main__":

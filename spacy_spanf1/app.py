@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from .analysis import AnalysisSettings, analysis_dict, analyze, check_analysis, keep_document
 from .errors import check_fraction, check_schemes
 from .evaluate import SchemeResult, SpanScorer
 from .formats import DocPair, InputError, PairStats, UsageError, check_file, open_pairs
@@ -49,6 +50,21 @@ class CorpusScores:
         scheme: the mean F1 of the gold classes.
     not_scored (Dict[str, Dict[str, int]]): By side, what the readers read
         but did not score (relations, cancelled annotations, ...).
+    doc_meta (Dict[str, List[Any]]): Metadata field -> one value per scored
+        document (only the fields an analysis asked for).
+    doc_lengths (Optional[List[int]]): Tokens (token unit) or characters
+        (char unit) of each scored document, for doc_length and density.
+    doc_spans (Optional[Tuple[List, List]]): The gold and the predicted span
+        lists of every scored document, kept for breakdowns only.
+    intervals (Dict[str, SchemeInterval]): scheme -> bootstrap_ci.
+    comparison (Dict[str, PairedTest]): scheme -> paired_test(baseline, this).
+    breakdowns (Dict[str, Dict[str, List[Bucket]]]): attribute -> scheme ->
+        buckets (stats.breakdown).
+    breakdown_intervals (Dict[str, Dict[str, List[Optional[SchemeInterval]]]]):
+        document attributes: bootstrap_ci of each bucket (None under 2 units).
+    baseline_source (Optional[str]): What the baseline's predictions came from.
+    baseline_results (Dict[str, SchemeResult]): The baseline's scores.
+    analysis (Optional[AnalysisSettings]): The settings of the above.
     """
 
     results: Dict[str, SchemeResult]
@@ -63,6 +79,16 @@ class CorpusScores:
     official_score: Optional[float] = None
     gold_labels: List[str] = field(default_factory=list, repr=False)
     not_scored: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    doc_meta: Dict[str, List[Any]] = field(default_factory=dict, repr=False)
+    doc_lengths: Optional[List[int]] = field(default=None, repr=False)
+    doc_spans: Optional[Tuple[List[Any], List[Any]]] = field(default=None, repr=False)
+    intervals: Dict[str, Any] = field(default_factory=dict, repr=False)
+    comparison: Dict[str, Any] = field(default_factory=dict, repr=False)
+    breakdowns: Dict[str, Dict[str, List[Any]]] = field(default_factory=dict, repr=False)
+    breakdown_intervals: Dict[str, Dict[str, List[Any]]] = field(default_factory=dict, repr=False)
+    baseline_source: Optional[str] = None
+    baseline_results: Dict[str, SchemeResult] = field(default_factory=dict, repr=False)
+    analysis: Optional[AnalysisSettings] = field(default=None, repr=False)
 
     @property
     def scored(self) -> int:
@@ -83,6 +109,7 @@ class CorpusScores:
             data["official_score"] = self.official_score
         if self.not_scored:
             data["not_scored"] = self.not_scored
+        analysis_dict(self, data)
         return data
 
 
@@ -130,6 +157,11 @@ def score_pairs(
     sources: Tuple[str, str] = ("gold", "predicted"),
     gold_labels: bool = False,
     batch_size: int = 4096,
+    per_doc: bool = False,
+    meta_fields: Sequence[str] = (),
+    doc_lengths: bool = False,
+    keep_spans: bool = False,
+    by_fields: Sequence[str] = (),
 ) -> CorpusScores:
     """Score a stream of paired documents, a batch at a time, holding no
     more than a batch of them (and, with keep_errors, the documents that
@@ -139,6 +171,13 @@ def score_pairs(
     stats (Optional[PairStats]): The pairing's counts, read once the stream
         is done (documents, skipped); None: every pair is a document.
     gold_labels (bool): Collect the labels of the gold spans (`gold_labels`).
+    per_doc (bool): Keep one row of counts per document (intervals, tests).
+    meta_fields (Sequence[str]): Keep these metadata fields of every
+        document (`doc_meta`); a document lacking one is an InputError
+        (setting "by" for a field of `by_fields`, else "resample_by").
+    doc_lengths (bool): Keep each document's length (`doc_lengths`).
+    keep_spans (bool): Keep every document's span lists (`doc_spans`), for
+        breakdowns: memory grows with the spans.
     RETURNS (CorpusScores): No label check: see `check_labels`.
     """
     schemes = check_schemes(schemes, setting="schemes")
@@ -151,7 +190,11 @@ def score_pairs(
         labels=labels,
         keep_errors=keep_errors,
         batch_size=batch_size,
+        per_doc=per_doc,
     )
+    kept_state: Dict[str, Any] = {"doc_meta": {name: [] for name in meta_fields}, "doc_lengths": [], "gold": [], "pred": []}
+    keep_settings = {"meta_fields": list(meta_fields), "doc_lengths": doc_lengths, "keep_spans": keep_spans,
+                     "by_fields": list(by_fields)}
     batch: Dict[int, DocPair] = {}
     kept: Dict[int, DocPair] = {}
     parts = 0
@@ -166,6 +209,7 @@ def score_pairs(
         batch.clear()
 
     for pair in pairs:
+        keep_document(kept_state, pair, keep_settings, unit)
         scorer.add(pair.gold, pair.pred)
         if gold_labels:
             found_gold.update(span.label for span in pair.gold)
@@ -180,7 +224,7 @@ def score_pairs(
         keep()
     results = scorer.results()
     documents, skipped, names = (n, 0, []) if stats is None else (stats.documents, stats.skipped, list(stats.skipped_names))
-    return CorpusScores(
+    scores = CorpusScores(
         results,
         documents,
         skipped,
@@ -192,7 +236,11 @@ def score_pairs(
         scorer.labels_seen,
         gold_labels=sorted(found_gold),
         not_scored={} if stats is None else stats.not_scored,
+        doc_meta=kept_state["doc_meta"],
+        doc_lengths=kept_state["doc_lengths"] if doc_lengths else None,
+        doc_spans=(kept_state["gold"], kept_state["pred"]) if keep_spans else None,
     )
+    return scores
 
 
 def check_labels(scores: CorpusScores, labels: Optional[Sequence[str]]) -> None:
@@ -250,6 +298,16 @@ def compare_files(
     overlap_threshold: float = 0.5,
     min_overlap: Optional[float] = None,
     keep_errors: bool = False,
+    per_doc: bool = False,
+    bootstrap: Optional[int] = None,
+    confidence: float = 0.95,
+    seed: int = 12345,
+    resample_by: Optional[str] = None,
+    baseline: Any = None,
+    test: str = "randomization",
+    alpha: float = 0.05,
+    by: Union[None, str, Sequence[str]] = None,
+    buckets: int = 4,
     **options: Any,
 ) -> CorpusScores:
     """Score a file of predicted spans against a gold file of the same
@@ -270,11 +328,22 @@ def compare_files(
         predicted tag columns of one file (0-based, negative from the end).
     keep_errors (bool): Keep the primary scheme's errors and the documents
         that have them (for error records and the HTML report).
+    per_doc (bool): Keep one row of counts per document (result.per_doc).
+    bootstrap, confidence, seed, resample_by, baseline, test, alpha, by,
+        buckets: the analysis (`analysis.check_analysis`): bootstrap
+        intervals of every scheme (`intervals`), a paired test of the
+        baseline (a predicted file of the same documents, or a CorpusScores
+        of the same gold scored with per_doc) against this run
+        (`comparison`), breakdowns by span_length, label, doc_length,
+        density or a metadata field (`breakdowns`).
     options: Further reader settings of the format.
     RETURNS (CorpusScores): Also `official_score` for kaggle input scored
         with the overlap scheme.
     """
     scheme_list, label_list = check_settings(schemes, labels, iou_threshold, overlap_threshold, min_overlap)
+    analysis = check_analysis(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets)
+    if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
+        raise UsageError("'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline")
     gold_options = pred_options = None
     if gold_column is not None or pred_column is not None:
         if gold_column is None or pred_column is None:
@@ -311,9 +380,20 @@ def compare_files(
         unit=pairs.unit,
         sources=pairs.sources,
         gold_labels=official,
+        **_keep(analysis, per_doc),
     )
     _check_outcome(scores, pairs.stats, spans_key)
     check_labels(scores, label_list)
+    if analysis.active:
+        base = analysis.baseline
+        if base is not None and not isinstance(base, CorpusScores):
+            base = compare_files(
+                gold_path, base, schemes=scheme_list, fmt=fmt, spans_key=spans_key, unit=unit,
+                labels=label_list, tag_column=tag_column, tag_mode=tag_mode, tag_scheme=tag_scheme,
+                iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
+                min_overlap=min_overlap, per_doc=True, **options,
+            )
+        analyze(scores, analysis, base, _score_settings(label_list, iou_threshold, overlap_threshold, min_overlap))
     if official:
         per_type = scores.results["overlap"].per_type
         f1s = [per_type[c].f1 for c in scores.gold_labels if c in per_type]
@@ -349,6 +429,16 @@ def evaluate_pipeline(
     n_process: int = 1,
     batch_size: int = 64,
     progress: bool = False,
+    per_doc: bool = False,
+    bootstrap: Optional[int] = None,
+    confidence: float = 0.95,
+    seed: int = 12345,
+    resample_by: Optional[str] = None,
+    baseline: Any = None,
+    test: str = "randomization",
+    alpha: float = 0.05,
+    by: Union[None, str, Sequence[str]] = None,
+    buckets: int = 4,
 ) -> CorpusScores:
     """Run a pipeline over the texts of a DocBin and score its spans
     against the DocBin's own, streaming (the DocBin is read as spaCy reads
@@ -356,6 +446,11 @@ def evaluate_pipeline(
 
     model (str or Language): A package name or path, or a loaded pipeline.
     progress (bool): Show a progress bar on stderr.
+    per_doc, bootstrap, confidence, seed, resample_by, test, alpha, by,
+        buckets: as compare_files.
+    baseline (Any): A second pipeline (name, path or Language) run over the
+        same DocBin, or a CorpusScores of the same gold scored with
+        per_doc: tested against this one (`comparison`).
     RETURNS (CorpusScores)
     """
     import spacy
@@ -365,6 +460,7 @@ def evaluate_pipeline(
     from .formats.pairing import pair_documents
 
     scheme_list, label_list = check_settings(schemes, labels, iou_threshold, overlap_threshold, min_overlap)
+    analysis = check_analysis(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets)
     if unit not in ("token", "char"):
         raise UsageError(f"Unknown unit {unit!r}. Valid units: token, char", "unit")
     if n_process < 1:
@@ -404,11 +500,33 @@ def evaluate_pipeline(
     scores = score_pairs(
         pairs, scheme_list, labels=label_list, iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold, min_overlap=min_overlap, keep_errors=keep_errors,
-        stats=stats, unit=unit, sources=sources,
+        stats=stats, unit=unit, sources=sources, **_keep(analysis, per_doc),
     )
     _check_outcome(scores, stats, spans_key)
     check_labels(scores, label_list)
+    if analysis.active:
+        base = analysis.baseline
+        if base is not None and not isinstance(base, CorpusScores):
+            base = evaluate_pipeline(
+                base, data_path, schemes=scheme_list, spans_key=spans_key, unit=unit, labels=label_list,
+                iou_threshold=iou_threshold, overlap_threshold=overlap_threshold, min_overlap=min_overlap,
+                n_process=n_process, batch_size=batch_size, progress=progress, per_doc=True,
+            )
+        analyze(scores, analysis, base, _score_settings(label_list, iou_threshold, overlap_threshold, min_overlap))
     return scores
+
+
+def _keep(analysis: AnalysisSettings, per_doc: bool) -> Dict[str, Any]:
+    """score_pairs' settings that keep what the analysis needs."""
+    keep = analysis.keep()
+    keep["per_doc"] = keep["per_doc"] or per_doc
+    return keep
+
+
+def _score_settings(labels, iou_threshold, overlap_threshold, min_overlap) -> Dict[str, Any]:
+    """The scoring settings a breakdown re-applies."""
+    return {"labels": labels, "iou_threshold": iou_threshold, "overlap_threshold": overlap_threshold,
+            "min_overlap": min_overlap}
 
 
 def _unzip(stream):

@@ -71,6 +71,16 @@ FLAGS: Dict[str, str] = {
     "token_field": "--token-field",
     "label_names": "--label-names",
     "batch_size": "--batch-size",
+    "bootstrap": "--bootstrap",
+    "confidence": "--confidence",
+    "seed": "--seed",
+    "resample_by": "--resample-by",
+    "baseline": "--baseline",
+    "test": "--test",
+    "alpha": "--alpha",
+    "by": "--by",
+    "buckets": "--buckets",
+    "html_docs": "--html-docs",
 }
 _SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(FLAGS), "|".join(FLAGS)))
 
@@ -239,6 +249,7 @@ def write_outputs(
     errors_path: Optional[Path],
     html_path: Optional[Path],
     msg: Printer,
+    html_docs: int = 200,
 ) -> None:
     """Write the scores JSON, the error lines and the HTML page (each if asked)."""
     data = scores.to_dict()
@@ -250,7 +261,8 @@ def write_outputs(
         jobs.append((errors_path, lambda p: write_errors(p, records), f"{len(records)} error records"))
     if html_path is not None:
         page = lambda: render_html(  # noqa: E731
-            data, list(scores.pairs.values()), records, sources=scores.sources, unit=scores.unit
+            data, list(scores.pairs.values()), records, sources=scores.sources, unit=scores.unit,
+            max_docs=html_docs,
         )
         jobs.append((html_path, lambda p: write_html(p, page()), "HTML report"))
     for path, write, what in jobs:
@@ -264,11 +276,91 @@ def write_outputs(
         say(msg, "good", f"Saved {what} {path}")
 
 
-def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path) -> Dict[str, Any]:
+def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path, html_docs: int = 200) -> Dict[str, Any]:
     msg = printer(silent)
     print_scores(msg, scores)
-    write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg)
+    print_analysis(msg, scores)
+    write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
+                  html_docs=html_docs)
     return scores.to_dict()
+
+
+def format_ci(value: float, low: float, high: float) -> str:
+    """"40.00 [21.05, 58.82]": a ratio and its interval, as percentages."""
+    return f"{format_pct(value)} [{format_pct(low)}, {format_pct(high)}]"
+
+
+def format_delta(value: float) -> str:
+    """A difference of ratios in percentage points, signed: "+12.50"."""
+    return f"{value * 100:+.2f}"
+
+
+def _unit_text(scores: CorpusScores) -> str:
+    by = scores.analysis.resample_by if scores.analysis is not None else None
+    return "documents" if by is None else f"groups of documents with the same {by!r}"
+
+
+def print_analysis(msg: Printer, scores: CorpusScores) -> None:
+    """The intervals of every scheme, the comparison with the baseline and
+    one breakdown table per attribute (primary scheme), each if computed."""
+    settings = scores.analysis
+    if settings is None:
+        return
+    if scores.intervals:
+        rows = [
+            (name, format_ci(ci.p.estimate, ci.p.low, ci.p.high), format_ci(ci.r.estimate, ci.r.low, ci.r.high),
+             format_ci(ci.f.estimate, ci.f.low, ci.f.high), ci.n_units)
+            for name, ci in scores.intervals.items()
+        ]
+        msg.table(
+            rows,
+            header=("", "P [low, high]", "R [low, high]", "F [low, high]", "units"),
+            aligns=("l", "r", "r", "r", "r"),
+            max_col=80,
+            title=f"{settings.confidence * 100:g} % bootstrap intervals ({settings.bootstrap} resamples of "
+                  f"{_unit_text(scores)}, seed {settings.seed})",
+        )
+    if scores.comparison:
+        first = next(iter(scores.comparison.values()))
+        rounds = "every assignment" if first.exact else f"{first.n_resamples} rounds"
+        rows = []
+        for name, t in scores.comparison.items():
+            rows.append((
+                name, format_pct(scores.baseline_results[name].f1), format_pct(scores.results[name].f1), format_delta(t.delta),
+                f"[{format_delta(t.low)}, {format_delta(t.high)}]", f"{t.p_value:.4f}",
+                "*" if t.significant else "",
+            ))
+        msg.table(
+            rows,
+            header=("", "F baseline", "F", "delta F", f"{(1 - first.alpha) * 100:g} % interval", "p", f"p < {first.alpha:g}"),
+            aligns=("l", "r", "r", "r", "r", "r", "c"),
+            max_col=80,
+            title=f"Against the baseline ({first.method} test, {rounds}, seed {first.seed})",
+        )
+        say(msg, "text", f"Baseline: {scores.baseline_source}; delta = F - F(baseline), same gold documents "
+            f"({first.n_units} {first.unit}s); * marks p < {first.alpha:g}.")
+    primary = scores.primary
+    for name, by_scheme in scores.breakdowns.items():
+        buckets = by_scheme.get(primary, [])
+        cis = scores.breakdown_intervals.get(name, {}).get(primary)
+        if cis is not None and all(ci is None for ci in cis):
+            cis = None  # no bucket has 2 units to resample
+        header = ["", "P", "R", "F"] + (["F [low, high]"] if cis is not None else []) + ["gold", "pred"]
+        rows = []
+        for i, b in enumerate(buckets):
+            row = [b.name, format_pct(b.precision), format_pct(b.recall), format_pct(b.f1)]
+            if cis is not None:
+                ci = cis[i]
+                row.append("" if ci is None else format_ci(ci.f.estimate, ci.f.low, ci.f.high))
+            rows.append(tuple(row + [b.n_gold, b.n_pred]))
+        kind = "spans" if name in ("span_length", "label") else "documents"
+        msg.table(
+            rows,
+            header=tuple(header),
+            aligns=("l",) + ("r",) * (len(header) - 1),
+            max_col=80,
+            title=f"{primary} by {name} ({kind})",
+        )
 
 
 def evaluate_model(
@@ -280,15 +372,18 @@ def evaluate_model(
     errors_path: Optional[Path] = None,
     html_path: Optional[Path] = None,
     silent: bool = False,
+    html_docs: int = 200,
     **settings: Any,
 ) -> Dict[str, Any]:
     """`evaluate_pipeline`, printed and written as the command does.
     RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    _check_html_docs(html_docs)
     scores = evaluate_pipeline(
         model, data_path, schemes=schemes, keep_errors=bool(errors_path or html_path),
         progress=not silent, **settings,
     )
-    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path)
+    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
+                  html_docs=html_docs)
 
 
 def compare_command(
@@ -300,13 +395,32 @@ def compare_command(
     errors_path: Optional[Path] = None,
     html_path: Optional[Path] = None,
     silent: bool = False,
+    html_docs: int = 200,
     **settings: Any,
 ) -> Dict[str, Any]:
     """`compare_files`, printed and written as the command does."""
+    _check_html_docs(html_docs)
     scores = compare_files(
         gold_path, pred_path, schemes=schemes, keep_errors=bool(errors_path or html_path), **settings
     )
-    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path)
+    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
+                  html_docs=html_docs)
+
+
+def _check_html_docs(html_docs: Any) -> None:
+    if isinstance(html_docs, bool) or not isinstance(html_docs, int) or html_docs < 0:
+        raise UsageError(f"'html_docs' must be an integer >= 0, got {html_docs!r}", "html_docs")
+
+
+BOOTSTRAP_HELP = "Bootstrap intervals of every scheme's P, R and F from N resamples of the documents (or of --resample-by groups); prints F [low, high]"
+CONFIDENCE_HELP = "Confidence level of the intervals, in (0, 1)"
+SEED_HELP = "Seed of the resampling (intervals and tests)"
+RESAMPLE_BY_HELP = "Metadata field (JSONL record field, DocBin user_data key): documents with the same value are resampled and swapped together (e.g. the sentences of one source document)"
+TEST_HELP = "Paired test against --baseline: randomization (approximate randomization, 10000 rounds) or bootstrap (paired bootstrap, 1000 resamples)"
+ALPHA_HELP = "Significance level of the paired test, in (0, 1); the interval of the difference is at 1 - alpha"
+BY_HELP = "Comma-separated breakdowns: span_length, label, doc_length, density, or a metadata field (e.g. genre); one table per attribute for the primary scheme, every scheme in the JSON"
+BUCKETS_HELP = "How many intervals a numeric breakdown attribute is cut into (at most)"
+HTML_DOCS_HELP = "Show at most N documents with errors in the --html page, the most errors first"
 
 
 # --------------------------------------------------------------------------
@@ -360,6 +474,16 @@ def evaluate_cli(
     n_process: int = Opt(1, "--n-process", "-n", help="Processes for nlp.pipe", min=1),
     batch_size: int = Opt(64, "--batch-size", "-b", help="Batch size for nlp.pipe", min=1),
     silent: bool = Opt(False, "--silent", help="Print nothing but errors"),
+    bootstrap: Optional[int] = Opt(None, "--bootstrap", help=BOOTSTRAP_HELP, show_default=False),
+    confidence: float = Opt(0.95, "--confidence", help=CONFIDENCE_HELP),
+    seed: int = Opt(12345, "--seed", help=SEED_HELP),
+    resample_by: Optional[str] = Opt(None, "--resample-by", help=RESAMPLE_BY_HELP, show_default=False),
+    baseline: Optional[str] = Opt(None, "--baseline", metavar="MODEL_B", help="A second pipeline run over the same DocBin: a paired test of MODEL against it, per scheme", show_default=False),
+    test: str = Opt("randomization", "--test", help=TEST_HELP),
+    alpha: float = Opt(0.05, "--alpha", help=ALPHA_HELP),
+    by: Optional[str] = Opt(None, "--by", help=BY_HELP, show_default=False),
+    buckets: int = Opt(4, "--buckets", help=BUCKETS_HELP),
+    html_docs: int = Opt(200, "--html-docs", help=HTML_DOCS_HELP),
     # fmt: on
 ):
     """Run a pipeline over the texts of a .spacy DocBin and score its spans
@@ -387,6 +511,7 @@ def evaluate_cli(
         n_process=n_process,
         batch_size=batch_size,
         silent=silent,
+        **analysis_options(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets, html_docs),
     )
 
 
@@ -422,6 +547,16 @@ def compare_cli(
     errors_path: Optional[Path] = Opt(None, "--errors", help=ERRORS_HELP, dir_okay=False),
     html_path: Optional[Path] = Opt(None, "--html", help=HTML_HELP, dir_okay=False),
     silent: bool = Opt(False, "--silent", help="Print nothing but errors"),
+    bootstrap: Optional[int] = Opt(None, "--bootstrap", help=BOOTSTRAP_HELP, show_default=False),
+    confidence: float = Opt(0.95, "--confidence", help=CONFIDENCE_HELP),
+    seed: int = Opt(12345, "--seed", help=SEED_HELP),
+    resample_by: Optional[str] = Opt(None, "--resample-by", help=RESAMPLE_BY_HELP, show_default=False),
+    baseline: Optional[Path] = Opt(None, "--baseline", metavar="PRED_B", help="A second predicted file of the same documents: a paired test of PRED against it, per scheme", show_default=False),
+    test: str = Opt("randomization", "--test", help=TEST_HELP),
+    alpha: float = Opt(0.05, "--alpha", help=ALPHA_HELP),
+    by: Optional[str] = Opt(None, "--by", help=BY_HELP, show_default=False),
+    buckets: int = Opt(4, "--buckets", help=BUCKETS_HELP),
+    html_docs: int = Opt(200, "--html-docs", help=HTML_DOCS_HELP),
     # fmt: on
 ):
     """Score predicted spans against gold spans of the same documents, with
@@ -469,7 +604,20 @@ def compare_cli(
         errors_path=errors_path,
         html_path=html_path,
         silent=silent,
+        **analysis_options(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets, html_docs),
     )
+
+
+def analysis_options(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets, html_docs) -> Dict[str, Any]:
+    """The analysis flags as settings; only those that differ from the
+    defaults, so a plain run passes none."""
+    given = {
+        "bootstrap": (bootstrap, None), "confidence": (confidence, 0.95), "seed": (seed, 12345),
+        "resample_by": (resample_by, None), "baseline": (None if baseline is None else str(baseline), None),
+        "test": (test, "randomization"), "alpha": (alpha, 0.05), "by": (by, None), "buckets": (buckets, 4),
+        "html_docs": (html_docs, 200),
+    }
+    return {name: value for name, (value, default) in given.items() if value != default}
 
 
 @app.command("prf")

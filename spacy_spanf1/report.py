@@ -93,6 +93,16 @@ th:first-child, td:first-child, .text { text-align: left; }
 .spans .label::after { content: attr(data-label); }
 .errors td { font-size: 0.9rem; }
 .kind { font-family: monospace; }
+.ci-bar { position: relative; width: 160px; height: 0.9rem; background: #eef1f5; border-radius: 2px; }
+.ci-bar .range { position: absolute; top: 0.3rem; height: 0.3rem; background: #5b7fa8; border-radius: 2px; }
+.ci-bar .tick { position: absolute; top: 0; width: 2px; height: 0.9rem; margin-left: -1px; background: #222; }
+td.ci-text { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.breakdown td.bar { width: 360px; text-align: left; }
+.breakdown .track { position: relative; height: 0.9rem; }
+.breakdown .bd-fill { background: #7a9c6b; height: 0.9rem; border-radius: 2px; }
+.breakdown .whisker { position: absolute; top: 0.35rem; height: 0.2rem; background: #222; }
+.comparison td.sig { font-weight: bold; color: #1d6b2a; }
+.note { color: #555; font-size: 0.9rem; }
 """
 
 
@@ -209,16 +219,31 @@ def render_html(
         f"{scores['documents']} documents, {scores['skipped']} skipped (no gold annotation); "
         f"offsets in {esc(unit)} unit; errors of the {esc(str(primary))} scheme.</p>"
     )
-    # Scores of every scheme.
+    # Scores of every scheme (with their intervals when computed).
+    with_ci = any("ci" in result for result in schemes.values())
+    ci_head = "<th>F [low, high]</th><th class=\"text\">interval</th>" if with_ci else ""
     out.append('<h2>Scores</h2><table class="summary"><thead><tr><th></th><th>P</th><th>R</th>'
-               "<th>F</th><th>macro F</th><th class=\"text\">counts</th></tr></thead><tbody>")
+               f"<th>F</th>{ci_head}<th>macro F</th><th class=\"text\">counts</th></tr></thead><tbody>")
     for name, result in schemes.items():
+        ci_cells = _ci_cells(result.get("ci")) if with_ci else ""
         out.append(
             f"<tr><td>{esc(name)}</td><td>{format_pct(result['p'])}</td><td>{format_pct(result['r'])}</td>"
-            f"<td>{format_pct(result['f'])}</td><td>{format_pct(result['macro_f'])}</td>"
+            f"<td>{format_pct(result['f'])}</td>{ci_cells}<td>{format_pct(result['macro_f'])}</td>"
             f'<td class="text">{esc(format_counts(result["counts"]))}</td></tr>'
         )
     out.append("</tbody></table>")
+    if with_ci:
+        ci = next(result["ci"] for result in schemes.values() if "ci" in result)
+        f = ci["f"]
+        unit = "documents" if ci.get("resample_by") is None else f"groups of documents by {esc(str(ci['resample_by']))}"
+        out.append(
+            f'<p class="note">{f["confidence"] * 100:g} % {esc(f["method"])} bootstrap intervals of F, '
+            f"{f['n_resamples']} resamples of {ci['n_units']} {unit}, seed {f['seed']}; the bar spans 0–100 %, "
+            "the tick is the score. The per-label chart has no intervals (per-document counts are kept per "
+            "scheme, not per label).</p>"
+        )
+    if scores.get("comparison"):
+        out.extend(_comparison_html(scores["comparison"]))
     # Per-label chart of the primary scheme.
     if primary is not None:
         per_type = schemes[primary]["per_type"]
@@ -231,6 +256,8 @@ def render_html(
                 f"</div></td><td>{format_pct(prf['p'])}</td><td>{format_pct(prf['r'])}</td><td>{format_pct(prf['f'])}</td></tr>"
             )
         out.append("</tbody></table>")
+    if scores.get("breakdown") and primary is not None:
+        out.extend(_breakdown_html(scores["breakdown"], primary))
     # Errors by kind.
     kinds = Counter(r["kind"] for r in records)
     out.append('<h2>Errors</h2><table class="kinds"><thead><tr><th>kind</th><th>n</th></tr></thead><tbody>')
@@ -274,6 +301,79 @@ def render_html(
         out.append("</tbody></table></section>")
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _pct_width(value: float) -> float:
+    return max(0.0, min(100.0, value * 100))
+
+
+def _ci_cells(ci: Optional[Mapping[str, Any]]) -> str:
+    """Two cells: "F [low, high]" as text and as a bar on 0-100 %."""
+    if not ci:
+        return "<td></td><td></td>"
+    f = ci["f"]
+    low, high = _pct_width(f["low"]), _pct_width(f["high"])
+    return (
+        f'<td class="ci-text">{format_pct(f["estimate"])} [{format_pct(f["low"])}, {format_pct(f["high"])}]</td>'
+        f'<td class="text"><div class="ci-bar"><div class="range" style="left: {low:.2f}%; width: {high - low:.2f}%">'
+        f'</div><div class="tick" style="left: {_pct_width(f["estimate"]):.2f}%"></div></div></td>'
+    )
+
+
+def _comparison_html(comparison: Mapping[str, Any]) -> List[str]:
+    """The paired test of the baseline against this run, one row per scheme."""
+    esc = html.escape
+    alpha = comparison["alpha"]
+    rounds = "every assignment" if any(t.get("exact") for t in comparison["schemes"].values()) else f"{comparison['n_resamples']} rounds"
+    out = [
+        "<h2>Against the baseline</h2>",
+        f'<p class="meta">Baseline: <code>{esc(str(comparison["baseline"]))}</code> · {esc(comparison["method"])} '
+        f"test, {rounds}, seed {comparison['seed']}, {comparison['n_units']} {esc(comparison['unit'])}s; "
+        f"delta = F − F(baseline); the interval is at {(1 - alpha) * 100:g} %.</p>",
+        '<table class="comparison"><thead><tr><th></th><th>F baseline</th><th>F</th><th>delta F</th>'
+        f"<th>interval</th><th>p</th><th>p &lt; {alpha:g}</th></tr></thead><tbody>",
+    ]
+    for name, t in comparison["schemes"].items():
+        sig = t["significant"]
+        out.append(
+            f'<tr data-scheme="{esc(name)}"><td>{esc(name)}</td><td>{format_pct(t["f_baseline"])}</td>'
+            f'<td>{format_pct(t["f"])}</td><td>{t["delta"] * 100:+.2f}</td>'
+            f'<td class="ci-text">[{t["low"] * 100:+.2f}, {t["high"] * 100:+.2f}]</td><td>{t["p_value"]:.4f}</td>'
+            f'<td class="{"sig" if sig else ""}">{"yes" if sig else "no"}</td></tr>'
+        )
+    out.append("</tbody></table>")
+    return out
+
+
+def _breakdown_html(block: Mapping[str, Any], primary: str) -> List[str]:
+    """One chart per breakdown attribute, the primary scheme's F per bucket
+    (with the bucket's interval as a whisker when it was computed)."""
+    esc = html.escape
+    out: List[str] = []
+    for name, by_scheme in block["attributes"].items():
+        buckets = by_scheme.get(primary, [])
+        kind = block.get("kind", {}).get(name, "document")
+        what = "gold spans and predicted units by their own value" if kind == "span" else "documents partitioned by their value"
+        out.append(f'<h2>F by {esc(name)} ({esc(primary)})</h2>')
+        out.append(f'<p class="note">{what}; numeric values cut into at most {block["buckets"]} buckets from the gold values.</p>')
+        out.append(f'<table class="chart breakdown" data-attribute="{esc(name)}"><thead><tr><th>bucket</th>'
+                   '<th class="bar"></th><th>P</th><th>R</th><th>F</th><th>F [low, high]</th><th>gold</th><th>pred</th>'
+                   "</tr></thead><tbody>")
+        for bucket in buckets:
+            ci = bucket.get("ci")
+            whisker = ci_text = ""
+            if ci:
+                low, high = _pct_width(ci["f"]["low"]), _pct_width(ci["f"]["high"])
+                whisker = f'<div class="whisker" style="left: {low:.2f}%; width: {max(high - low, 0.4):.2f}%"></div>'
+                ci_text = f"[{format_pct(ci['f']['low'])}, {format_pct(ci['f']['high'])}]"
+            out.append(
+                f'<tr><td>{esc(str(bucket["name"]))}</td><td class="bar"><div class="track">'
+                f'<div class="bd-fill" style="width: {_pct_width(bucket["f"]):.2f}%"></div>{whisker}</div></td>'
+                f'<td>{format_pct(bucket["p"])}</td><td>{format_pct(bucket["r"])}</td><td>{format_pct(bucket["f"])}</td>'
+                f'<td class="ci-text">{ci_text}</td><td>{bucket["n_gold"]}</td><td>{bucket["n_pred"]}</td></tr>'
+            )
+        out.append("</tbody></table>")
+    return out
 
 
 def write_html(path: Path, page: str) -> None:

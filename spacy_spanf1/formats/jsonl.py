@@ -86,6 +86,19 @@ def read_tokens(record: Dict[str, Any], text: str, path: PathLike, lineno: int) 
     return words, offsets
 
 
+def record_meta(record: Dict[str, Any]) -> Dict[str, Any]:
+    """A record's metadata, for breakdowns and grouped resampling: its fields
+    other than "text", "spans" and "tokens", and the contents of a "meta"
+    object (spaCy's and Prodigy's place for them); `_`-fields are left out."""
+    meta = {k: v for k, v in record.items() if k not in ("text", "spans", "tokens", "meta") and not k.startswith("_")}
+    inner = record.get("meta")
+    if isinstance(inner, dict):
+        meta.update({k: v for k, v in inner.items() if isinstance(k, str) and not k.startswith("_")})
+    elif "meta" in record:
+        meta["meta"] = inner
+    return meta
+
+
 def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List[Document]:
     """The documents of a block of lines, their spans checked at once."""
     docs: List[Document] = []
@@ -113,7 +126,8 @@ def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str) ->
         elif not isinstance(items, list):
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
         items_of.append(items)
-        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, line=lineno, source=str(path)))
+        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, record_meta(record),
+                             line=lineno, source=str(path)))
     # Every span of the block, checked at once.
     starts: List[Any] = []
     ends: List[Any] = []
