@@ -221,7 +221,7 @@ def _add_ent_tables(scorer: SpanScorer, x_tables, y_tables, strings) -> None:
 def evaluate_examples(
     examples: Iterable[Example],
     *,
-    schemes: Sequence[str],
+    schemes: Optional[Sequence[str]] = None,
     spans_key: Optional[str] = None,
     unit: str = "token",
     **settings: Any,

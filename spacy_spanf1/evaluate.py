@@ -186,7 +186,7 @@ class SpanScorer:
 
     def __init__(
         self,
-        schemes: Sequence[str],
+        schemes: Optional[Sequence[str]] = None,
         *,
         iou_threshold: float = 0.5,
         overlap_threshold: float = 0.5,
@@ -537,7 +537,7 @@ def evaluate_spans(
     gold_docs: Iterable[Iterable[Any]],
     pred_docs: Iterable[Iterable[Any]],
     *,
-    schemes: Sequence[str],
+    schemes: Optional[Sequence[str]] = None,
     iou_threshold: float = 0.5,
     overlap_threshold: float = 0.5,
     min_overlap: Optional[float] = None,

@@ -39,7 +39,7 @@ _Figures = Tuple[float, float, float, float, Dict[str, float]]
 def make_compute_metrics(
     label_names: Sequence[str],
     *,
-    schemes: Sequence[str],
+    schemes: Optional[Sequence[str]] = None,
     tag_mode: str = "strict",
     tag_scheme: Optional[str] = "IOB2",
     primary: Optional[str] = None,

@@ -173,3 +173,33 @@ def test_labels_empty_or_a_string():
         score(labels="PER")
     with pytest.raises(ValueError, match=r"'labels' holds 3, which is not a string"):
         score(labels=["PER", 3])
+
+
+def _no_schemes_calls():
+    import spacy_spanf1
+    from spacy_spanf1.hf import make_compute_metrics
+    from spacy_spanf1.stats import breakdown
+
+    return {
+        "evaluate_spans": lambda: spacy_spanf1.evaluate_spans([[]], [[]]),
+        "SpanScorer": lambda: spacy_spanf1.SpanScorer(),
+        "evaluate_examples": lambda: spacy_spanf1.evaluate_examples([]),
+        "make_compute_metrics": lambda: make_compute_metrics(["O", "B-PER", "I-PER"]),
+        "breakdown": lambda: breakdown([[]], [[]], by="label"),
+    }
+
+
+@pytest.mark.parametrize("name", list(_no_schemes_calls()))
+def test_schemes_left_out_is_a_type_error_listing_the_valid_names(name):
+    """The README's claim: leaving out `schemes` is a TypeError that lists the
+    valid names (not Python's "missing keyword argument")."""
+    with pytest.raises(TypeError, match=VALID_SCHEMES):
+        _no_schemes_calls()[name]()
+
+
+def test_compare_files_without_schemes_names_the_setting(tmp_path):
+    from spacy_spanf1 import compare_files
+    from spacy_spanf1.formats import UsageError
+
+    with pytest.raises(UsageError, match="No 'schemes' given.*" + VALID_SCHEMES):
+        compare_files(tmp_path / "gold.jsonl", tmp_path / "pred.jsonl")

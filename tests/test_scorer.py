@@ -406,3 +406,44 @@ def test_evaluate_examples_span_group_equals_scorer(en_vocab):
         assert keys[f"spans_sc_{scheme}_f"] == res[scheme].f1
     with pytest.raises(TypeError, match="Valid schemes"):
         evaluate_examples(examples, schemes=None)
+
+
+@pytest.mark.slow
+def test_spacy_evaluate_uses_the_scorer_set_in_a_pipelines_config(tmp_path):
+    """The README's second way: a pipeline you have, its component's scorer
+    set in its config.cfg, scored by `python -m spacy evaluate`."""
+    import json
+    import subprocess
+    import sys
+
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe("entity_ruler", name="ner")
+    ruler.add_patterns([{"label": "PER", "pattern": "Ann"}, {"label": "LOC", "pattern": "Rome"}])
+    nlp.to_disk(tmp_path / "model")
+    config_path = tmp_path / "model" / "config.cfg"
+    config = config_path.read_text(encoding="utf8")
+    assert "[components.ner.scorer]" in config
+    start = config.index("[components.ner.scorer]")
+    end = config.find("\n[", start + 1)
+    end = len(config) if end < 0 else end
+    config = config[:start] + (
+        '[components.ner.scorer]\n@scorers = "spacy-spanf1.scorer.v1"\nschemes = ["iou", "strict"]\n'
+    ) + config[end:]
+    config_path.write_text(config, encoding="utf8")
+    reference = spacy.blank("en")("Ann met Bob in Rome")
+    reference.ents = [reference.char_span(0, 3, "PER"), reference.char_span(8, 11, "PER"),
+                      reference.char_span(15, 19, "LOC")]
+    DocBin(docs=[reference]).to_disk(tmp_path / "dev.spacy")
+    result = subprocess.run(
+        [sys.executable, "-m", "spacy", "evaluate", str(tmp_path / "model"), str(tmp_path / "dev.spacy"),
+         "--output", str(tmp_path / "metrics.json")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    metrics = json.loads((tmp_path / "metrics.json").read_text())
+    # Ann and Rome found, Bob missed: TP 2, FN 1 under both schemes
+    assert metrics["ents_iou_counts"] == {"tp": 2, "fp": 0, "fn": 1}
+    assert metrics["ents_strict_counts"] == {"cor": 2, "inc": 0, "par": 0, "mis": 1, "spu": 0}
+    assert metrics["ents_f"] == metrics["ents_iou_f"] == pytest.approx(0.8)  # P 1, R 2/3

@@ -128,7 +128,7 @@ def breakdown(
     gold_docs: Iterable[Iterable[Any]],
     pred_docs: Iterable[Iterable[Any]],
     *,
-    schemes: Sequence[str],
+    schemes: Optional[Sequence[str]] = None,
     by: Union[str, Sequence[Any]],
     buckets: int = 4,
     doc_lengths: Optional[Sequence[int]] = None,
