@@ -9,6 +9,7 @@ input (both from `spacy_spanf1.formats`).
 """
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .errors import check_fraction, check_schemes
@@ -250,6 +251,8 @@ def compare_files(
     overlap_threshold: float = 0.5,
     min_overlap: Optional[float] = None,
     keep_errors: bool = False,
+    progress: bool = False,
+    client: Any = None,
     **options: Any,
 ) -> CorpusScores:
     """Score a file of predicted spans against a gold file of the same
@@ -271,10 +274,24 @@ def compare_files(
     keep_errors (bool): Keep the primary scheme's errors and the documents
         that have them (for error records and the HTML report).
     options: Further reader settings of the format.
+    progress (bool): Sharded input: a progress bar over shards on stderr.
+    client (Optional[distributed.Client]): Score on this Dask cluster, a
+        task per shard (see `distributed.open_client`); None: in-process.
+        Two directories of shards (files paired by name; a brat corpus
+        directory is one corpus) are sharded input with or without one.
     RETURNS (CorpusScores): Also `official_score` for kaggle input scored
         with the overlap scheme.
     """
     scheme_list, label_list = check_settings(schemes, labels, iou_threshold, overlap_threshold, min_overlap)
+    from .distributed import is_sharded_compare
+
+    if client is not None or is_sharded_compare(gold_path, pred_path):
+        return _compare_sharded(
+            gold_path, pred_path, client, progress, scheme_list, label_list, fmt=fmt, spans_key=spans_key,
+            unit=unit, gold_column=gold_column, pred_column=pred_column, iou_threshold=iou_threshold,
+            overlap_threshold=overlap_threshold, min_overlap=min_overlap, keep_errors=keep_errors,
+            options=dict(options, tag_column=tag_column, tag_mode=tag_mode, tag_scheme=tag_scheme),
+        )
     gold_options = pred_options = None
     if gold_column is not None or pred_column is not None:
         if gold_column is None or pred_column is None:
@@ -349,6 +366,9 @@ def evaluate_pipeline(
     n_process: int = 1,
     batch_size: int = 64,
     progress: bool = False,
+    shard_docs: Optional[int] = None,
+    client: Any = None,
+    code: Optional[PathLike] = None,
 ) -> CorpusScores:
     """Run a pipeline over the texts of a DocBin and score its spans
     against the DocBin's own, streaming (the DocBin is read as spaCy reads
@@ -356,6 +376,14 @@ def evaluate_pipeline(
 
     model (str or Language): A package name or path, or a loaded pipeline.
     progress (bool): Show a progress bar on stderr.
+    data_path: Also several .spacy files, directories or globs of them
+        (a list): each file is a shard, scored in turn and merged.
+    shard_docs (Optional[int]): Split files into shards of this many docs.
+    client (Optional[distributed.Client]): Run on this Dask cluster, a task
+        per shard, the pipeline loaded once per worker from `model` (a
+        path every worker can read); None: in-process.
+    code (Optional[PathLike]): A Python file to import first (custom
+        components), in-process and on every worker.
     RETURNS (CorpusScores)
     """
     import spacy
@@ -369,6 +397,23 @@ def evaluate_pipeline(
         raise UsageError(f"Unknown unit {unit!r}. Valid units: token, char", "unit")
     if n_process < 1:
         raise UsageError(f"'n_process' must be at least 1, got {n_process}", "n_process")
+    from .distributed import is_sharded_pipeline
+
+    if client is not None or is_sharded_pipeline(data_path, shard_docs):
+        from .distributed.run import run_pipeline
+
+        return run_pipeline(
+            model, data_path, client=client, shard_docs=shard_docs, code=code, progress=progress,
+            schemes=scheme_list, labels=label_list, spans_key=spans_key, unit=unit, iou_threshold=iou_threshold,
+            overlap_threshold=overlap_threshold, min_overlap=min_overlap, keep_errors=keep_errors,
+            n_process=n_process, batch_size=batch_size,
+        )
+    if not isinstance(data_path, (str, PurePath)):
+        data_path = list(data_path)[0]
+    if code is not None:
+        from .distributed.tasks import import_code
+
+        import_code(code)
     check_file(data_path)
     if isinstance(model, str):
         try:
@@ -409,6 +454,19 @@ def evaluate_pipeline(
     _check_outcome(scores, stats, spans_key)
     check_labels(scores, label_list)
     return scores
+
+
+def _compare_sharded(gold_path, pred_path, client, progress, schemes, labels, *, gold_column, pred_column, **settings):
+    """compare_files over two directories of shards, or on a client."""
+    from .distributed.run import run_compare
+
+    if gold_column is not None or pred_column is not None or pred_path is None:
+        raise UsageError(
+            "sharded or distributed scoring takes a gold and a predicted path, not one file with "
+            "'gold_column' and 'pred_column'",
+            "pred_path",
+        )
+    return run_compare(gold_path, pred_path, client=client, progress=progress, schemes=schemes, labels=labels, **settings)
 
 
 def _unzip(stream):
