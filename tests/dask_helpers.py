@@ -117,13 +117,13 @@ def make_model(path: Path, *, die: bool = False, ner: bool = False, n_patterns: 
     if ner:
         nlp.add_pipe("ner")
     ruler = nlp.add_pipe("entity_ruler", config={"overwrite_ents": True})
-    pats = patterns(n_patterns)
-    ruler.add_patterns(pats)
     spans = nlp.add_pipe("span_ruler", config={"spans_key": "sc"})
-    spans.add_patterns(pats)
-    if ner:
+    if ner:  # initialised first: the rulers run their patterns through the pipeline
         docs = make_docs(50)
         examples = [Example(nlp.make_doc(d.text), d) for d in docs]
         nlp.initialize(lambda: examples)
+    pats = patterns(n_patterns)
+    ruler.add_patterns(pats)
+    spans.add_patterns(pats)
     nlp.to_disk(path)
     return path

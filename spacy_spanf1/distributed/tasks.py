@@ -6,7 +6,6 @@ into `PIPELINES`.
 import importlib.util
 import os
 from collections import deque
-from itertools import islice
 from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
@@ -73,6 +72,25 @@ def _failure(spec: ShardSpec, err: InputError) -> ShardFailure:
     return ShardFailure(spec.index, err.message, err.path, err.line, err.setting)
 
 
+def read_docbin_range(path, vocab, start: int, count: Optional[int]):
+    """The docs start..start+count of a .spacy file, built only for that
+    range (the file is read whole, as DocBin does)."""
+    from spacy.tokens import DocBin
+
+    from ..formats.base import check_file
+
+    path = check_file(path)
+    try:
+        docbin = DocBin().from_disk(path)
+    except Exception as err:  # any failure here means the file is not a DocBin
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path) from None
+    end = None if count is None else start + count
+    for name in ("tokens", "spaces", "cats", "span_groups", "flags", "user_data"):
+        setattr(docbin, name, getattr(docbin, name)[start:end])
+    return docbin.get_docs(vocab)
+
+
 def score_pipeline_shard(spec: ShardSpec, settings: Dict[str, Any], nlp=None) -> Union[ShardResult, ShardFailure]:
     """Run the pipeline over the shard's documents and score them (no
     corpus-level checks: those need every shard).
@@ -89,9 +107,10 @@ def score_pipeline_shard(spec: ShardSpec, settings: Dict[str, Any], nlp=None) ->
     try:
         if nlp is None:
             nlp = worker_pipeline(settings["model"], settings.get("code"))
-        refs = read_docbin(spec.gold, nlp.vocab)
         if spec.start or spec.count is not None:
-            refs = islice(refs, spec.start, None if spec.count is None else spec.start + spec.count)
+            refs = read_docbin_range(spec.gold, nlp.vocab, spec.start, spec.count)
+        else:
+            refs = read_docbin(spec.gold, nlp.vocab)
         unit = settings["unit"]
         kept_refs: deque = deque()
 
