@@ -9,6 +9,7 @@ input (both from `spacy_spanf1.formats`).
 """
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .analysis import AnalysisSettings, analysis_dict, analyze, check_analysis, keep_document
@@ -308,6 +309,8 @@ def compare_files(
     alpha: float = 0.05,
     by: Union[None, str, Sequence[str]] = None,
     buckets: int = 4,
+    progress: bool = False,
+    client: Any = None,
     **options: Any,
 ) -> CorpusScores:
     """Score a file of predicted spans against a gold file of the same
@@ -337,6 +340,11 @@ def compare_files(
         (`comparison`), breakdowns by span_length, label, doc_length,
         density or a metadata field (`breakdowns`).
     options: Further reader settings of the format.
+    progress (bool): Sharded input: a progress bar over shards on stderr.
+    client (Optional[distributed.Client]): Score on this Dask cluster, a
+        task per shard (see `distributed.open_client`); None: in-process.
+        Two directories of shards (files paired by name; a brat corpus
+        directory is one corpus) are sharded input with or without one.
     RETURNS (CorpusScores): Also `official_score` for kaggle input scored
         with the overlap scheme.
     """
@@ -344,6 +352,21 @@ def compare_files(
     analysis = check_analysis(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets)
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise UsageError("'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline")
+    from .distributed import is_sharded_compare
+
+    if client is not None or is_sharded_compare(gold_path, pred_path):
+        scores = _compare_sharded(
+            gold_path, pred_path, client, progress, scheme_list, label_list, fmt=fmt, spans_key=spans_key,
+            unit=unit, gold_column=gold_column, pred_column=pred_column, iou_threshold=iou_threshold,
+            overlap_threshold=overlap_threshold, min_overlap=min_overlap, keep_errors=keep_errors,
+            options=dict(options, tag_column=tag_column, tag_mode=tag_mode, tag_scheme=tag_scheme),
+            keep=_keep(analysis, per_doc),
+        )
+        return _analyze_compare(
+            scores, analysis, gold_path, scheme_list, label_list, iou_threshold, overlap_threshold, min_overlap,
+            fmt=fmt, spans_key=spans_key, unit=unit, tag_column=tag_column, tag_mode=tag_mode,
+            tag_scheme=tag_scheme, client=client, **options,
+        )
     gold_options = pred_options = None
     if gold_column is not None or pred_column is not None:
         if gold_column is None or pred_column is None:
@@ -384,20 +407,31 @@ def compare_files(
     )
     _check_outcome(scores, pairs.stats, spans_key)
     check_labels(scores, label_list)
-    if analysis.active:
-        base = analysis.baseline
-        if base is not None and not isinstance(base, CorpusScores):
-            base = compare_files(
-                gold_path, base, schemes=scheme_list, fmt=fmt, spans_key=spans_key, unit=unit,
-                labels=label_list, tag_column=tag_column, tag_mode=tag_mode, tag_scheme=tag_scheme,
-                iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
-                min_overlap=min_overlap, per_doc=True, **options,
-            )
-        analyze(scores, analysis, base, _score_settings(label_list, iou_threshold, overlap_threshold, min_overlap))
     if official:
         per_type = scores.results["overlap"].per_type
         f1s = [per_type[c].f1 for c in scores.gold_labels if c in per_type]
         scores.official_score = sum(f1s) / len(f1s) if f1s else 0.0
+    return _analyze_compare(
+        scores, analysis, gold_path, scheme_list, label_list, iou_threshold, overlap_threshold, min_overlap,
+        fmt=fmt, spans_key=spans_key, unit=unit, tag_column=tag_column, tag_mode=tag_mode, tag_scheme=tag_scheme,
+        **options,
+    )
+
+
+def _analyze_compare(scores, analysis, gold_path, schemes, labels, iou_threshold, overlap_threshold, min_overlap,
+                     client=None, **settings) -> CorpusScores:
+    """The intervals, test and breakdowns of a compare run (in-process or
+    sharded: both keep the same per-document table); a baseline file is
+    scored the same way, keeping its per-document rows."""
+    if analysis.active:
+        base = analysis.baseline
+        if base is not None and not isinstance(base, CorpusScores):
+            base = compare_files(
+                gold_path, base, schemes=schemes, labels=labels, iou_threshold=iou_threshold,
+                overlap_threshold=overlap_threshold, min_overlap=min_overlap, per_doc=True, client=client,
+                **settings,
+            )
+        analyze(scores, analysis, base, _score_settings(labels, iou_threshold, overlap_threshold, min_overlap))
     return scores
 
 
@@ -439,6 +473,9 @@ def evaluate_pipeline(
     alpha: float = 0.05,
     by: Union[None, str, Sequence[str]] = None,
     buckets: int = 4,
+    shard_docs: Optional[int] = None,
+    client: Any = None,
+    code: Optional[PathLike] = None,
 ) -> CorpusScores:
     """Run a pipeline over the texts of a DocBin and score its spans
     against the DocBin's own, streaming (the DocBin is read as spaCy reads
@@ -451,6 +488,14 @@ def evaluate_pipeline(
     baseline (Any): A second pipeline (name, path or Language) run over the
         same DocBin, or a CorpusScores of the same gold scored with
         per_doc: tested against this one (`comparison`).
+    data_path: Also several .spacy files, directories or globs of them
+        (a list): each file is a shard, scored in turn and merged.
+    shard_docs (Optional[int]): Split files into shards of this many docs.
+    client (Optional[distributed.Client]): Run on this Dask cluster, a task
+        per shard, the pipeline loaded once per worker from `model` (a
+        path every worker can read); None: in-process.
+    code (Optional[PathLike]): A Python file to import first (custom
+        components), in-process and on every worker.
     RETURNS (CorpusScores)
     """
     import spacy
@@ -465,6 +510,26 @@ def evaluate_pipeline(
         raise UsageError(f"Unknown unit {unit!r}. Valid units: token, char", "unit")
     if n_process < 1:
         raise UsageError(f"'n_process' must be at least 1, got {n_process}", "n_process")
+    from .distributed import is_sharded_pipeline
+
+    settings = dict(spans_key=spans_key, unit=unit, labels=label_list, iou_threshold=iou_threshold,
+                    overlap_threshold=overlap_threshold, min_overlap=min_overlap, n_process=n_process,
+                    batch_size=batch_size)
+    if client is not None or is_sharded_pipeline(data_path, shard_docs):
+        from .distributed.run import run_pipeline
+
+        scores = run_pipeline(
+            model, data_path, client=client, shard_docs=shard_docs, code=code, progress=progress,
+            schemes=scheme_list, keep_errors=keep_errors, keep=_keep(analysis, per_doc), **settings,
+        )
+        return _analyze_pipeline(scores, analysis, data_path, scheme_list, progress=progress, client=client,
+                                 shard_docs=shard_docs, code=code, **settings)
+    if not isinstance(data_path, (str, PurePath)):
+        data_path = list(data_path)[0]
+    if code is not None:
+        from .distributed.tasks import import_code
+
+        import_code(code)
     check_file(data_path)
     if isinstance(model, str):
         try:
@@ -504,15 +569,19 @@ def evaluate_pipeline(
     )
     _check_outcome(scores, stats, spans_key)
     check_labels(scores, label_list)
+    return _analyze_pipeline(scores, analysis, data_path, scheme_list, progress=progress, **settings)
+
+
+def _analyze_pipeline(scores, analysis, data_path, schemes, **settings) -> CorpusScores:
+    """The intervals, test and breakdowns of an evaluate run (in-process or
+    sharded); a baseline pipeline runs over the same data the same way."""
     if analysis.active:
         base = analysis.baseline
         if base is not None and not isinstance(base, CorpusScores):
-            base = evaluate_pipeline(
-                base, data_path, schemes=scheme_list, spans_key=spans_key, unit=unit, labels=label_list,
-                iou_threshold=iou_threshold, overlap_threshold=overlap_threshold, min_overlap=min_overlap,
-                n_process=n_process, batch_size=batch_size, progress=progress, per_doc=True,
-            )
-        analyze(scores, analysis, base, _score_settings(label_list, iou_threshold, overlap_threshold, min_overlap))
+            base = evaluate_pipeline(base, data_path, schemes=schemes, per_doc=True, **settings)
+        analyze(scores, analysis, base, _score_settings(
+            settings["labels"], settings["iou_threshold"], settings["overlap_threshold"], settings["min_overlap"]
+        ))
     return scores
 
 
@@ -527,6 +596,19 @@ def _score_settings(labels, iou_threshold, overlap_threshold, min_overlap) -> Di
     """The scoring settings a breakdown re-applies."""
     return {"labels": labels, "iou_threshold": iou_threshold, "overlap_threshold": overlap_threshold,
             "min_overlap": min_overlap}
+
+
+def _compare_sharded(gold_path, pred_path, client, progress, schemes, labels, *, gold_column, pred_column, **settings):
+    """compare_files over two directories of shards, or on a client."""
+    from .distributed.run import run_compare
+
+    if gold_column is not None or pred_column is not None or pred_path is None:
+        raise UsageError(
+            "sharded or distributed scoring takes a gold and a predicted path, not one file with "
+            "'gold_column' and 'pred_column'",
+            "pred_path",
+        )
+    return run_compare(gold_path, pred_path, client=client, progress=progress, schemes=schemes, labels=labels, **settings)
 
 
 def _unzip(stream):

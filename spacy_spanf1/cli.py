@@ -81,6 +81,12 @@ FLAGS: Dict[str, str] = {
     "by": "--by",
     "buckets": "--buckets",
     "html_docs": "--html-docs",
+    "shard_docs": "--shard-docs",
+    "cluster": "--cluster",
+    "scheduler": "--scheduler",
+    "scheduler_file": "--scheduler-file",
+    "code": "--code",
+    "data_path": "DATA",
 }
 _SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(FLAGS), "|".join(FLAGS)))
 
@@ -427,6 +433,24 @@ HTML_DOCS_HELP = "Show at most N documents with errors in the --html page, the m
 # Commands
 # --------------------------------------------------------------------------
 
+CLUSTER_HELP = "Run on a local Dask cluster of N worker processes (local:N), started and closed by the command; needs the [dask] extra"
+SCHEDULER_HELP = "Run on a running Dask cluster: the scheduler's address (tcp://HOST:8786)"
+SCHEDULER_FILE_HELP = "Run on a running Dask cluster: its scheduler file (dask scheduler --scheduler-file)"
+
+
+def on_cluster(func: Callable[..., Any], cluster: Optional[str], scheduler: Optional[str], scheduler_file: Optional[Path]) -> Callable[..., Any]:
+    """func(client=...) inside `distributed.open_client` (None: in-process,
+    and Dask is not imported); the cluster closes on any exit, Ctrl-C too."""
+    def run(**kwargs: Any) -> Any:
+        if not (cluster or scheduler or scheduler_file):
+            return func(**kwargs)
+        from .distributed.run import open_client
+
+        with open_client(cluster, scheduler, None if scheduler_file is None else str(scheduler_file)) as client:
+            return func(client=client, **kwargs)
+
+    return run
+
 
 def _fail(message: str, exits: int = 1) -> None:
     """Print one line on stderr and exit."""
@@ -460,7 +484,7 @@ def evaluate_cli(
     # fmt: off
     ctx: typer.Context,
     model: str = Arg(..., metavar="MODEL", help="Pipeline to run: an installed package name or a path"),
-    data_path: Path = Arg(..., metavar="DATA", help="Reference documents: a .spacy DocBin", show_default=False),
+    data_path: List[Path] = Arg(..., metavar="DATA...", help="Reference documents: .spacy DocBins, directories of them or globs; each file is a shard", show_default=False),
     schemes: Optional[List[str]] = Opt(None, "--schemes", "-s", help=SCHEMES_HELP, show_default=False),
     spans_key: Optional[str] = Opt(None, "--spans-key", "-k", help="Score Doc.spans[KEY] instead of Doc.ents"),
     unit: str = Opt("token", "--unit", "-u", help="Offsets the scores count: token (reference tokens, predictions aligned as spaCy does) or char"),
@@ -484,6 +508,11 @@ def evaluate_cli(
     by: Optional[str] = Opt(None, "--by", help=BY_HELP, show_default=False),
     buckets: int = Opt(4, "--buckets", help=BUCKETS_HELP),
     html_docs: int = Opt(200, "--html-docs", help=HTML_DOCS_HELP),
+    shard_docs: Optional[int] = Opt(None, "--shard-docs", help="Split the files into shards of N documents", min=1, show_default=False),
+    cluster: Optional[str] = Opt(None, "--cluster", help=CLUSTER_HELP, show_default=False),
+    scheduler: Optional[str] = Opt(None, "--scheduler", help=SCHEDULER_HELP, show_default=False),
+    scheduler_file: Optional[Path] = Opt(None, "--scheduler-file", help=SCHEDULER_FILE_HELP, dir_okay=False, show_default=False),
+    code: Optional[Path] = Opt(None, "--code", "-c", help="Python file with registered functions (custom components) to import first, also on every worker", dir_okay=False, show_default=False),
     # fmt: on
 ):
     """Run a pipeline over the texts of a .spacy DocBin and score its spans
@@ -498,7 +527,7 @@ def evaluate_cli(
     """
     _run(
         ctx,
-        lambda **kw: evaluate_model(model, data_path, schemes=one_schemes(schemes), **kw),
+        on_cluster(lambda **kw: evaluate_model(model, data_path, schemes=one_schemes(schemes), **kw), cluster, scheduler, scheduler_file),
         spans_key=spans_key,
         unit=unit,
         labels=labels,
@@ -512,6 +541,8 @@ def evaluate_cli(
         batch_size=batch_size,
         silent=silent,
         **analysis_options(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets, html_docs),
+        shard_docs=shard_docs,
+        code=code,
     )
 
 
@@ -557,6 +588,9 @@ def compare_cli(
     by: Optional[str] = Opt(None, "--by", help=BY_HELP, show_default=False),
     buckets: int = Opt(4, "--buckets", help=BUCKETS_HELP),
     html_docs: int = Opt(200, "--html-docs", help=HTML_DOCS_HELP),
+    cluster: Optional[str] = Opt(None, "--cluster", help=CLUSTER_HELP, show_default=False),
+    scheduler: Optional[str] = Opt(None, "--scheduler", help=SCHEDULER_HELP, show_default=False),
+    scheduler_file: Optional[Path] = Opt(None, "--scheduler-file", help=SCHEDULER_FILE_HELP, dir_okay=False, show_default=False),
     # fmt: on
 ):
     """Score predicted spans against gold spans of the same documents, with
@@ -578,7 +612,7 @@ def compare_cli(
     """
     _run(
         ctx,
-        lambda **kw: compare_command(gold_path, pred_path, schemes=one_schemes(schemes), **kw),
+        on_cluster(lambda **kw: compare_command(gold_path, pred_path, schemes=one_schemes(schemes), **kw), cluster, scheduler, scheduler_file),
         fmt=fmt,
         gold_column=gold_column,
         pred_column=pred_column,
@@ -605,6 +639,7 @@ def compare_cli(
         html_path=html_path,
         silent=silent,
         **analysis_options(bootstrap, confidence, seed, resample_by, baseline, test, alpha, by, buckets, html_docs),
+        progress=not silent,
     )
 
 

@@ -1,0 +1,279 @@
+"""Planning shards and merging their results (no Dask here).
+
+A shard is (file, first document, number of documents), or a pair of
+files (gold, predicted) for `compare`. The plan fixes the shards and their
+order; `merge` adds the shard results in that order, whatever order they
+were computed in, so a sharded run (in-process or on a cluster) gives the
+same scores, error records and document indices as any other run of the
+same plan.
+"""
+import dataclasses
+import glob
+from dataclasses import dataclass, field
+from functools import reduce
+from operator import add
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Set, Union
+
+from ..formats import InputError, UsageError
+from ..formats.pairing import SKIPPED_NAMES
+from ..types import PathLike
+
+Inputs = Union[PathLike, Sequence[PathLike]]
+_MAGIC = ("*", "?", "[")
+
+
+@dataclass(frozen=True)
+class ShardSpec:
+    """One unit of work: what a task receives (with the settings).
+
+    index (int): Its place in the plan (the merge order).
+    gold (str): The .spacy file (evaluate) or the gold file (compare).
+    pred (Optional[str]): compare: the predicted file.
+    start (int): The first document of the file in the shard.
+    count (Optional[int]): Its number of documents; None: to the end.
+    prefix (str): Put before document names (the file name, when the
+        plan has several files), so that names stay unique.
+    """
+
+    index: int
+    gold: str
+    pred: Optional[str] = None
+    start: int = 0
+    count: Optional[int] = None
+    prefix: str = ""
+
+    def describe(self) -> str:
+        where = self.gold if self.pred is None else f"{self.gold} vs {self.pred}"
+        if self.count is not None:
+            where += f", documents {self.start}-{self.start + self.count - 1}"
+        return f"shard {self.index} ({where})"
+
+
+@dataclass
+class ShardResult:
+    """What a task returns: the shard's CorpusScores (checks not applied)
+    and what the checks need once every shard is in."""
+
+    index: int
+    scores: Any
+    spans_keys: Set[str] = field(default_factory=set)
+    fmt: str = ""
+
+
+@dataclass
+class ShardFailure:
+    """A shard whose input is bad (returned, not raised: bad input is not
+    worth a retry). Turned back into an InputError on the client."""
+
+    index: int
+    message: str
+    path: Optional[str] = None
+    line: Optional[int] = None
+    setting: Optional[str] = None
+
+    def error(self) -> InputError:
+        return InputError(self.message, self.path, self.line, setting=self.setting)
+
+
+def _as_list(inputs: Inputs) -> List[PathLike]:
+    if isinstance(inputs, (str, Path)):
+        return [inputs]
+    return list(inputs)
+
+
+def _is_glob(path: PathLike) -> bool:
+    return any(c in str(path) for c in _MAGIC) and not Path(path).exists()
+
+
+def is_sharded_pipeline(inputs: Inputs, shard_docs: Optional[int] = None) -> bool:
+    """Whether evaluate's input is more than one plain file (or is split)."""
+    items = _as_list(inputs)
+    if shard_docs is not None or len(items) != 1:
+        return True
+    return _is_glob(items[0]) or Path(items[0]).is_dir()
+
+
+def expand_docbins(inputs: Inputs) -> List[Path]:
+    """The .spacy files of the inputs: files as given, a directory's
+    *.spacy files sorted by name, a glob's matches sorted."""
+    files: List[Path] = []
+    items = _as_list(inputs)
+    if not items:
+        raise UsageError("no input: give one or more .spacy files, directories or globs", "data_path")
+    for item in items:
+        path = Path(item)
+        if _is_glob(item):
+            found = sorted(Path(p) for p in glob.glob(str(item)) if Path(p).is_file())
+            if not found:
+                raise InputError("no file matches this pattern", item)
+            files.extend(found)
+        elif path.is_dir():
+            found = sorted(p for p in path.glob("*.spacy") if p.is_file())
+            if not found:
+                raise InputError("no .spacy files in this directory", path)
+            files.extend(found)
+        else:
+            files.append(path)
+    return files
+
+
+def count_docs(path: PathLike) -> int:
+    """The number of documents of a .spacy file."""
+    from spacy.tokens import DocBin
+
+    from ..formats.base import check_file
+
+    path = check_file(path)
+    try:
+        return len(DocBin().from_disk(path))
+    except Exception as err:  # any failure here means the file is not a DocBin
+        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path) from None
+
+
+def plan_pipeline(inputs: Inputs, shard_docs: Optional[int] = None) -> List[ShardSpec]:
+    """The shards of evaluate's input: one per file, or with shard_docs
+    files split into shards of that many documents (then each file is
+    read once here, to count its documents)."""
+    if shard_docs is not None and shard_docs < 1:
+        raise UsageError(f"'shard_docs' must be at least 1, got {shard_docs}", "shard_docs")
+    files = expand_docbins(inputs)
+    several = len(files) > 1
+    specs: List[ShardSpec] = []
+    for path in files:
+        prefix = f"{path.name} " if several else ""
+        if shard_docs is None:
+            specs.append(ShardSpec(len(specs), str(path), prefix=prefix))
+            continue
+        n = count_docs(path)
+        for start in range(0, n, shard_docs):
+            specs.append(ShardSpec(len(specs), str(path), start=start, count=min(shard_docs, n - start), prefix=prefix))
+    return specs
+
+
+def _is_corpus_dir(path: Path) -> bool:
+    """A directory read as one corpus (brat: it holds .ann files)."""
+    return path.is_dir() and any(p.suffix.lower() == ".ann" for p in path.iterdir())
+
+
+def is_sharded_compare(gold: PathLike, pred: Optional[PathLike]) -> bool:
+    """Whether compare's input is two directories of shards."""
+    if pred is None:
+        return False
+    g, p = Path(gold), Path(pred)
+    return g.is_dir() and p.is_dir() and not _is_corpus_dir(g) and not _is_corpus_dir(p)
+
+
+def _shard_entries(path: Path, fmt: Optional[str]) -> Dict[str, Path]:
+    from ..formats import extension_map
+
+    known = {ext for ext in extension_map() if ext}
+    found = {}
+    for entry in sorted(path.iterdir()):
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            if _is_corpus_dir(entry):
+                found[entry.name] = entry
+        elif fmt is not None or entry.suffix.lower() in known:
+            found[entry.name] = entry
+    if not found:
+        raise InputError("no input files in this directory of shards", path)
+    return found
+
+
+def plan_pairs(gold: PathLike, pred: Optional[PathLike], fmt: Optional[str] = None) -> List[ShardSpec]:
+    """The shards of compare's input: two directories of shards paired by
+    file name (a name on one side only is an error naming it), or one
+    shard of the two paths as given."""
+    if not is_sharded_compare(gold, pred):
+        return [ShardSpec(0, str(gold), None if pred is None else str(pred))]
+    gold_dir, pred_dir = Path(gold), Path(pred)
+    gold_files, pred_files = _shard_entries(gold_dir, fmt), _shard_entries(pred_dir, fmt)
+    for name in gold_files:
+        if name not in pred_files:
+            raise InputError(f"the shard {name!r} is in {gold_dir} but not here; shards are paired by file name", pred_dir)
+    for name in pred_files:
+        if name not in gold_files:
+            raise InputError(f"the shard {name!r} is in {pred_dir} but not here; shards are paired by file name", gold_dir)
+    several = len(gold_files) > 1
+    return [
+        ShardSpec(i, str(gold_files[name]), str(pred_files[name]), prefix=f"{name} " if several else "")
+        for i, name in enumerate(sorted(gold_files))
+    ]
+
+
+def check_counts(specs: Sequence[ShardSpec], results: Dict[int, ShardResult]) -> None:
+    """Every planned shard once, each of known size with that many documents."""
+    missing = [spec for spec in specs if spec.index not in results]
+    if missing:
+        raise InputError(f"{missing[0].describe()} returned no result ({len(missing)} shard(s) missing); no scores")
+    for spec in specs:
+        got = results[spec.index].scores.documents
+        if spec.count is not None and got != spec.count:
+            raise InputError(
+                f"{spec.describe()} scored {got} documents, {spec.count} planned; no scores"
+            )
+
+
+def merge(results: Sequence[ShardResult], *, sources, unit: str):
+    """The CorpusScores of the shards, added in the order given (the plan's).
+
+    Counts add; per-document indices (`DocPair.index`, errors' `doc`, the
+    keys of `pairs`) are shifted by the documents (scored documents) of the
+    shards before, as `SchemeResult.__add__` shifts its outcomes.
+    """
+    from ..app import CorpusScores
+
+    first = results[0].scores
+    primary = first.primary
+    merged = {name: reduce(add, (r.scores.results[name] for r in results)) for name in first.results}
+    pairs: Dict[int, Any] = {}
+    labels_seen: Dict[str, None] = {}
+    gold_labels: Set[str] = set()
+    not_scored: Dict[str, Dict[str, int]] = {}
+    skipped_names: List[str] = []
+    documents = skipped = scored_before = 0
+    # what the analysis kept per scored document, in plan order
+    doc_meta: Dict[str, List[Any]] = {name: [] for name in first.doc_meta}
+    doc_lengths = None if first.doc_lengths is None else []
+    doc_spans = None if first.doc_spans is None else ([], [])
+    for result in results:
+        scores = result.scores
+        for name, values in scores.doc_meta.items():
+            doc_meta[name].extend(values)
+        if doc_lengths is not None:
+            doc_lengths.extend(scores.doc_lengths)
+        if doc_spans is not None:
+            doc_spans[0].extend(scores.doc_spans[0])
+            doc_spans[1].extend(scores.doc_spans[1])
+        for key, pair in scores.pairs.items():
+            pairs[key + scored_before] = dataclasses.replace(pair, index=pair.index + documents)
+        documents += scores.documents
+        skipped += scores.skipped
+        scored_before += scores.results[primary].n_docs
+        skipped_names.extend(scores.skipped_names)
+        labels_seen.update(dict.fromkeys(scores.labels_seen))
+        gold_labels.update(scores.gold_labels)
+        for side, counts in scores.not_scored.items():
+            totals = not_scored.setdefault(side, {})
+            for what, n in counts.items():
+                totals[what] = totals.get(what, 0) + n
+    keep_errors = merged[primary].kept is not None
+    return CorpusScores(
+        merged,
+        documents,
+        skipped,
+        skipped_names[:SKIPPED_NAMES],
+        unit,
+        sources,
+        list(merged[primary].errors) if keep_errors else [],
+        pairs,
+        list(labels_seen),
+        gold_labels=sorted(gold_labels),
+        not_scored=not_scored,
+        doc_meta=doc_meta,
+        doc_lengths=doc_lengths,
+        doc_spans=doc_spans,
+    )
