@@ -63,7 +63,9 @@ def check_file(path: PathLike) -> Path:
     return path
 
 
-def _decode(data: bytes, path: PathLike, lineno: int) -> str:
+def decode_utf8(data: bytes, path: PathLike, lineno: int) -> str:
+    """data as UTF-8 text; InputError naming the line (counted from lineno)
+    of the first byte that is not."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -86,7 +88,7 @@ def read_lines(path: PathLike) -> Iterator[Tuple[int, str]]:
         raise InputError(f"can't read the file: {err.strerror or err}", path) from None
     with f:
         for lineno, raw in enumerate(f, 1):
-            line = _decode(raw, path, lineno)
+            line = decode_utf8(raw, path, lineno)
             if lineno == 1 and line.startswith("\ufeff"):
                 line = line[1:]
             if line.endswith("\n"):
@@ -104,5 +106,5 @@ def read_text(path: PathLike) -> str:
         data = path.read_bytes()
     except OSError as err:
         raise InputError(f"can't read the file: {err.strerror or err}", path) from None
-    text = _decode(data, path, 1)
+    text = decode_utf8(data, path, 1)
     return text[1:] if text.startswith("\ufeff") else text

@@ -16,13 +16,15 @@ characters as written instead (CRLF = 2), for files made by tools that do.
 Other files (annotation.conf, visual.conf, tools.conf, .stats_cache) and
 subdirectories are ignored.
 """
+import os
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
 from ..types import Document, Format, PathLike
-from .base import InputError, read_lines, read_text
+from .base import InputError
+from .base import decode_utf8
 from ._records import check_choice, check_read, with_counts
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
@@ -73,8 +75,12 @@ def _document_names(folder: Path) -> List[str]:
         raise InputError("directory not found", folder)
     if not folder.is_dir():
         raise InputError("brat input is a directory of NAME.txt and NAME.ann files, not a file", folder)
-    txt = {p.stem for p in folder.iterdir() if p.suffix == ".txt" and p.is_file()}
-    ann = {p.stem for p in folder.iterdir() if p.suffix == ".ann" and p.is_file()}
+    txt, ann = set(), set()
+    with os.scandir(folder) as entries:  # one listing; is_file() needs no stat call
+        for entry in entries:
+            stem, suffix = os.path.splitext(entry.name)
+            if suffix in (".txt", ".ann") and entry.is_file():
+                (txt if suffix == ".txt" else ann).add(stem)
     for name in sorted(txt ^ ann):
         have, missing = (f"{name}.txt", f"{name}.ann") if name in txt else (f"{name}.ann", f"{name}.txt")
         raise InputError(f"'{have}' has no '{missing}' beside it; brat documents are NAME.txt + NAME.ann pairs", folder)
@@ -83,27 +89,47 @@ def _document_names(folder: Path) -> List[str]:
     return sorted(txt)
 
 
-def _read_text(path: Path, newlines: str) -> Tuple[str, int, bool]:
+def _read_bytes(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except OSError as err:
+        raise InputError(f"can't read the file: {err.strerror or err}", path) from None
+
+
+def _read_text(path: str, newlines: str) -> Tuple[str, int, bool]:
     """The text of a .txt file, the offset shift (1 when a BOM was dropped:
     brat counts it as character 0, else 0) and whether it has a "\r"."""
-    text = read_text(path)
-    with path.open("rb") as f:
-        shift = 1 if f.read(len(_BOM)) == _BOM else 0
+    data = _read_bytes(path)
+    shift = 1 if data.startswith(_BOM) else 0
+    text = decode_utf8(data[len(_BOM):] if shift else data, path, 1)
     has_cr = "\r" in text
-    if newlines == "brat":
+    if newlines == "brat" and has_cr:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text, shift, has_cr
 
 
+def _ann_lines(path: str) -> Iterator[Tuple[int, str]]:
+    """(line number, line) of an .ann file, read whole (they are small)."""
+    text = decode_utf8(_read_bytes(path), path, 1)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for lineno, line in enumerate(text.split("\n"), 1):
+        yield lineno, line[:-1] if line.endswith("\r") else line
+
+
 def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Document:
-    ann_path = folder / f"{name}.ann"
-    text, shift, has_cr = _read_text(folder / f"{name}.txt", newlines)
+    base = os.path.join(folder, name)
+    ann_path = base + ".ann"
+    text, shift, has_cr = _read_text(base + ".txt", newlines)
     # brat's offsets index the text with the BOM as character 0.
     brat_text = "\ufeff" + text if shift else text
     counts: Dict[str, int] = {}
     spans = set()
     seen: Dict[str, int] = {}
-    for lineno, line in read_lines(ann_path):
+    for lineno, line in _ann_lines(ann_path):
         if not line.strip():
             continue
         ann_id = line.split("\t", 1)[0].strip()
@@ -147,7 +173,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Do
             spans.add(Span(max(start - shift, 0), end - shift, label))
     meta = with_counts({}, counts)
     return Document(
-        f"file '{name}.ann'", sorted(spans), text, meta=meta, key=name, source=str(ann_path)
+        f"file '{name}.ann'", sorted(spans), text, meta=meta, key=name, source=ann_path
     )
 
 
