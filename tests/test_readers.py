@@ -646,3 +646,28 @@ def test_compare_one_label_studio_export_scores_predictions_against_annotations(
     # a reader option given to a format that does not take it: a usage error naming the flag
     bad = CliRunner().invoke(app, ["compare", str(export), "--format", "labelstudio", "-s", "strict", "--fragments", "merge"])
     assert bad.exit_code == 2 and "--fragments" in bad.stderr and "brat" in bad.stderr
+
+
+def test_compare_reads_hugging_face_tag_files_with_label_names(tmp_path):
+    import json as json_module
+
+    from typer.testing import CliRunner
+
+    from spacy_spanf1.cli import app
+
+    names = "O,B-PER,I-PER,B-LOC,I-LOC"
+    gold = {"id": "0", "tokens": ["Ada", "Lovelace", "visited", "London", "."], "ner_tags": [1, 2, 0, 3, 0]}
+    pred = {"id": "0", "tokens": ["Ada", "Lovelace", "visited", "London", "."], "ner_tags": [1, 0, 0, 3, 0]}
+    for name, record in (("gold.jsonl", gold), ("pred.jsonl", pred)):
+        (tmp_path / name).write_text(json_module.dumps(record) + "\n", encoding="utf-8")
+    out = tmp_path / "scores.json"
+    result = CliRunner().invoke(app, ["compare", str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"),
+                                      "--format", "tags", "--label-names", names, "-s", "strict,partial", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    data = json_module.loads(out.read_text())
+    # "Ada" for "Ada Lovelace": INC under strict, PAR under partial; London right
+    assert data["schemes"]["strict"]["counts"] == {"cor": 1, "inc": 1, "par": 0, "mis": 0, "spu": 0}
+    assert data["schemes"]["partial"]["counts"] == {"cor": 1, "inc": 0, "par": 1, "mis": 0, "spu": 0}
+    no_names = CliRunner().invoke(app, ["compare", str(tmp_path / "gold.jsonl"), str(tmp_path / "pred.jsonl"),
+                                        "--format", "tags", "-s", "strict"])
+    assert no_names.exit_code == 1 and "label_names" in no_names.stderr.replace("--label-names", "label_names")
