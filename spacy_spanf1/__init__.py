@@ -3,7 +3,7 @@ matching schemes, inside spaCy and out."""
 from .counts import PRFCounts, SemEvalCounts
 from .errors import SCHEMES
 from .evaluate import SchemeResult, SpanScorer, evaluate_spans
-from .matching import SpanError
+from .outcomes import SpanError
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 

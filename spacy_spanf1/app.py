@@ -16,7 +16,7 @@ from .analysis import AnalysisSettings, analysis_dict, analyze, check_analysis, 
 from .errors import check_fraction, check_schemes
 from .evaluate import SchemeResult, SpanScorer
 from .formats import DocPair, InputError, PairStats, UsageError, check_file, open_pairs
-from .matching import SpanError
+from .outcomes import SpanError
 from .types import PathLike
 
 __all__ = [
@@ -209,8 +209,10 @@ def score_pairs(
             kept[doc] = batch[doc]
         batch.clear()
 
+    keeps_documents = bool(meta_fields) or doc_lengths or keep_spans
     for pair in pairs:
-        keep_document(kept_state, pair, keep_settings, unit)
+        if keeps_documents:
+            keep_document(kept_state, pair, keep_settings, unit)
         scorer.add(pair.gold, pair.pred)
         if gold_labels:
             found_gold.update(span.label for span in pair.gold)

@@ -12,7 +12,7 @@ an exact match is a component of its own in the overlap graph, and so is
 almost every other pair; only the few longer chains (a prediction over two
 gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import Dict, List, NamedTuple, Tuple
 
 import numpy
 

@@ -70,7 +70,7 @@ class SchemeResult:
         found: List[SpanOutcome] = []
         for offset, part in self.outcome_parts:
             items = part.outcomes() if isinstance(part, OutcomeBlock) else part
-            found.extend(o._replace(doc=o.doc + offset) for o in items) if offset else found.extend(items)
+            found.extend(o._replace(doc=o.doc + offset) for o in items)
         return sorted(found, key=outcome_order)
 
     @cached_property

@@ -13,7 +13,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from .outcomes import (
     overlap_measures,
     COR, FN, FP, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, TP,
-    WRONG_BOUNDARIES, WRONG_TYPE, SpanError,
+    WRONG_BOUNDARIES, WRONG_TYPE,
 )
 from .spans import Span
 

@@ -18,7 +18,7 @@ overlapping for `type`, IoU >= threshold for `iou`, coverage both ways for
   labels); the boundaries are not good enough.
 - `low_overlap`: another label, and the boundaries are not good enough.
 """
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 
@@ -148,13 +148,6 @@ class OutcomeBlock:
             self.gold[index], numpy.r_[0, numpy.cumsum(sizes)], self.pred[flat],
         )
 
-    def shifted(self, offset: int) -> "OutcomeBlock":
-        block = OutcomeBlock.__new__(OutcomeBlock)
-        for name in self.__slots__:
-            setattr(block, name, getattr(self, name))
-        block.doc = self.doc + offset
-        return block
-
     def outcomes(self) -> List[SpanOutcome]:
         labels, names = self.labels, self.count_names
         gold = [
@@ -181,7 +174,3 @@ def per_doc_rows(doc: numpy.ndarray, code: numpy.ndarray, n_docs: int, n_counts:
     """(n_docs × n_counts) counts of the outcomes of each document."""
     flat = numpy.bincount(doc * n_counts + code, minlength=n_docs * n_counts)
     return flat.reshape(n_docs, n_counts).astype(numpy.int64)
-
-
-def kind_codes() -> Dict[str, int]:
-    return {name: i for i, name in enumerate(ERROR_KINDS)}

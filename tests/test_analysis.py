@@ -21,7 +21,7 @@ from spacy.tokens import Span as SpacySpan
 from typer.testing import CliRunner
 
 from spacy_spanf1 import evaluate_spans
-from spacy_spanf1.app import CorpusScores, InputError, UsageError, compare_files, evaluate_pipeline
+from spacy_spanf1.app import InputError, UsageError, compare_files, evaluate_pipeline
 from spacy_spanf1.cli import app
 from spacy_spanf1.spans import Span
 from spacy_spanf1.stats import bootstrap_ci, breakdown, paired_test

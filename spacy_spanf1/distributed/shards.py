@@ -120,16 +120,9 @@ def expand_docbins(inputs: Inputs) -> List[Path]:
 
 def count_docs(path: PathLike) -> int:
     """The number of documents of a .spacy file."""
-    from spacy.tokens import DocBin
+    from ..formats.docbin import load_docbin
 
-    from ..formats.base import check_file
-
-    path = check_file(path)
-    try:
-        return len(DocBin().from_disk(path))
-    except Exception as err:  # any failure here means the file is not a DocBin
-        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path) from None
+    return len(load_docbin(path))
 
 
 def plan_pipeline(inputs: Inputs, shard_docs: Optional[int] = None) -> List[ShardSpec]:

@@ -75,20 +75,13 @@ def _failure(spec: ShardSpec, err: InputError) -> ShardFailure:
 def read_docbin_range(path, vocab, start: int, count: Optional[int]):
     """The docs start..start+count of a .spacy file, built only for that
     range (the file is read whole, as DocBin does)."""
-    from spacy.tokens import DocBin
+    from ..formats.docbin import load_docbin, read_docbin
 
-    from ..formats.base import check_file
-
-    path = check_file(path)
-    try:
-        docbin = DocBin().from_disk(path)
-    except Exception as err:  # any failure here means the file is not a DocBin
-        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path) from None
+    docbin = load_docbin(path)
     end = None if count is None else start + count
     for name in ("tokens", "spaces", "cats", "span_groups", "flags", "user_data"):
         setattr(docbin, name, getattr(docbin, name)[start:end])
-    return docbin.get_docs(vocab)
+    return read_docbin(path, vocab, docbin)
 
 
 def score_pipeline_shard(spec: ShardSpec, settings: Dict[str, Any], nlp=None) -> Union[ShardResult, ShardFailure]:

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ..spans import Span, is_int, span_problem
+from ..spans import Span, span_problem
 from .base import InputError, UsageError, read_lines
 
 PathLike = Union[str, Path]

@@ -19,18 +19,32 @@ from ..types import Document, Format, PathLike
 from .base import InputError, check_file
 
 
-def read_docbin(path: PathLike, vocab) -> Iterator[Any]:
-    """The docs of a .spacy DocBin, one at a time (the file is read whole,
-    as DocBin does)."""
+def _not_a_docbin(path: PathLike, err: Exception) -> InputError:
+    reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path)
+
+
+def load_docbin(path: PathLike) -> Any:
+    """A .spacy file as a DocBin (read whole, as DocBin reads it); an
+    InputError naming the file when it is not one."""
     from spacy.tokens import DocBin
 
     path = check_file(path)
     try:
-        docs = DocBin().from_disk(path).get_docs(vocab)
-        first = next(docs, None)
+        return DocBin().from_disk(path)
     except Exception as err:  # any failure here means the file is not a DocBin
-        reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path) from None
+        raise _not_a_docbin(path, err) from None
+
+
+def read_docbin(path: PathLike, vocab, docbin: Any = None) -> Iterator[Any]:
+    """The docs of a .spacy DocBin (or of `docbin`, read from path), one at
+    a time."""
+    docbin = load_docbin(path) if docbin is None else docbin
+    try:
+        docs = docbin.get_docs(vocab)
+        first = next(docs, None)
+    except Exception as err:  # a DocBin whose contents do not decode
+        raise _not_a_docbin(path, err) from None
     if first is not None:
         yield first
         yield from docs
