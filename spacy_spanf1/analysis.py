@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .errors import check_n_resamples, check_open_fraction, check_seed
-from .metrics import safe_div
 from .formats import DocPair, InputError, UsageError
-from .stats import TESTS, assign, bootstrap_ci, breakdown, paired_test
+from .stats import TESTS, bootstrap_ci, breakdown, paired_test
 from .stats.breakdown import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES
 
 __all__ = ["AnalysisSettings", "check_analysis", "analyze", "doc_length", "meta_value"]
@@ -206,44 +205,17 @@ def analyze(scores: Any, settings: AnalysisSettings, baseline: Any = None, score
                     raise _stats_error(err, "by") from None
             scores.breakdowns[name] = found
             if settings.bootstrap is not None and name not in SPAN_ATTRIBUTES:
-                scores.breakdown_intervals[name] = _bucket_intervals(
-                    scores, name, found, settings, groups, common.get("labels")
-                )
+                scores.breakdown_intervals[name] = _bucket_intervals(found, settings, groups)
 
 
-def _doc_values(scores: Any, name: str, labels: Optional[Sequence[str]]) -> List[Any]:
-    """Each document's value of a document attribute, as stats.breakdown
-    computes it (density: summed gold span lengths / document length)."""
-    if name == "doc_length":
-        return list(scores.doc_lengths)
-    if name == "density":
-        keep = None if labels is None else set(labels)
-        gold_docs = scores.doc_spans[0]
-        return [
-            safe_div(sum(s.end - s.start for s in spans if keep is None or s.label in keep), length)
-            for spans, length in zip(gold_docs, scores.doc_lengths)
-        ]
-    return list(scores.doc_meta[name])
-
-
-def _bucket_intervals(scores, name, found, settings, groups, labels) -> Dict[str, List[Optional[Any]]]:
+def _bucket_intervals(found, settings, groups) -> Dict[str, List[Optional[Any]]]:
     """Per scheme and document bucket, bootstrap_ci of the bucket's result
     (grouped like the corpus), or None when it has fewer than 2 units."""
-    values = _doc_values(scores, name, labels)
     out: Dict[str, List[Optional[Any]]] = {}
     for scheme, buckets in found.items():
-        if buckets and buckets[0].interval is not None:
-            where = assign(values, [b.interval for b in buckets]).tolist()
-        else:
-            index = {b.name: i for i, b in enumerate(buckets)}
-            where = [index[v] for v in values]
         cis: List[Optional[Any]] = []
-        for i, bucket in enumerate(buckets):
-            members = [d for d, w in enumerate(where) if w == i]
-            bucket_groups = None if groups is None else [groups[d] for d in members]
-            if bucket.result is None or bucket.result.per_doc is None or len(bucket.result.per_doc) != len(members):
-                cis.append(None)
-                continue
+        for bucket in buckets:
+            bucket_groups = None if groups is None else [groups[d] for d in bucket.docs]
             try:
                 cis.append(bootstrap_ci(
                     bucket.result, n_resamples=settings.bootstrap, confidence=settings.confidence,

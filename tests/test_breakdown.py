@@ -260,6 +260,7 @@ def test_document_buckets_equal_evaluate_spans_on_their_documents(by):
         assert sorted(d for m in members for d in m) == list(range(len(gold)))
         for bucket, docs in zip(buckets, members):
             assert docs
+            assert list(bucket.docs) == docs  # the bucket names its documents
             ref = evaluate_spans([gold[d] for d in docs], [pred[d] for d in docs], schemes=[scheme], per_doc=True)[scheme]
             assert bucket.result.totals == ref.totals
             assert (bucket.precision, bucket.recall, bucket.f1) == (ref.precision, ref.recall, ref.f1)

@@ -54,6 +54,9 @@ class Bucket:
         mis; iou and overlap: tp, fp / tp, fn).
     result (Optional[SchemeResult]): For document buckets, the full result
         of the bucket's documents (with per_doc); None for span buckets.
+    docs (Optional[Tuple[int, ...]]): For document buckets, the indices of
+        its documents (the rows of `result.per_doc`, in order); None for
+        span buckets.
     """
 
     name: str
@@ -65,10 +68,11 @@ class Bucket:
     n_pred: int
     counts: Dict[str, Dict[str, int]]
     result: Optional[SchemeResult] = field(default=None, repr=False, compare=False)
+    docs: Optional[Tuple[int, ...]] = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): name, interval, p, r, f, n_gold, n_pred
-        and counts, JSON-ready (the result is left out)."""
+        and counts, JSON-ready (the result and the documents are left out)."""
         return {
             "name": self.name,
             "interval": None if self.interval is None else list(self.interval),
@@ -280,7 +284,7 @@ def _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths
                 [gold[d] for d in docs], [pred[d] for d in docs], schemes=schemes, per_doc=True, **settings
             )
             for scheme, result in results.items():
-                out.setdefault(scheme, []).append(_doc_bucket(result, key, intervals is not None))
+                out.setdefault(scheme, []).append(_doc_bucket(result, key, intervals is not None, docs))
     if settings.get("labels") is not None:
         scorer = SpanScorer(schemes, labels=settings["labels"])
         scorer.label_ids([s.label for spans in gold + pred for s in spans])
@@ -290,7 +294,7 @@ def _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths
     return out
 
 
-def _doc_bucket(result: SchemeResult, key: Any, numeric: bool) -> Bucket:
+def _doc_bucket(result: SchemeResult, key: Any, numeric: bool, docs: Sequence[int]) -> Bucket:
     counts = result.counts
     sides = _SIDES[SEMEVAL_COUNTS if "cor" in counts else PRF_COUNTS]
     return Bucket(
@@ -303,6 +307,7 @@ def _doc_bucket(result: SchemeResult, key: Any, numeric: bool) -> Bucket:
         result.totals.predicted,
         {side: {count: counts[count] for count in sides[side]} for side in sides},
         result,
+        tuple(docs),
     )
 
 
