@@ -20,6 +20,7 @@ import typer
 from wasabi import msg
 
 from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
+from spacy_spanf1.report import format_delta
 FIELDS = ("p", "r", "f", "macro_f")
 
 
@@ -82,8 +83,8 @@ def print_comparison(path: Path) -> None:
     if not block:
         msg.fail("No comparison found (run evaluate with --baseline)", path, exits=1)
     rows = [
-        (scheme, percent(t["f_baseline"]), percent(t["f"]), f"{t['delta'] * 100:+.2f}",
-         f"[{t['low'] * 100:+.2f}, {t['high'] * 100:+.2f}]", f"{t['p_value']:.4f}", "yes" if t["significant"] else "no")
+        (scheme, percent(t["f_baseline"]), percent(t["f"]), format_delta(t["delta"]),
+         f"[{format_delta(t['low'])}, {format_delta(t['high'])}]", f"{t['p_value']:.4f}", "yes" if t["significant"] else "no")
         for scheme, t in block["schemes"].items()
     ]
     msg.table(

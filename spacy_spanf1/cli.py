@@ -24,7 +24,7 @@ from .app import CorpusScores, compare_files, evaluate_pipeline, prf_from_stdin,
 from .errors import SCHEMES
 from .matching import SEMEVAL_RULES as SEMEVAL_SCHEMES
 from .formats import InputError, UsageError, extension_map, format_names
-from .report import error_records, format_counts, format_pct, render_html, write_errors, write_html
+from .report import error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from .tags import TAG_MODES, TAG_SCHEMES
 
 Arg = typer.Argument
@@ -294,11 +294,6 @@ def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html
 def format_ci(value: float, low: float, high: float) -> str:
     """"40.00 [21.05, 58.82]": a ratio and its interval, as percentages."""
     return f"{format_pct(value)} [{format_pct(low)}, {format_pct(high)}]"
-
-
-def format_delta(value: float) -> str:
-    """A difference of ratios in percentage points, signed: "+12.50"."""
-    return f"{value * 100:+.2f}"
 
 
 def _unit_text(scores: CorpusScores) -> str:

@@ -111,6 +111,11 @@ def format_pct(value: Optional[float]) -> str:
     return "" if value is None else f"{value * 100:.2f}"
 
 
+def format_delta(value: float) -> str:
+    """A difference of ratios in percentage points, signed: "+12.50"."""
+    return f"{value * 100:+.2f}"
+
+
 def format_counts(counts: Mapping[str, int]) -> str:
     """Counts as "COR 2  INC 1 ..." (the names upper-cased)."""
     return "  ".join(f"{name.upper()} {n}" for name, n in counts.items())
@@ -337,8 +342,8 @@ def _comparison_html(comparison: Mapping[str, Any]) -> List[str]:
         sig = t["significant"]
         out.append(
             f'<tr data-scheme="{esc(name)}"><td>{esc(name)}</td><td>{format_pct(t["f_baseline"])}</td>'
-            f'<td>{format_pct(t["f"])}</td><td>{t["delta"] * 100:+.2f}</td>'
-            f'<td class="ci-text">[{t["low"] * 100:+.2f}, {t["high"] * 100:+.2f}]</td><td>{t["p_value"]:.4f}</td>'
+            f'<td>{format_pct(t["f"])}</td><td>{format_delta(t["delta"])}</td>'
+            f'<td class="ci-text">[{format_delta(t["low"])}, {format_delta(t["high"])}]</td><td>{t["p_value"]:.4f}</td>'
             f'<td class="{"sig" if sig else ""}">{"yes" if sig else "no"}</td></tr>'
         )
     out.append("</tbody></table>")
