@@ -144,7 +144,7 @@ def test_brat_discontinuous_error_names_entity(tmp_path, fragments):
 
 def test_brat_bad_fragments_option(tmp_path):
     folder = brat_dir(tmp_path, {"d": DISCONTINUOUS})
-    with pytest.raises(UsageError, match="Unknown fragments 'join'. Valid values: error, merge, split"):
+    with pytest.raises(UsageError, match="Unknown fragments 'join' in 'fragments'. Valid: error, merge, split"):
         read("brat", folder, fragments="join")
 
 

@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
+from .. import errors
 from ..spans import Span, span_problem
 from .base import InputError, UsageError, read_lines
 
@@ -39,9 +40,12 @@ def check_read(fmt: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[
 
 
 def check_choice(option: str, value: Any, valid: Sequence[str]) -> None:
-    """Raises UsageError unless value is one of valid."""
-    if value not in valid:
-        raise UsageError(f"Unknown {option} {value!r}. Valid values: {', '.join(valid)}", option)
+    """Raises UsageError (naming the reader setting) unless value is one of
+    valid: the package's check (`errors.check_choice`)."""
+    try:
+        errors.check_choice(option, value, tuple(valid))
+    except ValueError as err:
+        raise UsageError(str(err), option) from None
 
 
 def no_annotation(side: str) -> Optional[List[Span]]:
