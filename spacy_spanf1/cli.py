@@ -545,8 +545,8 @@ def evaluate_cli(
 def compare_cli(
     # fmt: off
     ctx: typer.Context,
-    gold_path: Path = Arg(..., metavar="GOLD", help="Gold file", show_default=False),
-    pred_path: Optional[Path] = Arg(None, metavar="[PRED]", help="Predicted file of the same documents, in the same format; left out for one CoNLL file with --gold-column and --pred-column", show_default=False),
+    gold_path: Path = Arg(..., metavar="GOLD", help="Gold file (a brat directory), or a directory of gold shards paired by file name with PRED's", show_default=False),
+    pred_path: Optional[Path] = Arg(None, metavar="[PRED]", help="Predicted file (or directory of shards) of the same documents, in the same format; left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", show_default=False),
     schemes: Optional[List[str]] = Opt(None, "--schemes", "-s", help=SCHEMES_HELP, show_default=False),
     fmt: Optional[str] = Opt(None, "--format", "-f", help=format_help(), show_default=False),
     spans_key: Optional[str] = Opt(None, "--spans-key", "-k", help="spacy: score Doc.spans[KEY] instead of Doc.ents"),

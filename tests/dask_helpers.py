@@ -7,6 +7,7 @@ path) before loading a pipeline that uses `spanf1_test_die`.
 """
 import hashlib
 import os
+import time
 from pathlib import Path
 from typing import List, Optional, Tuple
 
@@ -19,9 +20,13 @@ DIE_ON = "SPANF1_TEST_DIE_ON"
 #: SPANF1_TEST_DIE_DIR; "always": every time.
 DIE_MODE = "SPANF1_TEST_DIE_MODE"
 DIE_DIR = "SPANF1_TEST_DIE_DIR"
+#: Env: seconds to sleep on every document (a run long enough to interrupt).
+SLOW = "SPANF1_TEST_SLOW"
 
 
 def _die(doc):
+    if os.environ.get(SLOW):
+        time.sleep(float(os.environ[SLOW]))
     trigger = os.environ.get(DIE_ON)
     if trigger and doc.text.startswith(trigger):
         if os.environ.get(DIE_MODE, "once") == "always":

@@ -315,3 +315,97 @@ def test_shard_that_always_kills_fails_in_one_line(corpus, tmp_path):
     assert len(failures) == 1, out.stderr
     assert "shard 1 (" in failures[0] and "all.spacy, documents 100-199" in failures[0] and "died" in failures[0]
     assert "Scores" not in out.stdout and not (tmp_path / "x.json").exists()
+
+
+# --------------------------------------------------------------------------
+# An existing cluster (`dask scheduler` / `dask worker`), and Ctrl-C
+# --------------------------------------------------------------------------
+
+
+@contextmanager
+def dask_processes(tmp_path):
+    """A scheduler and one worker started as the README says, through the
+    scheduler file; yields (scheduler file, address)."""
+    import time
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
+    file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen(["dask", "scheduler", "--scheduler-file", str(file), "--port", "0", "--no-dashboard"],
+                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert file.exists(), "the scheduler wrote no scheduler file"
+        address = json.loads(file.read_text())["address"]
+        worker = subprocess.Popen(["dask", "worker", "--scheduler-file", str(file), "--nworkers", "1", "--nthreads", "1",
+                                   "--no-dashboard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        yield file, address
+    finally:
+        for proc in (worker, scheduler):
+            if proc is not None:
+                proc.terminate()
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+@pytest.mark.slow
+def test_existing_cluster_by_address_and_scheduler_file(corpus, tmp_path):
+    common = ["evaluate", corpus / "model", corpus / "shards", "-s", SCHEMES, "--silent"]
+    serial = run_cli([*common, "-o", tmp_path / "serial.json"], corpus)
+    assert serial.returncode == 0, serial.stderr
+    with dask_processes(tmp_path) as (file, address):
+        by_file = run_cli([*common, "-o", tmp_path / "file.json", "--scheduler-file", file], corpus)
+        assert by_file.returncode == 0, by_file.stderr
+        by_address = run_cli([*common, "-o", tmp_path / "address.json", "--scheduler", address], corpus)
+        assert by_address.returncode == 0, by_address.stderr
+    expected = (tmp_path / "serial.json").read_bytes()
+    assert (tmp_path / "file.json").read_bytes() == expected
+    assert (tmp_path / "address.json").read_bytes() == expected
+
+
+@pytest.mark.slow
+def test_no_scheduler_at_the_address_is_one_line(corpus, tmp_path):
+    out = run_cli(["evaluate", corpus / "model", corpus / "shards", "-s", "strict", "--scheduler", "tcp://127.0.0.1:9",
+                   "-o", tmp_path / "x.json"], corpus, env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    assert out.returncode == 1, (out.stdout, out.stderr)
+    assert out.stderr.strip().splitlines() == [line for line in out.stderr.strip().splitlines() if line.startswith("✘")]
+    assert "--scheduler" in out.stderr and "tcp://127.0.0.1:9" in out.stderr and "Traceback" not in out.stderr
+    assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.slow
+def test_ctrl_c_closes_the_local_cluster(corpus, tmp_path):
+    import time
+
+    import psutil
+
+    log = tmp_path / "plugin.log"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), SPACY_SPANF1_PLUGIN_LOG=str(log),
+               **{helpers.SLOW: "0.05"})
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spacy_spanf1", "evaluate", str(corpus / "die_model"), str(corpus / "all.spacy"), "-s", "strict",
+         "--shard-docs", "10", "--cluster", "local:2", "--code", str(TESTS / "dask_helpers.py"), "-o", str(tmp_path / "x.json")],
+        cwd=corpus, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while (not log.exists() or len(log.read_text().splitlines()) < 2) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert log.exists() and len(log.read_text().splitlines()) == 2, "the workers did not start"
+        time.sleep(1)  # shards running (200 documents at 0.05 s: 5 s of work)
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert len(children) >= 2
+        proc.send_signal(signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (stdout, stderr)  # 128 + SIGINT, as a shell reports it
+    assert "Traceback" not in stderr, stderr
+    assert not (tmp_path / "x.json").exists() and "Scores" not in stdout
+    gone, alive = psutil.wait_procs(children, timeout=30)
+    assert not alive, f"worker processes left running: {[p.pid for p in alive]}"
