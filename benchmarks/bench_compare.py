@@ -8,8 +8,10 @@ the floor: srsly.read_jsonl of both files, building the span tuples and
 scoring them with evaluate_spans. Each child reports its peak RSS
 (resource.getrusage). Targets: compare <= 1.5x the floor, peak RSS < 300
 MB, and (with --growth N) peak RSS growing < 20% from the first size to N.
+With --repeat R each command runs R times, interleaved, and the fastest
+run counts (timeit's rule: on a shared machine a run moves by 10-30 %).
 
-    python benchmarks/bench_compare.py [--docs 200000] [--growth 600000]
+    python benchmarks/bench_compare.py [--docs 200000] [--growth 600000] [--repeat 3]
 """
 import json
 import os
@@ -130,12 +132,14 @@ def write_brat(directory: Path, n: int, seed: int = 0) -> None:
                 (folder / f"doc{i:06d}.ann").write_text(ann, encoding="utf-8")
 
 
-def measure_brat(directory: Path, env) -> dict:
+def measure_brat(directory: Path, env, repeat: int = 1) -> dict:
     gold, pred = str(directory / "gold"), str(directory / "pred")
-    floor = run_child(BRAT_FLOOR, [gold, pred], env).stdout.split()
-    compare = run_child(COMPARE, [gold, pred, "-s", ",".join(SCHEMES), "--silent"], env)
-    compare_time, _ = compare.stderr.strip().splitlines()[-1].split()
-    return {"floor_s": float(floor[0]), "compare_s": float(compare_time)}
+    floors, compares = [], []
+    for _ in range(repeat):
+        floors.append(float(run_child(BRAT_FLOOR, [gold, pred], env).stdout.split()[0]))
+        compare = run_child(COMPARE, [gold, pred, "-s", ",".join(SCHEMES), "--silent"], env)
+        compares.append(float(compare.stderr.strip().splitlines()[-1].split()[0]))
+    return {"floor_s": min(floors), "compare_s": min(compares)}
 
 
 def run_child(code: str, args, env) -> tuple:
@@ -145,28 +149,36 @@ def run_child(code: str, args, env) -> tuple:
     return proc
 
 
-def measure(directory: Path, env) -> dict:
+def measure(directory: Path, env, repeat: int = 1) -> dict:
+    """The fastest of `repeat` runs of each (interleaved), and the peak RSS
+    of the largest."""
     gold, pred = str(directory / "gold.jsonl"), str(directory / "pred.jsonl")
     schemes = ",".join(SCHEMES)
-    floor = run_child(FLOOR, [gold, pred, schemes], env).stdout.split()
-    compare = run_child(COMPARE, [gold, pred, "-s", schemes, "--silent", "-o", str(directory / "scores.json")], env)
-    compare_time, compare_rss = compare.stderr.strip().splitlines()[-1].split()
-    f1 = json.loads((directory / "scores.json").read_text())["schemes"]["strict"]["f"]
-    assert abs(f1 - float(floor[2])) < 1e-9, (f1, floor[2])  # srsly writes 10 decimals
-    return {
-        "floor_s": float(floor[0]), "floor_rss_mb": int(floor[1]) / 1024,
-        "compare_s": float(compare_time), "compare_rss_mb": int(compare_rss) / 1024,
-    }
+    row = {"floor_s": [], "floor_rss_mb": [], "compare_s": [], "compare_rss_mb": []}
+    for _ in range(repeat):
+        floor = run_child(FLOOR, [gold, pred, schemes], env).stdout.split()
+        compare = run_child(COMPARE, [gold, pred, "-s", schemes, "--silent", "-o", str(directory / "scores.json")], env)
+        compare_time, compare_rss = compare.stderr.strip().splitlines()[-1].split()
+        f1 = json.loads((directory / "scores.json").read_text())["schemes"]["strict"]["f"]
+        assert abs(f1 - float(floor[2])) < 1e-9, (f1, floor[2])  # srsly writes 10 decimals
+        row["floor_s"].append(float(floor[0]))
+        row["floor_rss_mb"].append(int(floor[1]) / 1024)
+        row["compare_s"].append(float(compare_time))
+        row["compare_rss_mb"].append(int(compare_rss) / 1024)
+    runs = {"floor_runs": row["floor_s"], "compare_runs": row["compare_s"]}
+    return {"floor_s": min(row["floor_s"]), "compare_s": min(row["compare_s"]),
+            "floor_rss_mb": max(row["floor_rss_mb"]), "compare_rss_mb": max(row["compare_rss_mb"]), **runs}
 
 
 def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
          growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
-         brat: int = typer.Option(10_000, help="Documents of the brat benchmark (0: none)")):
+         brat: int = typer.Option(10_000, help="Documents of the brat benchmark (0: none)"),
+         repeat: int = typer.Option(1, help="Runs of each command; the fastest counts", min=1)):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     if brat:
         with tempfile.TemporaryDirectory() as tmp:
             write_brat(Path(tmp), brat)
-            row = measure_brat(Path(tmp), env)
+            row = measure_brat(Path(tmp), env, repeat)
             print(
                 f"brat, {brat} documents a side: compare {row['compare_s']:.2f}s, reading the texts and "
                 f"annotations into lists {row['floor_s']:.2f}s, ratio {row['compare_s'] / row['floor_s']:.2f} "
@@ -180,7 +192,7 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
             write_corpus(directory, n)
             size = sum(f.stat().st_size for f in directory.glob("*.jsonl")) / 1e6
             print(f"{n} documents, {size:.0f} MB written in {time.perf_counter() - t:.1f}s", flush=True)
-            row = dict(docs=n, mb=size, **measure(directory, env))
+            row = dict(docs=n, mb=size, **measure(directory, env, repeat))
             row["ratio"] = row["compare_s"] / row["floor_s"]
             rows.append(row)
             print(
@@ -188,6 +200,9 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
                 f"floor {row['floor_s']:.2f}s (peak RSS {row['floor_rss_mb']:.0f} MB)  "
                 f"ratio {row['ratio']:.2f} (target <= 1.5)", flush=True,
             )
+            if repeat > 1:
+                print("  runs: compare " + ", ".join(f"{t:.2f}" for t in row["compare_runs"])
+                      + "; floor " + ", ".join(f"{t:.2f}" for t in row["floor_runs"]), flush=True)
     if len(rows) == 2:
         change = rows[1]["compare_rss_mb"] / rows[0]["compare_rss_mb"] - 1
         print(f"  peak RSS growth {rows[0]['docs']} -> {rows[1]['docs']}: {change * 100:+.1f}% (target < 20%)")

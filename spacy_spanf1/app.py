@@ -7,6 +7,7 @@ Errors name settings (`schemes`, `format`, `unit`, `spans_key`, ...), not
 command-line flags: `UsageError` for a bad setting, `InputError` for bad
 input (both from `spacy_spanf1.formats`).
 """
+import gc
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -16,6 +17,7 @@ from .analysis import AnalysisSettings, analysis_dict, analyze, check_analysis, 
 from .errors import check_fraction, check_schemes
 from .evaluate import SchemeResult, SpanScorer
 from .formats import DocPair, InputError, PairStats, UsageError, check_file, open_pairs
+from .formats.base import gc_paused
 from .outcomes import SpanError
 from .types import PathLike
 
@@ -210,18 +212,26 @@ def score_pairs(
         batch.clear()
 
     keeps_documents = bool(meta_fields) or doc_lengths or keep_spans
-    for pair in pairs:
-        if keeps_documents:
-            keep_document(kept_state, pair, keep_settings, unit)
-        scorer.add(pair.gold, pair.pred)
-        if gold_labels:
-            found_gold.update(span.label for span in pair.gold)
-        if keep_errors:
-            batch[n] = pair
-            if len(batch) >= batch_size:
-                scorer.flush()
-                keep()
-        n += 1
+    # The cyclic garbage collector is paused while the stream is read and
+    # collects the young objects once per batch, right after the batch is
+    # scored, when its documents are gone: left to itself it walks every
+    # document in flight again every few hundred allocations (a third of
+    # the time of a JSONL compare).
+    with gc_paused():
+        for pair in pairs:
+            if keeps_documents:
+                keep_document(kept_state, pair, keep_settings, unit)
+            scorer.add(pair.gold, pair.pred)
+            if gold_labels:
+                found_gold.update(span.label for span in pair.gold)
+            if keep_errors:
+                batch[n] = pair
+                if len(batch) >= batch_size:
+                    scorer.flush()
+                    keep()
+            n += 1
+            if n % batch_size == 0:  # the scorer has just scored a batch
+                gc.collect(1)
     scorer.flush()
     if keep_errors:
         keep()

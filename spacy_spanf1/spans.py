@@ -144,7 +144,7 @@ def check_spans(
         else:
             bad = (start < 0) | (start >= end)
             if limits is not None:
-                bad |= end > numpy.fromiter(limits, dtype=numpy.int64, count=n)
+                bad |= end > numpy.asarray(limits, dtype=numpy.int64)
             ok = not bad.any()
     if ok:
         return None

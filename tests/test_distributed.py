@@ -328,7 +328,14 @@ def dask_processes(tmp_path):
     scheduler file; yields (scheduler file, address)."""
     import time
 
+    import re
+
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
+    # The workers read the Dask configuration the README gives for them.
+    readme = (ROOT / "README.md").read_text(encoding="utf8")
+    [config] = re.findall(r"```yaml\n(.*?)```", readme, re.S)
+    (tmp_path / "dask").mkdir()
+    (tmp_path / "dask" / "spanf1.yaml").write_text(config, encoding="utf8")
     file = tmp_path / "scheduler.json"
     scheduler = subprocess.Popen(["dask", "scheduler", "--scheduler-file", str(file), "--port", "0", "--no-dashboard"],
                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -340,7 +347,8 @@ def dask_processes(tmp_path):
         assert file.exists(), "the scheduler wrote no scheduler file"
         address = json.loads(file.read_text())["address"]
         worker = subprocess.Popen(["dask", "worker", "--scheduler-file", str(file), "--nworkers", "1", "--nthreads", "1",
-                                   "--no-dashboard"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                   "--no-dashboard"], env=dict(env, DASK_CONFIG=str(tmp_path / "dask")),
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         yield file, address
     finally:
         for proc in (worker, scheduler):
@@ -358,6 +366,12 @@ def test_existing_cluster_by_address_and_scheduler_file(corpus, tmp_path):
     serial = run_cli([*common, "-o", tmp_path / "serial.json"], corpus)
     assert serial.returncode == 0, serial.stderr
     with dask_processes(tmp_path) as (file, address):
+        from distributed import Client
+
+        with Client(scheduler_file=str(file), timeout=60) as client:
+            client.wait_for_workers(1, timeout=60)
+            found = client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_", "unset"))
+        assert list(found.values()) == ["unset"]  # the README's worker configuration took
         by_file = run_cli([*common, "-o", tmp_path / "file.json", "--scheduler-file", file], corpus)
         assert by_file.returncode == 0, by_file.stderr
         by_address = run_cli([*common, "-o", tmp_path / "address.json", "--scheduler", address], corpus)

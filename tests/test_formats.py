@@ -133,6 +133,38 @@ def test_read_text_not_utf8(tmp_path):
         read_jsonl(path)
 
 
+@pytest.mark.parametrize("chunk_bytes", [1, 5, 16, 1 << 20])
+def test_line_blocks_split_lines_as_written(tmp_path, chunk_bytes):
+    from spacy_spanf1.formats.base import read_line_blocks
+
+    path = tmp_path / "a.txt"
+    # A BOM, CRLF and LF endings, a blank line, a multi-byte character, a
+    # line separator inside a line, and no newline at the end.
+    path.write_bytes("\ufeffone\r\ntwo é\n\nthree\u2028x\r\nfour".encode("utf-8"))
+    blocks = list(read_line_blocks(path, chunk_bytes))
+    assert [item for block in blocks for item in block] == [
+        (1, "one"), (2, "two é"), (3, ""), (4, "three\u2028x"), (5, "four")
+    ]
+    if chunk_bytes == 1:  # a block holds the whole lines read so far
+        assert all(block for block in blocks)
+
+
+def test_line_blocks_name_the_line_of_bad_utf8_in_a_later_block(tmp_path):
+    from spacy_spanf1.formats.base import read_line_blocks
+
+    path = tmp_path / "a.txt"
+    path.write_bytes(b"a\nb\nc\nd\xff\ne\n")
+    with pytest.raises(InputError, match=r"a\.txt:4: not UTF-8 text \(byte 0xff\)"):
+        list(read_line_blocks(path, 4))
+
+
+def test_bad_span_after_blank_lines_names_its_line(tmp_path):
+    bad = {"text": "abc", "spans": [{"start": 0, "end": 1, "label": "X"}, {"start": 1, "end": 7, "label": "X"}]}
+    path = write(tmp_path / "a.jsonl", "\n" + jsonl({"text": "ok", "spans": []}) + "\n  \n" + json.dumps(bad) + "\n")
+    with pytest.raises(InputError, match=r"a\.jsonl:5: span 1 has start=1, end=7"):
+        read_jsonl(path)
+
+
 def test_missing_file_and_directory(tmp_path):
     with pytest.raises(InputError, match="nope.jsonl: file not found"):
         read_jsonl(tmp_path / "nope.jsonl")

@@ -38,7 +38,7 @@ FENCE = re.compile(
     r"(?P<body>.*?)^(?P=indent)```[ \t]*$",
     re.S | re.M,
 )
-LANGUAGES = {"python", "ini", "bash", "text", "json", "toml"}
+LANGUAGES = {"python", "ini", "bash", "text", "json", "toml", "yaml"}
 
 
 def readme_blocks():
@@ -273,6 +273,16 @@ def test_error_record_example_has_the_keys_of_a_real_record(workdir):
     for _, lang, directive, body in BLOCKS:
         if lang == "json":
             json.loads(body)
+
+
+def test_yaml_blocks_parse():
+    """(test_distributed.py starts a `dask worker` with the Dask one.)"""
+    import yaml
+
+    blocks = [body for _, lang, _, body in BLOCKS if lang == "yaml"]
+    assert blocks
+    for body in blocks:
+        assert isinstance(yaml.safe_load(body), dict)
 
 
 def test_toml_blocks_parse():

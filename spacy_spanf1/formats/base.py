@@ -5,8 +5,10 @@ of lines. `InputError` and `UsageError` live here and are imported from
 Errors name settings (`format`, `unit`, `spans_key`, `tag_column`, ...),
 never command-line flags: the command line maps settings to its flags.
 """
+import contextlib
+import gc
 from pathlib import Path
-from typing import Iterator, Optional, Tuple, Union
+from typing import Iterator, List, Optional, Tuple, Union
 
 PathLike = Union[str, Path]
 
@@ -77,25 +79,54 @@ def decode_utf8(data: bytes, path: PathLike, lineno: int) -> str:
         ) from None
 
 
-def read_lines(path: PathLike) -> Iterator[Tuple[int, str]]:
-    """(line number, line) of a UTF-8 text file, read lazily: one line in
-    memory at a time. Lines end at "\\n" only (JSON strings may hold U+2028
-    and friends); a trailing "\\r" and a leading byte-order mark are dropped."""
+#: Bytes read at a time: a block of lines (at least one whole line).
+CHUNK_BYTES = 1 << 20
+
+
+def read_line_blocks(path: PathLike, chunk_bytes: int = CHUNK_BYTES) -> Iterator[List[Tuple[int, str]]]:
+    """Lists of (line number, line) of a UTF-8 text file, about chunk_bytes
+    of it at a time: memory holds one block, and the lines of a block are
+    decoded and split at once. Lines end at "\n" only (JSON strings may
+    hold U+2028 and friends); a trailing "\r" and a leading byte-order mark
+    are dropped."""
     path = check_file(path)
     try:
         f = path.open("rb")
     except OSError as err:
         raise InputError(f"can't read the file: {err.strerror or err}", path) from None
+    lineno = 0
+    rest = b""
     with f:
-        for lineno, raw in enumerate(f, 1):
-            line = decode_utf8(raw, path, lineno)
-            if lineno == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            if line.endswith("\n"):
-                line = line[:-1]
-            if line.endswith("\r"):
-                line = line[:-1]
-            yield lineno, line
+        while True:
+            chunk = f.read(chunk_bytes)
+            if not chunk:
+                break
+            if rest:
+                chunk = rest + chunk
+            cut = chunk.rfind(b"\n") + 1
+            rest = chunk[cut:]
+            if cut:
+                lines = decode_utf8(chunk[:cut], path, lineno + 1).split("\n")
+                lines.pop()  # after the last "\n"
+                yield _numbered(lines, lineno)
+                lineno += len(lines)
+        if rest:
+            yield _numbered([decode_utf8(rest, path, lineno + 1)], lineno)
+
+
+def _numbered(lines: List[str], lineno: int) -> List[Tuple[int, str]]:
+    if lineno == 0 and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    if any(line.endswith("\r") for line in lines):
+        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+    return list(zip(range(lineno + 1, lineno + 1 + len(lines)), lines))
+
+
+def read_lines(path: PathLike) -> Iterator[Tuple[int, str]]:
+    """(line number, line) of a UTF-8 text file, read lazily a block at a
+    time (`read_line_blocks`, which says how lines are split)."""
+    for block in read_line_blocks(path):
+        yield from block
 
 
 def read_text(path: PathLike) -> str:
@@ -108,3 +139,18 @@ def read_text(path: PathLike) -> str:
         raise InputError(f"can't read the file: {err.strerror or err}", path) from None
     text = decode_utf8(data, path, 1)
     return text[1:] if text.startswith("\ufeff") else text
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a block of parsed records
+    is turned into documents (they hold no reference cycles), and restore
+    its state after, also on errors. Objects made meanwhile are collected as
+    usual later on."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()

@@ -10,7 +10,8 @@ predicted line without "spans" predicts nothing. Blank lines are not records.
 Lines are read lazily and parsed with srsly; the spans of a block of lines
 are checked at once (`spans.check_spans`).
 """
-from itertools import islice, repeat
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy
@@ -19,10 +20,8 @@ import srsly
 from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
 from ..types import Document, Format, PathLike
-from .base import InputError, read_lines
+from .base import InputError, gc_paused, read_line_blocks
 
-#: Records parsed and checked together.
-BLOCK = 2048
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
     "entities": "doccano",
@@ -32,9 +31,13 @@ OTHER_SPAN_FIELDS: Dict[str, str] = {
 }
 
 
+json_loads = srsly.json_loads
+
+
 def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
+    """The record of a line; InputError for a line that is not a JSON object."""
     try:
-        record = srsly.json_loads(line)
+        record = json_loads(line)
     except ValueError as err:
         raise InputError(f"invalid JSON ({_json_reason(line, err)})", path, lineno) from None
     if not isinstance(record, dict):
@@ -99,104 +102,127 @@ def record_meta(record: Dict[str, Any]) -> Dict[str, Any]:
     return meta
 
 
+#: The fields of a span object, gathered in C.
+_SPAN_FIELDS = itemgetter("start", "end", "label")
+#: Fields that are not metadata: a record with no other has meta {}.
+_NOT_META = frozenset(("text", "spans", "tokens"))
+
+
 def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List[Document]:
-    """The documents of a block of lines, their spans checked at once."""
+    """The documents of a block of lines, their spans checked at once.
+
+    Each record is taken apart as soon as it is parsed (its span objects
+    live for one line), and the block runs with the cyclic garbage collector
+    paused: parsed JSON holds no cycles, and a collection every few hundred
+    records would walk the block's documents again and again."""
+    with gc_paused():
+        return _read_block(block, path, unit)
+
+
+def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List[Document]:
+    source = str(path)
     docs: List[Document] = []
-    items_of: List[Optional[list]] = []
+    flat: List[Tuple[Any, Any, Any]] = []
+    counts: List[int] = []  # spans per document; -1: no "spans" (no annotation)
+    limits: List[int] = []
     for lineno, line in block:
-        record = _record(line, path, lineno)
+        if not line or line.isspace():
+            continue  # blank lines are not records
+        try:
+            record = json_loads(line)
+        except ValueError:
+            record = _record(line, path, lineno)  # raises, naming the problem
+        if type(record) is not dict:
+            record = _record(line, path, lineno)
         text = record.get("text")
-        if not isinstance(text, str):
+        if type(text) is not str:
             problem = "no" if "text" not in record else f"a non-string ({type(text).__name__})"
             raise InputError(f'the record has {problem} "text"', path, lineno)
         tokens = offsets = None
         if unit == "token":
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
-        if items is None and "spans" not in record:
-            for name, fmt in OTHER_SPAN_FIELDS.items():
-                if name in record:
-                    raise InputError(
-                        f'the record has no "spans" but has "{name}": spans under "{name}" are another '
-                        f"format's; read the file with 'format' {fmt} (jsonl, like spaCy and Prodigy, "
-                        'keeps them under "spans")',
-                        path,
-                        lineno,
-                    )
-        elif not isinstance(items, list):
+        if type(items) is list:
+            try:
+                flat.extend(map(_SPAN_FIELDS, items))
+            except (TypeError, KeyError):
+                _span_error(len(text) if tokens is None else len(tokens), items, unit, path, lineno)
+            counts.append(len(items))
+            limits.append(len(text) if tokens is None else len(tokens))
+        elif items is None and "spans" not in record:
+            _other_span_field(record, path, lineno)
+            counts.append(-1)
+            limits.append(0)
+        else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
-        items_of.append(items)
-        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, record_meta(record),
-                             line=lineno, source=str(path)))
+        meta = {} if _NOT_META.issuperset(record) else record_meta(record)
+        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
+    if not flat:
+        for doc, n in zip(docs, counts):
+            if n == 0:
+                doc.spans = []
+        return docs
     # Every span of the block, checked at once.
-    starts: List[Any] = []
-    ends: List[Any] = []
-    labels: List[Any] = []
-    limits: List[int] = []
-    for doc, items in zip(docs, items_of):
-        if not items:
-            continue
-        limit = len(doc.text) if doc.tokens is None else len(doc.tokens)
-        try:
-            starts.extend([item["start"] for item in items])
-            ends.extend([item["end"] for item in items])
-            labels.extend([item["label"] for item in items])
-        except (TypeError, KeyError):
-            _span_error(doc, items, unit, path)
-        limits.extend([limit] * len(items))
-    bad = check_spans(starts, ends, labels, limits, empty_label=False)
+    starts, ends, labels = zip(*flat)
+    sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
+    span_limits = numpy.repeat(numpy.array(limits, dtype=numpy.int64), sizes)
+    bad = check_spans(starts, ends, labels, span_limits, empty_label=False)
     if bad is not None:
-        for doc, items in zip(docs, items_of):
-            if items and bad >= len(items):
-                bad -= len(items)
-            elif items:
-                _span_error(doc, items, unit, path)
+        k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
+        lineno = docs[k].line
+        record = json_loads(block[lineno - block[0][0]][1])
+        _span_error(limits[k], record["spans"], unit, path, lineno)
     # Span tuples made in C (tuple.__new__). A record whose spans come in
     # order without overlap (found for the whole block at once) is sorted and
     # unique already; the others are sorted, identical spans once.
-    flat = list(map(tuple.__new__, repeat(Span), zip(starts, ends, labels)))
-    counts = [len(items) if items else 0 for items in items_of]
-    unsorted = set()
-    if len(flat) > 1:
-        start = numpy.fromiter(starts, dtype=numpy.int64, count=len(flat))
-        end = numpy.fromiter(ends, dtype=numpy.int64, count=len(flat))
-        doc_of = numpy.repeat(numpy.arange(len(counts)), counts)
-        same = doc_of[1:] == doc_of[:-1]
-        unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
+    spans = list(map(tuple.__new__, repeat(Span), flat))
+    start = numpy.array(starts, dtype=numpy.int64)
+    end = numpy.array(ends, dtype=numpy.int64)
+    doc_of = numpy.repeat(numpy.arange(len(counts)), sizes)
+    same = doc_of[1:] == doc_of[:-1]
+    unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
     pos = 0
-    for k, (doc, items) in enumerate(zip(docs, items_of)):
-        if items is None:
+    for k, (doc, n) in enumerate(zip(docs, counts)):
+        if n < 0:
             continue
-        n = counts[k]
-        doc.spans = sorted(set(flat[pos : pos + n])) if k in unsorted else flat[pos : pos + n]
+        doc.spans = sorted(set(spans[pos : pos + n])) if k in unsorted else spans[pos : pos + n]
         pos += n
     return docs
 
 
-def _span_error(doc: Document, items: list, unit: str, path: PathLike) -> None:
+def _other_span_field(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
+    """The error of a record that keeps its spans under another format's
+    field (doccano's "label", ...); nothing if it has none of them."""
+    for name, fmt in OTHER_SPAN_FIELDS.items():
+        if name in record:
+            raise InputError(
+                f'the record has no "spans" but has "{name}": spans under "{name}" are another '
+                f"format's; read the file with 'format' {fmt} (jsonl, like spaCy and Prodigy, "
+                'keeps them under "spans")',
+                path,
+                lineno,
+            )
+
+
+def _span_error(limit: int, items: list, unit: str, path: PathLike, lineno: int) -> None:
     """Raise the InputError of the first bad span of a record."""
-    limit = len(doc.text) if doc.tokens is None else len(doc.tokens)
     for i, item in enumerate(items):
         where = f"span {i}"
         if not isinstance(item, dict):
-            raise InputError(f'{where} is {item!r}, not an object {{"start", "end", "label"}}', path, doc.line)
+            raise InputError(f'{where} is {item!r}, not an object {{"start", "end", "label"}}', path, lineno)
         missing = [key for key in ("start", "end", "label") if key not in item]
         if missing:
-            raise InputError(f"{where} lacks {', '.join(repr(k) for k in missing)}: {item!r}", path, doc.line)
+            raise InputError(f"{where} lacks {', '.join(repr(k) for k in missing)}: {item!r}", path, lineno)
         problem = span_problem(item["start"], item["end"], item["label"], limit=limit, unit=unit, empty_label=False)
         if problem is not None:
-            raise InputError(f"{where} {problem}", path, doc.line)
+            raise InputError(f"{where} {problem}", path, lineno)
     raise AssertionError("no bad span found")  # pragma: no cover
 
 
 def read_jsonl(path: PathLike, unit: str = "char") -> Iterator[Document]:
-    """Documents of a JSONL file, one at a time. Raises InputError naming the
-    line of any problem."""
-    lines = (item for item in read_lines(path) if item[1].strip())
-    while True:
-        block = list(islice(lines, BLOCK))
-        if not block:
-            return
+    """Documents of a JSONL file, one at a time, read a block of lines at a
+    time. Raises InputError naming the line of any problem."""
+    for block in read_line_blocks(path):
         yield from _block_documents(block, path, unit)
 
 
