@@ -572,3 +572,65 @@ def test_conll_two_columns_gives_the_two_file_figures(tmp_path):
     with pytest.raises(UsageError) as info:
         compare_files(both, schemes="strict")
     assert info.value.param == "pred_path"
+
+
+# --------------------------------------------------------------------------
+# The garbage collector while a stream is scored
+# --------------------------------------------------------------------------
+
+
+def test_cycles_made_while_a_stream_is_scored_are_collected():
+    """score_pairs pauses the cyclic collector and collects itself: a
+    reference cycle made for each document (as a reader or a pipeline may)
+    is collected within FULL_COLLECTION batches, and the collector is
+    enabled again after, also when the stream raises."""
+    import gc
+    import weakref
+    from collections import deque
+
+    from spacy_spanf1 import app
+    from spacy_spanf1.formats import DocPair
+
+    batch, n_docs = 16, 16 * app.FULL_COLLECTION * 5
+    alive = set()
+    most = 0
+
+    class Cycle:
+        def __init__(self):
+            self.me = self
+
+    def pairs():
+        # Each cycle stays in use for two batches (so it has moved to the
+        # oldest generation when it becomes garbage: only a full collection
+        # frees it).
+        nonlocal most
+        in_use = deque(maxlen=2 * batch)
+        for i in range(n_docs):
+            cycle = Cycle()
+            alive.add(i)
+            weakref.finalize(cycle, alive.discard, i)
+            in_use.append(cycle)
+            del cycle
+            most = max(most, len(alive))
+            yield DocPair(i, f"doc {i}", [Span(0, 1, "X")], [Span(0, 1, "X")], "a b")
+
+    assert gc.isenabled()
+    scores = app.score_pairs(pairs(), ["strict"], batch_size=batch)
+    assert scores.documents == n_docs
+    assert gc.isenabled()
+    assert most <= batch * (app.FULL_COLLECTION + 2) + 1, most  # never more than FULL_COLLECTION batches of garbage
+    assert len(alive) < n_docs
+
+    def failing():
+        yield DocPair(0, "doc 0", [], [], "a")
+        raise InputError("bad", "x.jsonl", 2)
+
+    with pytest.raises(InputError):
+        app.score_pairs(failing(), ["strict"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        app.score_pairs(pairs(), ["strict"], batch_size=batch)
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()

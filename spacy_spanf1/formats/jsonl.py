@@ -7,8 +7,9 @@ that does not fall on token boundaries is scored as it is written. With unit
 A gold line without "spans" has no annotation and is skipped (counted); a
 predicted line without "spans" predicts nothing. Blank lines are not records.
 
-Lines are read lazily and parsed with srsly; the spans of a block of lines
-are checked at once (`spans.check_spans`).
+Lines are read about a megabyte at a time (`base.read_line_blocks`) and
+parsed with srsly; the spans of a block are checked at once
+(`spans.check_spans`).
 """
 from itertools import repeat
 from operator import itemgetter
