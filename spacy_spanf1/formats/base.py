@@ -95,23 +95,24 @@ def read_line_blocks(path: PathLike, chunk_bytes: int = CHUNK_BYTES) -> Iterator
     except OSError as err:
         raise InputError(f"can't read the file: {err.strerror or err}", path) from None
     lineno = 0
-    rest = b""
+    pending: List[bytes] = []  # the start of a line not ended yet (joined once: a long line stays linear)
     with f:
         while True:
             chunk = f.read(chunk_bytes)
             if not chunk:
                 break
-            if rest:
-                chunk = rest + chunk
             cut = chunk.rfind(b"\n") + 1
-            rest = chunk[cut:]
-            if cut:
-                lines = decode_utf8(chunk[:cut], path, lineno + 1).split("\n")
-                lines.pop()  # after the last "\n"
-                yield _numbered(lines, lineno)
-                lineno += len(lines)
-        if rest:
-            yield _numbered([decode_utf8(rest, path, lineno + 1)], lineno)
+            if not cut:
+                pending.append(chunk)
+                continue
+            data = b"".join([*pending, chunk[:cut]]) if pending else chunk[:cut]
+            pending = [chunk[cut:]] if cut < len(chunk) else []
+            lines = decode_utf8(data, path, lineno + 1).split("\n")
+            lines.pop()  # after the last "\n"
+            yield _numbered(lines, lineno)
+            lineno += len(lines)
+        if pending:
+            yield _numbered([decode_utf8(b"".join(pending), path, lineno + 1)], lineno)
 
 
 def _numbered(lines: List[str], lineno: int) -> List[Tuple[int, str]]:
@@ -143,10 +144,11 @@ def read_text(path: PathLike) -> str:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a block of parsed records
-    is turned into documents (they hold no reference cycles), and restore
-    its state after, also on errors. Objects made meanwhile are collected as
-    usual later on."""
+    """Pause the cyclic garbage collector (for work that makes many objects
+    and no reference cycles: parsed records, documents in flight), and
+    restore its state after, also on errors; a caller that disabled it
+    keeps it disabled. Objects made meanwhile are collected later on, as
+    usual or by the caller's own `gc.collect`."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -32,13 +32,10 @@ OTHER_SPAN_FIELDS: Dict[str, str] = {
 }
 
 
-json_loads = srsly.json_loads
-
-
 def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
     """The record of a line; InputError for a line that is not a JSON object."""
     try:
-        record = json_loads(line)
+        record = srsly.json_loads(line)
     except ValueError as err:
         raise InputError(f"invalid JSON ({_json_reason(line, err)})", path, lineno) from None
     if not isinstance(record, dict):
@@ -129,12 +126,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
     for lineno, line in block:
         if not line or line.isspace():
             continue  # blank lines are not records
-        try:
-            record = json_loads(line)
-        except ValueError:
-            record = _record(line, path, lineno)  # raises, naming the problem
-        if type(record) is not dict:
-            record = _record(line, path, lineno)
+        record = _record(line, path, lineno)
         text = record.get("text")
         if type(text) is not str:
             problem = "no" if "text" not in record else f"a non-string ({type(text).__name__})"
@@ -144,12 +136,13 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
         if type(items) is list:
+            limit = len(text) if tokens is None else len(tokens)
             try:
                 flat.extend(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
-                _span_error(len(text) if tokens is None else len(tokens), items, unit, path, lineno)
+                _span_error(limit, items, unit, path, lineno)
             counts.append(len(items))
-            limits.append(len(text) if tokens is None else len(tokens))
+            limits.append(limit)
         elif items is None and "spans" not in record:
             _other_span_field(record, path, lineno)
             counts.append(-1)
@@ -158,30 +151,11 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
         docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
-    if not flat:
-        for doc, n in zip(docs, counts):
-            if n == 0:
-                doc.spans = []
-        return docs
-    # Every span of the block, checked at once.
-    starts, ends, labels = zip(*flat)
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
-    span_limits = numpy.repeat(numpy.array(limits, dtype=numpy.int64), sizes)
-    bad = check_spans(starts, ends, labels, span_limits, empty_label=False)
-    if bad is not None:
-        k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
-        lineno = docs[k].line
-        record = json_loads(block[lineno - block[0][0]][1])
-        _span_error(limits[k], record["spans"], unit, path, lineno)
-    # Span tuples made in C (tuple.__new__). A record whose spans come in
-    # order without overlap (found for the whole block at once) is sorted and
-    # unique already; the others are sorted, identical spans once.
+    unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
+    # Span tuples made in C (tuple.__new__); a record found unsorted is
+    # sorted, identical spans once.
     spans = list(map(tuple.__new__, repeat(Span), flat))
-    start = numpy.array(starts, dtype=numpy.int64)
-    end = numpy.array(ends, dtype=numpy.int64)
-    doc_of = numpy.repeat(numpy.arange(len(counts)), sizes)
-    same = doc_of[1:] == doc_of[:-1]
-    unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
     pos = 0
     for k, (doc, n) in enumerate(zip(docs, counts)):
         if n < 0:
@@ -189,6 +163,26 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
         doc.spans = sorted(set(spans[pos : pos + n])) if k in unsorted else spans[pos : pos + n]
         pos += n
     return docs
+
+
+def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:
+    """Check every span of a block at once (InputError naming the line and
+    span of the first bad one). RETURNS the documents (positions in the
+    block) whose spans are not in order without overlap: the others are
+    sorted and unique already."""
+    starts, ends, labels = zip(*flat)
+    span_limits = numpy.repeat(numpy.array(limits, dtype=numpy.int64), sizes)
+    bad = check_spans(starts, ends, labels, span_limits, empty_label=False)
+    if bad is not None:
+        k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
+        lineno = docs[k].line
+        record = srsly.json_loads(block[lineno - block[0][0]][1])
+        _span_error(limits[k], record["spans"], unit, path, lineno)
+    start = numpy.array(starts, dtype=numpy.int64)
+    end = numpy.array(ends, dtype=numpy.int64)
+    doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
+    same = doc_of[1:] == doc_of[:-1]
+    return set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
 
 
 def _other_span_field(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
