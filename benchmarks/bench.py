@@ -56,7 +56,7 @@ from wasabi import Printer
 msg = Printer(line_max=100)
 msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
-from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
+from spacy_spanf1 import SCHEMES  # the one list of scheme names
 
 # The references written in pandas live with the tests, which run them too.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

@@ -27,7 +27,7 @@ import typer
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from spacy_spanf1.errors import SCHEMES  # noqa: E402
+from spacy_spanf1 import SCHEMES  # noqa: E402
 
 LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
 WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa")

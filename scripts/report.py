@@ -19,7 +19,7 @@ import srsly
 import typer
 from wasabi import msg
 
-from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
+from spacy_spanf1 import SCHEMES  # the one list of scheme names
 from spacy_spanf1.report import format_delta
 FIELDS = ("p", "r", "f", "macro_f")
 

@@ -1,20 +1,23 @@
 """spacy-spanf1: span precision, recall and F1 under explicitly named
 matching schemes, inside spaCy and out."""
-from .counts import PRFCounts, SemEvalCounts
-from .errors import SCHEMES
-from .evaluate import SchemeResult, SpanScorer, evaluate_spans
-from .outcomes import SpanError
+from .about import __version__
+from .engine.counts import PRFCounts, SemEvalCounts
+from .engine.outcomes import SpanError
+from .engine.scorer import SpanScorer, evaluate_spans
+from .exceptions import InputError, SettingError
+from .results import SchemeResult
+from .settings import SCHEMES, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
 #: Names exported lazily (module __getattr__), so that `import spacy_spanf1`
 #: imports neither spaCy, srsly nor scipy: name -> module.
 _LAZY = {
-    "CorpusScores": "app",
-    "compare_files": "app",
-    "evaluate_pipeline": "app",
-    "score_pairs": "app",
-    "evaluate_examples": "docs",
+    "CorpusScores": "results",
+    "compare_files": "api",
+    "evaluate_pipeline": "api",
+    "score_pairs": "corpus",
+    "evaluate_examples": "integrations.spacy",
     "bootstrap_ci": "stats",
     "paired_test": "stats",
     "breakdown": "stats",
@@ -32,16 +35,23 @@ def __getattr__(name):
 
 
 __all__ = [
+    "AnalysisSettings",
     "CorpusScores",
-    "SCHEMES",
+    "InputError",
+    "MatchSettings",
     "PRFCounts",
+    "ReadSettings",
+    "RunSettings",
+    "SCHEMES",
     "SchemeResult",
     "SemEvalCounts",
+    "SettingError",
     "Span",
     "SpanError",
     "SpanScorer",
     "TagReport",
     "TagScore",
+    "__version__",
     "bootstrap_ci",
     "breakdown",
     "compare_files",

@@ -14,9 +14,12 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 import srsly
 
 from .formats import DocPair
-from .outcomes import ERROR_KINDS, SpanError
+from .engine.outcomes import ERROR_KINDS, SpanError
 from .spans import Span
 
+
+#: The most documents an HTML page shows (`--html-docs`).
+HTML_DOCS = 200
 
 
 def _span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
@@ -190,7 +193,7 @@ def render_html(
     *,
     sources: Sequence[str] = (),
     unit: str = "token",
-    max_docs: int = 200,
+    max_docs: int = HTML_DOCS,
 ) -> str:
     """One self-contained HTML page: the scores of every scheme, a per-label
     chart of the primary (first) scheme, the error counts by kind, and each

@@ -351,7 +351,7 @@ def test_import_does_not_load_heavy_libraries():
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     path, heavy = out.stdout.splitlines()
-    assert Path(path).resolve() == root / "spacy_spanf1" / "hf.py"
+    assert Path(path).resolve() == root / "spacy_spanf1" / "integrations" / "hf.py"
     assert heavy == "[]"
 
 

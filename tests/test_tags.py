@@ -332,8 +332,8 @@ def test_decoding_without_pair_grid_matches_seqeval(monkeypatch, scheme, mode):
     # Past _GRID_LIMIT tag ids the flags come from the rule table at every
     # position instead of from the grid of all pairs: both must agree with
     # seqeval, spans and reports alike.
-    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
-    monkeypatch.setattr(spacy_spanf1.tags, "_GRID_LIMIT", 0)
+    monkeypatch.setattr(spacy_spanf1.tags.decode, "_DECODERS", {})
+    monkeypatch.setattr(spacy_spanf1.tags.decode, "_GRID_LIMIT", 0)
     rng = random.Random(f"no-grid-{scheme}-{mode}")
     prefixes = TAG_SCHEMES[scheme].allowed_prefixes if mode == "strict" else CONLL_PREFIXES
     strict_scheme = scheme if mode == "strict" else None
@@ -344,7 +344,7 @@ def test_decoding_without_pair_grid_matches_seqeval(monkeypatch, scheme, mode):
         assert_same_report(ours, ref_report(y_true, y_pred, mode, strict_scheme, suffix))
         for tags in y_true[:5]:
             assert spans_from_tags(tags, mode=mode, scheme=strict_scheme, suffix=suffix) == ref_spans(tags, mode, strict_scheme, suffix), tags
-    assert all(decoder.grid is None for decoder in spacy_spanf1.tags._DECODERS.values())
+    assert all(decoder.grid is None for decoder in spacy_spanf1.tags.decode._DECODERS.values())
 
 
 def test_reports_with_many_labels_match_seqeval():
@@ -391,7 +391,7 @@ def test_spans_are_unique_and_ordered():
 
 
 def test_new_tags_in_later_calls(monkeypatch):
-    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
+    monkeypatch.setattr(spacy_spanf1.tags.decode, "_DECODERS", {})
     assert spans_from_tags(["B-A", "I-A"], mode="strict", scheme="IOB2") == [(0, 2, "A")]
     # A bad tag after new good ones: the error, then the good ones still work.
     with pytest.raises(ValueError, match=r"Invalid tag 'E-C' at tags\[2\]"):
@@ -403,7 +403,7 @@ def test_new_tags_in_later_calls(monkeypatch):
 def test_many_distinct_tags(monkeypatch, n_labels):
     # Tag ids are packed one character per tag: past 255 they no longer fit
     # latin-1, and from 0xD800 on they skip the surrogate range.
-    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
+    monkeypatch.setattr(spacy_spanf1.tags.decode, "_DECODERS", {})
     rng = random.Random(f"many-{n_labels}")
     tags = [f"{rng.choice('BIO')}-L{i}" for i in range(n_labels)]
     rng.shuffle(tags)
@@ -421,15 +421,15 @@ def test_many_distinct_tags(monkeypatch, n_labels):
 
 
 def test_decoder_starts_afresh_past_its_limit(monkeypatch):
-    monkeypatch.setattr(spacy_spanf1.tags, "_DECODERS", {})
-    monkeypatch.setattr(spacy_spanf1.tags, "_TAG_LIMIT", 5)
+    monkeypatch.setattr(spacy_spanf1.tags.decode, "_DECODERS", {})
+    monkeypatch.setattr(spacy_spanf1.tags.decode, "_TAG_LIMIT", 5)
     rng = random.Random("limit")
     decoders = []
     for _ in range(50):
         y_true, y_pred = random_corpus(rng, CONLL_PREFIXES, "IOB2", False, n_sents=5)
         ours = evaluate_tags(y_true, y_pred, mode="conll")
         assert_same_report(ours, ref_report(y_true, y_pred, "conll"))
-        decoders.append(spacy_spanf1.tags._DECODERS[("conll", None, False)])
+        decoders.append(spacy_spanf1.tags.decode._DECODERS[("conll", None, False)])
     assert len({id(decoder) for decoder in decoders}) > 10
 
 

@@ -1,4 +1,4 @@
-"""Sharded and distributed scoring (issue #11).
+"""Sharded and distributed scoring.
 
 A corpus given as several files, a directory or a glob of them, or split
 into shards of N documents, is scored one shard at a time and the shard

@@ -11,8 +11,15 @@ import time
 import uuid
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
-from ..formats import InputError, PairStats, UsageError
-from .shards import ShardFailure, ShardResult, ShardSpec, check_counts, merge, plan_pairs, plan_pipeline
+from functools import reduce
+from operator import add
+
+from ..corpus import Keep, load_pipeline
+from ..exceptions import InputError, UsageError
+from ..results import CorpusScores
+from ..settings import MatchSettings, ReadSettings, RunSettings
+from .tasks import score_pair_shard, score_pipeline_shard
+from .shards import ShardFailure, ShardResult, ShardSpec, check_counts, plan_pairs, plan_pipeline
 
 #: Retries of a task that raised (not of bad input: that is returned, and
 #: not of a dead worker: the scheduler's allowed-failures counts those).
@@ -188,15 +195,20 @@ def _sources(inputs) -> str:
     return str(inputs[0]) if len(inputs) == 1 else ", ".join(str(p) for p in inputs)
 
 
-def run_pipeline(model, inputs, *, client=None, shard_docs=None, code=None, progress=False, **settings) -> Any:
-    """evaluate_pipeline over a plan of shards (the settings checked)."""
-    from ..app import _check_outcome, check_labels
-    from . import tasks
+def merged(results: Sequence[ShardResult]) -> CorpusScores:
+    """The scores of the shards added in plan order (`CorpusScores.__add__`)."""
+    return reduce(add, (result.scores for result in results))
 
-    specs = plan_pipeline(inputs, shard_docs)
+
+def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, client=None,
+                 code=None, progress: bool = False) -> CorpusScores:
+    """A pipeline over a plan of shards of DocBins, in-process or a task
+    per shard on the client; the scores merged in plan order (no corpus
+    checks: the caller applies them to the whole)."""
+    specs = plan_pipeline(inputs, run.shard_docs)
     local: Dict[str, Any] = {}
     if client is None:
-        local["nlp"] = model if not isinstance(model, str) else tasks.load_pipeline(model, code)
+        local["nlp"] = load_pipeline(model, code)
         name = model if isinstance(model, str) else "pipeline"
     else:
         if not isinstance(model, str):
@@ -205,34 +217,20 @@ def run_pipeline(model, inputs, *, client=None, shard_docs=None, code=None, prog
 
         client.register_plugin(PipelinePlugin(model, None if code is None else str(code)))
         name = model
-        settings["n_process"] = 1
+        run = run.replace(n_process=1)
     sources = (_sources(inputs), f"pipeline {name}")
-    settings.update(model=model if isinstance(model, str) else None, code=None if code is None else str(code), sources=sources)
-    results = run_shards(specs, tasks.score_pipeline_shard, settings, client=client, progress=progress,
+    settings = {"match": match, "run": run, "keep": keep, "sources": sources,
+                "model": model if isinstance(model, str) else None, "code": None if code is None else str(code)}
+    results = run_shards(specs, score_pipeline_shard, settings, client=client, progress=progress,
                          desc="Running pipeline", **local)
-    scores = merge(results, sources=sources, unit=settings["unit"])
-    stats = PairStats(scores.documents, scores.skipped, spans_keys=set().union(*(r.spans_keys for r in results)))
-    _check_outcome(scores, stats, settings.get("spans_key"))
-    check_labels(scores, settings.get("labels"))
-    return scores
+    return merged(results).replace(sources=sources)
 
 
-def run_compare(gold_path, pred_path, *, client=None, progress=False, fmt=None, unit=None, spans_key=None,
-                options=None, **settings) -> Any:
-    """compare_files over a plan of shards (the settings checked)."""
-    from ..app import _check_outcome, check_labels
-    from . import tasks
-
-    specs = plan_pairs(gold_path, pred_path, fmt)
-    settings.update(fmt=fmt, unit=unit, spans_key=spans_key, options=dict(options or {}))
-    results = run_shards(specs, tasks.score_pair_shard, settings, client=client, progress=progress, desc="Scoring")
-    sources = (str(gold_path), str(pred_path))
-    scores = merge(results, sources=sources, unit=results[0].scores.unit)
-    stats = PairStats(scores.documents, scores.skipped, spans_keys=set().union(*(r.spans_keys for r in results)))
-    _check_outcome(scores, stats, spans_key)
-    check_labels(scores, settings.get("labels"))
-    if results[0].fmt == "kaggle" and "overlap" in settings["schemes"]:
-        per_type = scores.results["overlap"].per_type
-        f1s = [per_type[c].f1 for c in scores.gold_labels if c in per_type]
-        scores.official_score = sum(f1s) / len(f1s) if f1s else 0.0
-    return scores
+def run_compare(gold_path: Any, pred_path: Any, match: MatchSettings, read: ReadSettings, keep: Keep, *,
+                client=None, progress: bool = False) -> CorpusScores:
+    """Pairs of files over a plan of shards, in-process or a task per
+    shard on the client; the scores merged in plan order (no corpus checks)."""
+    specs = plan_pairs(gold_path, pred_path, read.format)
+    settings = {"match": match, "read": read, "keep": keep}
+    results = run_shards(specs, score_pair_shard, settings, client=client, progress=progress, desc="Scoring")
+    return merged(results).replace(sources=(str(gold_path), str(pred_path)))

@@ -2,22 +2,17 @@
 
 A shard is (file, first document, number of documents), or a pair of
 files (gold, predicted) for `compare`. The plan fixes the shards and their
-order; `merge` adds the shard results in that order, whatever order they
-were computed in, so a sharded run (in-process or on a cluster) gives the
+order; `run.merged` adds the shard results in that order
+(`CorpusScores.__add__`), whatever order they were computed in, so a sharded run (in-process or on a cluster) gives the
 same scores, error records and document indices as any other run of the
 same plan.
 """
-import dataclasses
 import glob
-from dataclasses import dataclass, field
-from functools import reduce
-from operator import add
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Set, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ..formats import InputError, UsageError
-from ..formats.pairing import SKIPPED_NAMES
-from ..types import PathLike
+from ..exceptions import InputError, PathLike, UsageError
 
 Inputs = Union[PathLike, Sequence[PathLike]]
 _MAGIC = ("*", "?", "[")
@@ -52,13 +47,11 @@ class ShardSpec:
 
 @dataclass
 class ShardResult:
-    """What a task returns: the shard's CorpusScores (checks not applied)
-    and what the checks need once every shard is in."""
+    """What a task returns: the shard's CorpusScores (checks not applied:
+    they need the merged scores)."""
 
     index: int
     scores: Any
-    spans_keys: Set[str] = field(default_factory=set)
-    fmt: str = ""
 
 
 @dataclass
@@ -129,8 +122,6 @@ def plan_pipeline(inputs: Inputs, shard_docs: Optional[int] = None) -> List[Shar
     """The shards of evaluate's input: one per file, or with shard_docs
     files split into shards of that many documents (then each file is
     read once here, to count its documents)."""
-    if shard_docs is not None and shard_docs < 1:
-        raise UsageError(f"'shard_docs' must be at least 1, got {shard_docs}", "shard_docs")
     files = expand_docbins(inputs)
     several = len(files) > 1
     specs: List[ShardSpec] = []
@@ -208,65 +199,3 @@ def check_counts(specs: Sequence[ShardSpec], results: Dict[int, ShardResult]) ->
             raise InputError(
                 f"{spec.describe()} scored {got} documents, {spec.count} planned; no scores"
             )
-
-
-def merge(results: Sequence[ShardResult], *, sources, unit: str):
-    """The CorpusScores of the shards, added in the order given (the plan's).
-
-    Counts add; per-document indices (`DocPair.index`, errors' `doc`, the
-    keys of `pairs`) are shifted by the documents (scored documents) of the
-    shards before, as `SchemeResult.__add__` shifts its outcomes.
-    """
-    from ..app import CorpusScores
-
-    first = results[0].scores
-    primary = first.primary
-    merged = {name: reduce(add, (r.scores.results[name] for r in results)) for name in first.results}
-    pairs: Dict[int, Any] = {}
-    labels_seen: Dict[str, None] = {}
-    gold_labels: Set[str] = set()
-    not_scored: Dict[str, Dict[str, int]] = {}
-    skipped_names: List[str] = []
-    documents = skipped = scored_before = 0
-    # what the analysis kept per scored document, in plan order
-    doc_meta: Dict[str, List[Any]] = {name: [] for name in first.doc_meta}
-    doc_lengths = None if first.doc_lengths is None else []
-    doc_spans = None if first.doc_spans is None else ([], [])
-    for result in results:
-        scores = result.scores
-        for name, values in scores.doc_meta.items():
-            doc_meta[name].extend(values)
-        if doc_lengths is not None:
-            doc_lengths.extend(scores.doc_lengths)
-        if doc_spans is not None:
-            doc_spans[0].extend(scores.doc_spans[0])
-            doc_spans[1].extend(scores.doc_spans[1])
-        for key, pair in scores.pairs.items():
-            pairs[key + scored_before] = dataclasses.replace(pair, index=pair.index + documents)
-        documents += scores.documents
-        skipped += scores.skipped
-        scored_before += scores.results[primary].n_docs
-        skipped_names.extend(scores.skipped_names)
-        labels_seen.update(dict.fromkeys(scores.labels_seen))
-        gold_labels.update(scores.gold_labels)
-        for side, counts in scores.not_scored.items():
-            totals = not_scored.setdefault(side, {})
-            for what, n in counts.items():
-                totals[what] = totals.get(what, 0) + n
-    keep_errors = merged[primary].kept is not None
-    return CorpusScores(
-        merged,
-        documents,
-        skipped,
-        skipped_names[:SKIPPED_NAMES],
-        unit,
-        sources,
-        list(merged[primary].errors) if keep_errors else [],
-        pairs,
-        list(labels_seen),
-        gold_labels=sorted(gold_labels),
-        not_scored=not_scored,
-        doc_meta=doc_meta,
-        doc_lengths=doc_lengths,
-        doc_spans=doc_spans,
-    )

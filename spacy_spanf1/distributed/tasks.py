@@ -5,11 +5,11 @@ into `PIPELINES`.
 """
 import importlib.util
 import os
-from collections import deque
-from pathlib import Path
 from typing import Any, Dict, Optional, Union
 
-from ..formats import InputError, PairStats
+from ..corpus import load_pipeline, score_files, score_pipeline
+from ..exceptions import InputError
+from ..formats.docbin import load_docbin, read_docbin
 from .shards import ShardFailure, ShardResult, ShardSpec
 
 #: model (as given) -> the loaded pipeline, or the InputError loading it raised.
@@ -27,32 +27,6 @@ def pin_threads() -> None:
         import torch
 
         torch.set_num_threads(1)
-
-
-def import_code(code: Optional[Union[str, Path]]) -> None:
-    """Import a Python file of registered functions (custom components), as
-    `spacy evaluate --code` does."""
-    if code is None:
-        return
-    from spacy.util import import_file
-
-    path = Path(code)
-    if not path.is_file():
-        raise InputError("file of code not found", path)
-    import_file(f"spacy_spanf1_code_{path.stem}", path)
-
-
-def load_pipeline(model: str, code: Optional[str] = None):
-    """spacy.load, with the package's one-line error."""
-    import spacy
-
-    import_code(code)
-    try:
-        return spacy.load(model)
-    except Exception as err:  # spaCy raises OSError, ValueError, config errors...
-        lines = str(err).strip().splitlines()
-        reason = lines[0] if lines else type(err).__name__
-        raise InputError(f"can't load the pipeline: {reason}", model) from None
 
 
 def worker_pipeline(model: str, code: Optional[str] = None):
@@ -75,8 +49,6 @@ def _failure(spec: ShardSpec, err: InputError) -> ShardFailure:
 def read_docbin_range(path, vocab, start: int, count: Optional[int]):
     """The docs start..start+count of a .spacy file, built only for that
     range (the file is read whole, as DocBin does)."""
-    from ..formats.docbin import load_docbin, read_docbin
-
     docbin = load_docbin(path)
     end = None if count is None else start + count
     for name in ("tokens", "spaces", "cats", "span_groups", "flags", "user_data"):
@@ -88,16 +60,10 @@ def score_pipeline_shard(spec: ShardSpec, settings: Dict[str, Any], nlp=None) ->
     """Run the pipeline over the shard's documents and score them (no
     corpus-level checks: those need every shard).
 
-    settings: model, code, schemes, labels, iou_threshold,
-        overlap_threshold, min_overlap, keep_errors, spans_key, unit,
-        batch_size, n_process, keep (what the analysis keeps per document:
-        `score_pairs`' per_doc, meta_fields, doc_lengths, keep_spans, by_fields).
+    settings: match (MatchSettings), run (RunSettings), keep (Keep),
+        sources, model and code (what a worker loads).
     nlp: In-process, the loaded pipeline; None: the worker's.
     """
-    from ..app import _pipeline_input, _unzip, score_pairs
-    from ..formats.docbin import DOCBIN, doc_document, read_docbin
-    from ..formats.pairing import pair_documents
-
     try:
         if nlp is None:
             nlp = worker_pipeline(settings["model"], settings.get("code"))
@@ -105,69 +71,25 @@ def score_pipeline_shard(spec: ShardSpec, settings: Dict[str, Any], nlp=None) ->
             refs = read_docbin_range(spec.gold, nlp.vocab, spec.start, spec.count)
         else:
             refs = read_docbin(spec.gold, nlp.vocab)
-        unit = settings["unit"]
-        kept_refs: deque = deque()
-
-        def inputs():
-            for ref in refs:
-                kept_refs.append(ref)
-                yield _pipeline_input(nlp, ref)
-
-        preds = nlp.pipe(inputs(), batch_size=settings.get("batch_size", 64), n_process=settings.get("n_process", 1))
-
-        def sides():
-            for index, pred in enumerate(preds, spec.start):
-                ref = kept_refs.popleft()
-                gold_doc = doc_document(index, ref, unit, "gold", spec.gold)
-                pred_doc = doc_document(index, pred, unit, "pred")
-                if spec.prefix:
-                    gold_doc.name = pred_doc.name = spec.prefix + gold_doc.name
-                yield gold_doc, pred_doc
-
-        golds, pred_docs = _unzip(sides())
-        stats = PairStats()
-        pairs = pair_documents(golds, pred_docs, fmt=DOCBIN, sources=settings["sources"], stats=stats,
-                               options={"unit": unit, "spans_key": settings.get("spans_key")})
-        scores = score_pairs(
-            pairs, settings["schemes"], labels=settings.get("labels"),
-            iou_threshold=settings["iou_threshold"], overlap_threshold=settings["overlap_threshold"],
-            min_overlap=settings.get("min_overlap"), keep_errors=settings.get("keep_errors", False),
-            stats=stats, unit=unit, sources=settings["sources"], **settings.get("keep", {}),
+        scores = score_pipeline(
+            nlp, refs, settings["match"], settings["run"], settings["keep"], sources=settings["sources"],
+            start=spec.start, gold_source=spec.gold, prefix=spec.prefix,
         )
     except InputError as err:
         return _failure(spec, err)
-    return ShardResult(spec.index, scores, set(stats.spans_keys), "spacy")
+    return ShardResult(spec.index, scores)
 
 
 def score_pair_shard(spec: ShardSpec, settings: Dict[str, Any]) -> Union[ShardResult, ShardFailure]:
     """Score one gold/predicted pair of files (compare).
 
-    settings: schemes, labels, thresholds, keep_errors, fmt, unit,
-        spans_key, options (the reader settings), keep (as for pipelines).
+    settings: match (MatchSettings), read (ReadSettings), keep (Keep).
     """
-    from ..app import score_pairs
-    from ..formats import open_pairs
-
     try:
-        pairs = open_pairs(spec.gold, spec.pred, settings.get("fmt"), unit=settings.get("unit"),
-                           spans_key=settings.get("spans_key"), **settings.get("options", {}))
-        schemes = settings["schemes"]
-        scores = score_pairs(
-            _renamed(pairs, spec.prefix), schemes, labels=settings.get("labels"),
-            iou_threshold=settings["iou_threshold"], overlap_threshold=settings["overlap_threshold"],
-            min_overlap=settings.get("min_overlap"), keep_errors=settings.get("keep_errors", False),
-            stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
-            gold_labels=pairs.fmt.name == "kaggle" and "overlap" in schemes, **settings.get("keep", {}),
-        )
+        scores = score_files(spec.gold, spec.pred, settings["match"], settings["read"], settings["keep"],
+                             rename=spec.prefix)
         if spec.prefix:
-            scores.skipped_names = [spec.prefix + name for name in scores.skipped_names]
+            scores = scores.replace(skipped_names=tuple(spec.prefix + name for name in scores.skipped_names))
     except InputError as err:
         return _failure(spec, err)
-    return ShardResult(spec.index, scores, set(pairs.stats.spans_keys), pairs.fmt.name)
-
-
-def _renamed(pairs, prefix: str):
-    for pair in pairs:
-        if prefix:
-            pair.name = prefix + pair.name
-        yield pair
+    return ShardResult(spec.index, scores)

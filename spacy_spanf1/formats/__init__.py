@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
 from ..registry import formats as _registry
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError, UsageError, check_file, read_lines, read_text
 from .pairing import DocPair, PairStats, pair_documents, token_offsets
 
@@ -23,7 +23,7 @@ from .pairing import DocPair, PairStats, pair_documents, token_offsets
 #: this package, in the order `--format`'s help lists them. Adding a format
 #: is one line here. A module missing from the package is an ImportError.
 BUILTIN: Tuple[str, ...] = (
-    "docbin", "jsonl", "conll", "kaggle", "brat", "labelstudio", "doccano", "prodigy", "tags",
+    "docbin", "jsonl", "conll", "kaggle", "brat", "labelstudio", "doccano", "prodigy", "huggingface",
 )
 
 for _module in BUILTIN:

@@ -1,58 +1,95 @@
-"""What every reader shares: the two errors, file checks and lazy reading
-of lines. `InputError` and `UsageError` live here and are imported from
-`spacy_spanf1.formats` (and from `spacy_spanf1.app`).
+"""What every reader shares: the records readers yield (`Document`), the
+reader protocol (`Format`), file checks and lazy reading of lines.
 
-Errors name settings (`format`, `unit`, `spans_key`, `tag_column`, ...),
-never command-line flags: the command line maps settings to its flags.
+Errors (`spacy_spanf1.exceptions`) name settings (`format`, `unit`,
+`spans_key`, `tag_column`, ...), never command-line flags.
 """
 import contextlib
 import gc
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple, Union
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-PathLike = Union[str, Path]
+from ..exceptions import InputError, PathLike, SettingError
+from ..spans import Span
+
+UsageError = SettingError
 
 
-class InputError(ValueError):
-    """Bad input data. str() gives one line: `path:line: problem`.
+@dataclass
+class Document:
+    """One document of one side, as a reader yields it.
 
-    setting (Optional[str]): The setting the problem is about, if any (e.g.
-        "labels", "spans_key"); without a path, str() starts with it.
+    name (str): How messages name it, e.g. "line 3", "sentence 2", "id 'A1'",
+        "file 'x.ann'".
+    spans (Optional[List[Span]]): Sorted, identical spans once, in the unit
+        the reader was asked for; None when the document has no annotation
+        (a gold document without annotation is skipped and counted).
+    text (str): Its text (made from its tokens when the format has none).
+    tokens (Optional[List[str]]): Its tokens, in token unit.
+    offsets (Optional[List[Tuple[int, int]]]): Each token's characters in text.
+    meta (Dict[str, Any]): Metadata passed through (genre, source, ...).
+    line (Optional[int]): The line of its file where it starts.
+    key (Optional[str]): What pairs it with the other side's document
+        (a file name, an id, `_input_hash`); None: paired by position.
+    source (str): The file it came from, for messages.
     """
 
-    def __init__(
-        self,
-        message: str,
-        path: Optional[PathLike] = None,
-        line: Optional[int] = None,
-        *,
-        setting: Optional[str] = None,
-    ):
-        self.message = message
-        self.path = None if path is None else str(path)
-        self.line = line
-        self.setting = setting
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        if self.path is None:
-            return self.message if self.setting is None else f"'{self.setting}': {self.message}"
-        if self.line is None:
-            return f"{self.path}: {self.message}"
-        return f"{self.path}:{self.line}: {self.message}"
+    name: str
+    spans: Optional[List[Span]]
+    text: str = ""
+    tokens: Optional[List[str]] = None
+    offsets: Optional[List[Tuple[int, int]]] = None
+    meta: Dict[str, Any] = field(default_factory=dict)
+    line: Optional[int] = None
+    key: Optional[str] = None
+    source: str = ""
 
 
-class UsageError(ValueError):
-    """A bad setting or argument (the command line exits with status 2).
+class Format:
+    """An input format: how to read one path (a file, or a directory for
+    brat) into Documents. Registered in `registry.formats` by its name.
 
-    param (Optional[str]): The setting at fault, e.g. "format", "unit",
-        "tag_scheme" (the command line shows its flag).
+    name (str): What `--format` calls it.
+    units (Tuple[str, ...]): The units it can be read in; the first is the
+        default.
+    extensions (Tuple[str, ...]): File extensions that imply it ("" for a
+        directory).
+    options (Tuple[str, ...]): The reader settings it takes besides unit
+        and side, e.g. ("tag_column", "tag_mode", "tag_scheme").
+    both_sides (bool): One file holds gold and predictions (a Label
+        Studio export): the predicted path may be left out.
+
+    A format may add a score of its own once the corpus is scored (the
+    Feedback Prize's official score): `keeps_gold_labels` asks the scorer
+    to collect the gold labels, `official_score` computes it.
     """
 
-    def __init__(self, message: str, param: Optional[str] = None):
-        self.message = message
-        self.param = param
-        super().__init__(message if param is None else f"'{param}': {message}")
+    name: str = ""
+    units: Tuple[str, ...] = ("char",)
+    extensions: Tuple[str, ...] = ()
+    options: Tuple[str, ...] = ()
+    both_sides: bool = False
+
+    def keeps_gold_labels(self, match: Any) -> bool:
+        """Whether `official_score` needs the gold labels (`CorpusScores.gold_labels`)."""
+        return False
+
+    def official_score(self, scores: Any, match: Any) -> Optional[float]:
+        """The format's own score of a whole corpus (a CorpusScores scored
+        with `match`); None: it has none."""
+        return None
+
+    def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
+        """Yield the documents of path one at a time.
+
+        side (str): "gold" or "pred" (a file holding both sides, such as a
+            Label Studio export, yields the side asked for).
+        unit (str): One of self.units.
+        Raises InputError (file, line or document, problem, what is valid).
+        """
+        raise NotImplementedError
+
 
 
 def check_file(path: PathLike) -> Path:

@@ -22,10 +22,11 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError
 from .base import decode_utf8
-from ._records import check_choice, check_read, with_counts
+from ..settings import check_choice
+from .records import check_read, with_counts
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")

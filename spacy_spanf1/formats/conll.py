@@ -11,7 +11,7 @@ from typing import Any, Iterator, List, Optional
 from ..registry import formats
 from ..spans import Span
 from ..tags import TAG_MODES, check_tag_options as _check_tags, spans_from_tags
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError, UsageError, read_lines
 
 

@@ -15,7 +15,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError, check_file
 
 
@@ -68,7 +68,7 @@ def align_docs(gold: Document, pred: Document, *, unit: str = "token", spans_key
     spaCy's alignment; (None, None) when the gold doc lacks annotation."""
     from spacy.training import Example
 
-    from ..docs import example_spans
+    from ..integrations.spacy import example_spans
 
     found = example_spans(Example(pred.meta["_doc"], gold.meta["_doc"]), spans_key, unit)
     if found is None:

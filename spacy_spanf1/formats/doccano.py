@@ -11,9 +11,9 @@ from typing import Any, Dict, Iterator, List
 
 from ..registry import formats
 from ..spans import Span
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError
-from ._records import char_span, check_read, json_lines, no_annotation, record_text, with_counts
+from .records import char_span, check_read, json_lines, no_annotation, record_text, with_counts
 
 SPAN_FIELDS = ("label", "entities")
 

@@ -13,14 +13,14 @@ parsed with srsly; the spans of a block are checked at once
 """
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy
 import srsly
 
 from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError, gc_paused, read_line_blocks
 
 #: Fields other formats keep their spans under: field -> the format to use.

@@ -7,11 +7,11 @@ indices). Documents have no text: reports show the word indices.
 """
 import csv
 import io
-from typing import Any, Dict, Iterator, List, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError, read_text
 
 KAGGLE_CLASS_COLUMNS: Tuple[str, ...] = ("class", "discourse_type")
@@ -115,6 +115,18 @@ class KaggleFormat(Format):
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         yield from read_kaggle(path).values()
+
+    def keeps_gold_labels(self, match: Any) -> bool:
+        return "overlap" in match.schemes
+
+    def official_score(self, scores: Any, match: Any) -> Optional[float]:
+        """The competition's score: under the overlap scheme, the mean F1
+        of the classes found in the gold file."""
+        if "overlap" not in match.schemes:
+            return None
+        per_type = scores.results["overlap"].per_type
+        f1s = [per_type[c].f1 for c in scores.gold_labels if c in per_type]
+        return sum(f1s) / len(f1s) if f1s else 0.0
 
 
 KAGGLE = KaggleFormat()

@@ -17,10 +17,10 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from ..types import Document, Format, PathLike
-from .base import InputError, read_text
-from ._records import (
-    check_choice,
+from ..exceptions import InputError
+from ..settings import check_choice
+from .base import Document, Format, PathLike, read_text
+from .records import (
     char_span,
     check_read,
     check_span_text,

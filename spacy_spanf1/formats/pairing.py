@@ -22,12 +22,10 @@ of the report). It does, for every format:
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
+from ..exceptions import InputError
+from ..settings import SKIPPED_NAMES
 from ..spans import Span
-from ..types import Document
-from .base import InputError
-
-#: How many names of skipped documents are kept for the message.
-SKIPPED_NAMES = 5
+from .base import Document
 
 
 @dataclass

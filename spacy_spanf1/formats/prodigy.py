@@ -15,9 +15,9 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span, is_int, span_problem
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError
-from ._records import char_span, check_read, check_span_text, json_lines, record_text, with_counts
+from .records import char_span, check_read, check_span_text, json_lines, record_text, with_counts
 
 #: Fields that are read, or Prodigy's own bookkeeping: not passed to meta
 #: (nor is any other field whose name starts with "_").

@@ -1,9 +1,10 @@
 """Statistics over the per-document count table and the span outcomes:
 how sure a score is (bootstrap intervals), whether a difference is real
 (paired tests), and where errors come from (breakdowns)."""
-from .bootstrap import METHODS, Interval, SchemeInterval, bootstrap_ci
+from ..settings import METHODS, TESTS
+from .bootstrap import Interval, SchemeInterval, bootstrap_ci
 from .breakdown import Bucket, assign, breakdown, bucket_edges
-from .paired import TESTS, PairedTest, holm, paired_test
+from .paired import PairedTest, holm, paired_test
 
 __all__ = [
     "METHODS",

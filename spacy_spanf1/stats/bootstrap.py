@@ -24,13 +24,11 @@ from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Seque
 
 import numpy
 
-from ..errors import check_choice, check_n_resamples, check_open_fraction, check_seed
-from ..evaluate import SchemeResult
-from ..matching import SEMEVAL_RULES
-from ..metrics import prf_of_counts
+from ..results import SchemeResult
+from ..settings import CONFIDENCE, METHODS, N_RESAMPLES, SEED, check_choice, check_n_resamples, check_open_fraction, check_seed
+from ..engine.matching import SEMEVAL_RULES
+from ..engine.metrics import prf_of_counts
 
-#: Interval methods, as scipy.stats.bootstrap names them.
-METHODS: Tuple[str, ...] = ("percentile", "BCa")
 #: The most elements a (resamples x units) array may hold; batches of
 #: resamples are cut to stay below it (memory stays bounded).
 MAX_ELEMENTS = 2 ** 22
@@ -279,9 +277,9 @@ def _interval(
 def bootstrap_ci(
     result: Union[SchemeResult, Mapping[str, SchemeResult]],
     *,
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-    seed: int = 12345,
+    n_resamples: int = N_RESAMPLES,
+    confidence: float = CONFIDENCE,
+    seed: int = SEED,
     method: str = "percentile",
     groups: Optional[Sequence[Hashable]] = None,
 ) -> Union[SchemeInterval, Dict[str, SchemeInterval]]:
@@ -310,7 +308,7 @@ def bootstrap_ci(
     seed = check_seed(seed)
     method = check_choice("method", method, METHODS)
     single = isinstance(result, SchemeResult)
-    results = _results_dict(result, "result")
+    results = results_dict(result, "result")
     tables = {scheme: rows_of(r, f"result[{scheme!r}]" if not single else "result") for scheme, r in results.items()}
     n_docs = _same_n_docs(tables)
     index = group_index(groups, n_docs)
@@ -347,7 +345,7 @@ def bootstrap_ci(
     return out[schemes[0]] if single else out
 
 
-def _results_dict(result: Any, setting: str) -> Dict[str, SchemeResult]:
+def results_dict(result: Any, setting: str) -> Dict[str, SchemeResult]:
     if isinstance(result, SchemeResult):
         return {result.scheme: result}
     if isinstance(result, Mapping):

@@ -17,16 +17,13 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
 
-from ..errors import check_unit
-from ..evaluate import SchemeResult, SpanScorer, evaluate_spans, warn_unseen_labels
-from ..metrics import f_score, prf_of_counts, safe_div
-from ..outcomes import PRF_COUNTS, SEMEVAL_COUNTS
+from ..engine.scorer import SpanScorer, evaluate_spans, warn_unseen_labels
+from ..results import SchemeResult
+from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES, AnalysisSettings, check_unit
+from ..engine.metrics import f_score, prf_of_counts, safe_div
+from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
 
-SPAN_ATTRIBUTES: Tuple[str, ...] = ("span_length", "label")
-DOC_ATTRIBUTES: Tuple[str, ...] = ("doc_length", "density")
-#: The attribute names `by` takes (besides a sequence of per-document values).
-ATTRIBUTES: Tuple[str, ...] = SPAN_ATTRIBUTES + DOC_ATTRIBUTES
 #: The settings of evaluate_spans a breakdown passes on.
 SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels", "unit")
 
@@ -85,7 +82,7 @@ class Bucket:
         }
 
 
-def bucket_edges(values: Iterable[Real], buckets: int = 4) -> List[Interval]:
+def bucket_edges(values: Iterable[Real], buckets: int = AnalysisSettings.buckets) -> List[Interval]:
     """Cut numbers into at most `buckets` intervals, ExplainaBoard's
     `continuous` rule: sort the values and walk them; at each change of value
     close the current bucket when its index i >= cutoff, then set cutoff =
@@ -134,7 +131,7 @@ def breakdown(
     *,
     schemes: Optional[Sequence[str]] = None,
     by: Union[str, Sequence[Any]],
-    buckets: int = 4,
+    buckets: int = AnalysisSettings.buckets,
     doc_lengths: Optional[Sequence[int]] = None,
     **settings: Any,
 ) -> Dict[str, List[Bucket]]:

@@ -18,12 +18,12 @@ from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Seque
 
 import numpy
 
-from ..errors import check_choice, check_n_resamples, check_open_fraction, check_seed
-from ..evaluate import SchemeResult
-from ..metrics import prf_of_counts
+from ..results import SchemeResult
+from ..settings import ALPHA, SEED, TEST_RESAMPLES, TESTS, check_choice, check_n_resamples, check_open_fraction, check_seed
+from ..engine.metrics import prf_of_counts
 from .bootstrap import (
     MAX_ELEMENTS,
-    _results_dict,
+    results_dict,
     check_units,
     family_of,
     group_index,
@@ -34,9 +34,8 @@ from .bootstrap import (
     unit_rows,
 )
 
-#: Paired tests.
-TESTS: Tuple[str, ...] = ("randomization", "bootstrap")
-DEFAULT_RESAMPLES: Dict[str, int] = {"randomization": 10000, "bootstrap": 1000}
+#: Rounds of each test when none are given.
+DEFAULT_RESAMPLES = TEST_RESAMPLES
 #: Resamples of the paired bootstrap that gives a randomization test's interval.
 INTERVAL_RESAMPLES = 1000
 
@@ -82,9 +81,9 @@ def paired_test(
     *,
     method: str = "randomization",
     n_resamples: Optional[int] = None,
-    seed: int = 12345,
+    seed: int = SEED,
     groups: Optional[Sequence[Hashable]] = None,
-    alpha: float = 0.05,
+    alpha: float = ALPHA,
 ) -> Union[PairedTest, Dict[str, PairedTest]]:
     """Test whether system B scores differently from system A.
 
@@ -108,8 +107,8 @@ def paired_test(
     seed = check_seed(seed)
     alpha = check_open_fraction("alpha", alpha)
     single = isinstance(result_a, SchemeResult) and isinstance(result_b, SchemeResult)
-    results_a = _results_dict(result_a, "result_a")
-    results_b = _results_dict(result_b, "result_b")
+    results_a = results_dict(result_a, "result_a")
+    results_b = results_dict(result_b, "result_b")
     if list(results_a) != list(results_b):
         if single:
             raise ValueError(

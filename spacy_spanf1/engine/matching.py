@@ -15,7 +15,7 @@ from .outcomes import (
     COR, FN, FP, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, TP,
     WRONG_BOUNDARIES, WRONG_TYPE,
 )
-from .spans import Span
+from ..spans import Span
 
 #: One outcome of a document: (count code, error kind code, gold index or
 #: -1, predicted indices).

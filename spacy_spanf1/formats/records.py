@@ -9,14 +9,13 @@ nothing is dropped silently; the pairing code sums and shows them. It is
 present only when some count is non-zero.
 """
 import json
-from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from .. import errors
 from ..spans import Span, span_problem
-from .base import InputError, UsageError, read_lines
+from ..exceptions import InputError, PathLike, UsageError
+from .base import read_lines
 
-PathLike = Union[str, Path]
+
 COUNTS_KEY = "_counts"
 SIDES: Tuple[str, ...] = ("gold", "pred")
 
@@ -37,15 +36,6 @@ def check_read(fmt: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[
             f"{fmt.name} input takes no option {', '.join(map(repr, unknown))}. Its options: {valid}"
         )
     return {name: value for name, value in options.items() if value is not None}
-
-
-def check_choice(option: str, value: Any, valid: Sequence[str]) -> None:
-    """Raises UsageError (naming the reader setting) unless value is one of
-    valid: the package's check (`errors.check_choice`)."""
-    try:
-        errors.check_choice(option, value, tuple(valid))
-    except ValueError as err:
-        raise UsageError(str(err), option) from None
 
 
 def no_annotation(side: str) -> Optional[List[Span]]:

@@ -15,10 +15,10 @@ from typing import Any, Callable, Iterator, List, Optional
 from ..registry import formats
 from ..spans import Span, all_ints, is_int
 from ..tags import spans_from_tags
-from ..types import Document, Format, PathLike
+from .base import Document, Format, PathLike
 from .base import InputError, UsageError, read_text
 from .conll import check_tag_options
-from ._records import check_read, json_lines, no_annotation
+from .records import check_read, json_lines, no_annotation
 
 INFO_FILE = "dataset_info.json"
 _SEQUENCE_TYPES = ("Sequence", "List", "LargeList")

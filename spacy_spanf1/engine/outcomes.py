@@ -22,7 +22,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 
-from .spans import Span
+from ..spans import Span
 
 #: Every error kind, in the order reports list them.
 ERROR_KINDS: Tuple[str, ...] = ("missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap")

@@ -1,0 +1,284 @@
+"""The plain functions every front end calls: `compare_files` (two files,
+or one file holding both sides) and `evaluate_pipeline` (a spaCy pipeline
+over DocBins), and `prf_from_text` (the `prf` calculator). They take the
+settings as keyword arguments, collect them into the settings objects of
+`spacy_spanf1.settings` (each checked there, once), score through the
+corpus layer and return a `CorpusScores`; they print and write nothing.
+
+Errors name settings (`schemes`, `format`, `unit`, `spans_key`, ...), not
+command-line flags: `SettingError` for a bad setting, `InputError` for bad
+input (`spacy_spanf1.exceptions`).
+"""
+from pathlib import PurePath
+from typing import Any, List, Mapping, Optional, Tuple
+
+from .corpus import (
+    FULL_COLLECTION,
+    Keep,
+    check_outcome,
+    finish,
+    load_pipeline,
+    score_files,
+    score_pairs,
+    score_pipeline,
+)
+from .exceptions import InputError, PathLike, SettingError, UsageError
+from .formats import check_file
+from .formats.docbin import read_docbin
+from .results import CorpusScores, make_signature
+from .spans import Span
+from .settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings, comma_list, split_keywords
+from .stats.apply import analyze
+
+__all__ = [
+    "CorpusScores",
+    "FULL_COLLECTION",
+    "InputError",
+    "SettingError",
+    "UsageError",
+    "compare_files",
+    "evaluate_pipeline",
+    "prf_from_text",
+    "score_pairs",
+]
+
+#: Old keyword names the front doors still take: old -> new.
+ALIASES = {"fmt": "format"}
+
+
+def collect_settings(settings: Mapping[str, Any], *classes: Any, options: bool = False, where: str) -> Tuple[Any, ...]:
+    """The keyword arguments of a front door as settings objects, one per
+    class (each checked as it is built). Comma-separated strings are lists
+    (`labels="PER,LOC"`). options: keywords no class takes are the
+    reader options of ReadSettings; else they are a SettingError.
+
+    RETURNS (Tuple[Any, ...]): an object per class, in their order.
+    """
+    settings = {ALIASES.get(name, name): value for name, value in settings.items()}
+    if "labels" in settings:
+        settings["labels"] = comma_list(settings["labels"])
+    *parts, rest = split_keywords(settings, *classes, leftover=options, where=where)
+    built = []
+    for cls, part in zip(classes, parts):
+        if cls is ReadSettings:
+            part = {**part, "options": {**part.get("options", {}), **rest}}
+        built.append(cls(**part))
+    return tuple(built)
+
+
+def compare_files(
+    gold_path: PathLike,
+    pred_path: Optional[PathLike] = None,
+    *,
+    keep_errors: bool = False,
+    per_doc: bool = False,
+    progress: bool = False,
+    client: Any = None,
+    **settings: Any,
+) -> CorpusScores:
+    """Score a file of predicted spans against a gold file of the same
+    documents, reading both as streams.
+
+    pred_path (Optional[PathLike]): None: gold_path holds both sides (a
+        CoNLL file with gold_column and pred_column, or a format that holds
+        both, such as a Label Studio export).
+    keep_errors (bool): Keep the primary scheme's errors and the documents
+        that have them (for error records and the HTML report).
+    per_doc (bool): Keep one row of counts per document (result.per_doc).
+    progress (bool): Sharded input: a progress bar over shards on stderr.
+    client (Optional[distributed.Client]): Score on this Dask cluster, a
+        task per shard (see `distributed.open_client`); None: in-process.
+        Two directories of shards (files paired by name; a brat corpus
+        directory is one corpus) are sharded input with or without one.
+    **settings: Of `MatchSettings` (schemes, required; unit, spans_key,
+        labels, iou_threshold, overlap_threshold, min_overlap), of
+        `ReadSettings` (format, also as fmt; gold_column, pred_column), of
+        `AnalysisSettings` (bootstrap, confidence, method, seed,
+        resample_by, baseline: a predicted file of the same documents or a
+        CorpusScores of the same gold scored with per_doc; test, alpha, by,
+        buckets), and any other keyword is a reader option of the format
+        (tag_column, tag_mode, tag_scheme, fragments, annotator, ...).
+    RETURNS (CorpusScores): Also `official_score` for kaggle input scored
+        with the overlap scheme.
+    """
+    match, read, analysis = collect_settings(
+        settings, MatchSettings, ReadSettings, AnalysisSettings, options=True, where="compare_files"
+    )
+    if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
+        raise SettingError("'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline")
+    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc)
+    scores = _compare(gold_path, pred_path, match, read, keep, client=client, progress=progress)
+    base = analysis.baseline
+    if base is not None and not isinstance(base, CorpusScores):
+        base = _compare(gold_path, base, match, read, Keep(per_doc=True), client=client, progress=progress)
+    return _analysed(scores, match, analysis, base, read)
+
+
+def _compare(gold_path, pred_path, match: MatchSettings, read: ReadSettings, keep: Keep, *, client: Any,
+             progress: bool) -> CorpusScores:
+    """The checked scores of two files, in-process or sharded."""
+    from .distributed.shards import is_sharded_compare
+
+    if client is not None or is_sharded_compare(gold_path, pred_path):
+        if read.one_file or pred_path is None:
+            raise SettingError(
+                "sharded or distributed scoring takes a gold and a predicted path, not one file with "
+                "'gold_column' and 'pred_column'",
+                "pred_path",
+            )
+        from .distributed.run import run_compare
+
+        scores = run_compare(gold_path, pred_path, match, read, keep, client=client, progress=progress)
+    else:
+        scores = score_files(gold_path, pred_path, match, read, keep)
+    scores = finish(scores, match)
+    check_outcome(scores, match)
+    return scores
+
+
+def _analysed(scores: CorpusScores, match: MatchSettings, analysis: AnalysisSettings, baseline: Any,
+              read: Optional[ReadSettings]) -> CorpusScores:
+    """The scores signed with every setting, with the analysis attached
+    when one was asked for."""
+    fmt = (scores.signature.get("read") or {}).get("format")
+    scores = scores.replace(signature=make_signature(match, unit=scores.unit, read=read, fmt=fmt, analysis=analysis))
+    if not analysis.active:
+        return scores
+    return scores.with_analysis(analyze(scores, analysis, baseline, match))
+
+
+def evaluate_pipeline(
+    model: Any,
+    data_path: Any,
+    *,
+    code: Optional[PathLike] = None,
+    keep_errors: bool = False,
+    per_doc: bool = False,
+    progress: bool = False,
+    client: Any = None,
+    **settings: Any,
+) -> CorpusScores:
+    """Run a pipeline over the texts of a DocBin and score its spans
+    against the DocBin's own, streaming (the DocBin is read as spaCy reads
+    it; the pipeline's docs are scored as they come).
+
+    model (str or Language): A package name or path, or a loaded pipeline.
+    data_path: A .spacy file, or several .spacy files, directories or globs
+        of them (a list): each file is a shard, scored in turn and merged.
+    code (Optional[PathLike]): A Python file to import first (custom
+        components), in-process and on every worker.
+    keep_errors, per_doc, progress: as compare_files.
+    client (Optional[distributed.Client]): Run on this Dask cluster, a task
+        per shard, the pipeline loaded once per worker from `model` (a
+        path every worker can read); None: in-process.
+    **settings: Of `MatchSettings` (schemes, required; unit, default
+        token; spans_key, labels, iou_threshold, overlap_threshold,
+        min_overlap), of `RunSettings` (n_process, batch_size, shard_docs:
+        split files into shards of this many docs) and of
+        `AnalysisSettings` (as compare_files; baseline: a second pipeline
+        run over the same DocBin, or a CorpusScores of the same gold scored
+        with per_doc).
+    RETURNS (CorpusScores)
+    """
+    match, run, analysis = collect_settings(
+        settings, MatchSettings, RunSettings, AnalysisSettings, where="evaluate_pipeline"
+    )
+    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc)
+    scores = _evaluate(model, data_path, match, run, keep, code=code, client=client, progress=progress)
+    base = analysis.baseline
+    if base is not None and not isinstance(base, CorpusScores):
+        base = _evaluate(base, data_path, match, run, Keep(per_doc=True), code=code, client=client, progress=progress)
+    return _analysed(scores, match, analysis, base, None)
+
+
+def _evaluate(model: Any, data_path: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, code: Any,
+              client: Any, progress: bool) -> CorpusScores:
+    """The checked scores of a pipeline over DocBins, in-process or sharded."""
+    from .distributed.shards import is_sharded_pipeline
+
+    if client is not None or is_sharded_pipeline(data_path, run.shard_docs):
+        from .distributed.run import run_pipeline
+
+        scores = run_pipeline(model, data_path, match, run, keep, client=client, code=code, progress=progress)
+    else:
+        if not isinstance(data_path, (str, PurePath)):
+            data_path = list(data_path)[0]
+        check_file(data_path)
+        nlp = load_pipeline(model, code)
+        name = model if isinstance(model, (str, PurePath)) else "pipeline"
+        scores = score_pipeline(
+            nlp, read_docbin(data_path, nlp.vocab), match, run, keep,
+            sources=(str(data_path), f"pipeline {name}"), progress=progress,
+        )
+    check_outcome(scores, match)
+    return scores
+
+
+def prf_from_text(text: str, source: str = "stdin") -> Tuple[float, float, float]:
+    """Exact-match precision, recall and F1 of the plain format: P, then P
+    spans `start end type`, then G, then G spans; ends inclusive; any
+    whitespace between items (one line or many).
+
+    RETURNS (Tuple[float, float, float]): P, R, F1, each rounded to 4
+        decimals; 0.0 where a denominator is zero. Identical spans count once.
+    """
+    from .engine.scorer import evaluate_spans
+
+    items = [(lineno, tok) for lineno, line in enumerate(text.split("\n"), 1) for tok in line.split()]
+    if not items:
+        raise InputError(
+            "no input: expected P, then P lines 'start end type', then G, then G lines", source
+        )
+    pos = 0
+
+    def take(what: str) -> Tuple[int, str]:
+        nonlocal pos
+        if pos >= len(items):
+            last = items[-1][0]
+            raise InputError(f"input ends where {what} was expected", source, last)
+        item = items[pos]
+        pos += 1
+        return item
+
+    def take_int(what: str) -> Tuple[int, int]:
+        lineno, tok = take(what)
+        try:
+            value = int(tok)
+        except ValueError:
+            raise InputError(f"{what} must be an integer, got {tok!r}", source, lineno) from None
+        if value < 0:
+            raise InputError(f"{what} must not be negative, got {value}", source, lineno)
+        return lineno, value
+
+    def take_spans(side: str) -> List[Span]:
+        _, count = take_int(f"the number of {side} spans")
+        spans = []
+        for i in range(count):
+            where = f"{side} span {i + 1} of {count}"
+            lineno, start = take_int(f"the start of {where}")
+            _, end = take_int(f"the end of {where}")
+            _, label = take(f"the type of {where}")
+            if end < start:
+                raise InputError(f"{where} ends ({end}) before it starts ({start})", source, lineno)
+            spans.append(Span(start, end + 1, label))
+        return spans
+
+    pred = take_spans("predicted")
+    gold = take_spans("gold")
+    if pos < len(items):
+        lineno, tok = items[pos]
+        raise InputError(f"unexpected input {tok!r} after the last gold span", source, lineno)
+    result = evaluate_spans([gold], [pred], schemes=["strict"])["strict"]
+    return round(result.precision, 4), round(result.recall, 4), round(result.f1, 4)
+
+
+def prf_from_stdin() -> Tuple[float, float, float]:
+    """`prf_from_text` of standard input (UTF-8)."""
+    import sys
+
+    data = sys.stdin.buffer.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"not UTF-8 text (byte {data[err.start]:#04x})", "stdin") from None
+    return prf_from_text(text)

@@ -1,0 +1,122 @@
+"""The typer app of `spacy-spanf1` and what every command shares: running
+a plain function with its errors turned into one line (`run`), the
+--schemes option given once, and a Dask client when one is asked for."""
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+import typer
+from wasabi import color
+
+from ..about import __version__
+from ..exceptions import InputError, SettingError
+from ..settings import SCHEMES
+from .options import flag, flags_of
+from .output import use_color
+
+NAME = "spacy-spanf1"
+HELP = """Span precision, recall and F1 under explicitly named matching schemes
+(strict, exact, partial, type, iou, overlap). Run a command with --help for
+its options."""
+
+app = typer.Typer(
+    name=NAME,
+    help=HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        print(f"{NAME} {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=_print_version, is_eager=True, help="Print the version and exit"
+    ),
+) -> None:
+    # The app's help is HELP; this callback only takes --version.
+    return None
+
+
+def fail(message: str, exits: int = 1) -> None:
+    """Print one line on stderr and exit."""
+    line = " ".join(str(message).split())
+    text = f"✘ {line}"
+    if use_color(sys.stderr):
+        text = color(text, fg="red")
+    print(text, file=sys.stderr)
+    raise typer.Exit(exits)
+
+
+def run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run a plain function; bad input -> one line on stderr, status 1; a
+    bad setting -> a usage error naming its flag, status 2."""
+    try:
+        return func(*args, **kwargs)
+    except SettingError as err:
+        message = flags_of(err.message)
+        if err.setting:
+            raise typer.BadParameter(message, ctx=ctx, param_hint=f"'{flag(err.setting)}'") from None
+        ctx.fail(message)
+    except InputError as err:
+        if err.path is None and err.setting is not None:
+            fail(f"{flag(err.setting)}: {flags_of(err.message)}", 1)
+        fail(flags_of(str(err)), 1)
+
+
+def one_schemes(schemes: Optional[List[str]]) -> str:
+    """The --schemes value, given once (a repeated option is an error, not
+    "the last one wins")."""
+    if not schemes:
+        raise SettingError(
+            f"Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
+            f"Valid schemes: {', '.join(SCHEMES)}"
+        )
+    if len(schemes) > 1:
+        given = " ".join(f"-s {s}" for s in schemes)
+        raise SettingError(
+            f"'schemes' is given {len(schemes)} times ({given}); give it once, comma-separated: "
+            f"--schemes {','.join(schemes)}",
+            "schemes",
+        )
+    return schemes[0]
+
+
+def on_cluster(func: Callable[..., Any], cluster: Optional[str], scheduler: Optional[str],
+               scheduler_file: Optional[Path]) -> Callable[..., Any]:
+    """func(client=...) inside `distributed.open_client` (None: in-process,
+    and Dask is not imported); the cluster closes on any exit, Ctrl-C too."""
+    def run_on(**kwargs: Any) -> Any:
+        if not (cluster or scheduler or scheduler_file):
+            return func(**kwargs)
+        from ..distributed.run import open_client
+
+        with open_client(cluster, scheduler, None if scheduler_file is None else str(scheduler_file)) as client:
+            return func(client=client, **kwargs)
+
+    return run_on
+
+
+#: The options of a Dask client (`on_cluster`).
+CLUSTER_OPTIONS = ("cluster", "scheduler", "scheduler_file")
+
+
+def run_command(ctx: typer.Context, plain: Callable[..., Any], arguments: Sequence[str], values: Dict[str, Any]) -> Any:
+    """The command's plain function, plain(*arguments, schemes=..., **the
+    other options), on a Dask client when one is asked for; its errors as
+    `run` shows them."""
+    positional = [values[name] for name in arguments]
+    rest = {name: value for name, value in values.items()
+            if name not in arguments and name not in CLUSTER_OPTIONS and name != "schemes"}
+    func = on_cluster(
+        lambda **kw: plain(*positional, schemes=one_schemes(values["schemes"]), **kw),
+        *(values[name] for name in CLUSTER_OPTIONS),
+    )
+    return run(ctx, func, **rest)

@@ -1,0 +1,198 @@
+"""Every argument and option of the command line, declared once.
+
+An `Option` names the setting it sets (as the library names it:
+`iou_threshold`), its flags (`--iou-threshold`), its help and its type;
+its default is the settings class's own (`MatchSettings.iou_threshold`),
+never written again here. A command lists the names of the options it
+takes (`command`), and an error about a setting is shown with the flag of
+that same declaration (`flag`, `flags_of`).
+"""
+import inspect
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+import typer
+
+from ..formats import extension_map, format_names
+from ..report import HTML_DOCS
+from ..settings import (
+    SCHEMES,
+    TEST_RESAMPLES,
+    AnalysisSettings,
+    MatchSettings,
+    RunSettings,
+    default_of,
+)
+from ..tags import TAG_MODES, TAG_SCHEMES
+
+@dataclass(frozen=True)
+class Option:
+    """One option (or argument) of the command line.
+
+    setting (str): The setting (and the command function's parameter) it sets.
+    flags (Tuple[str, ...]): Its flags, the long one first; an argument
+        has its metavar here instead.
+    type (Any): Its Python type (typer reads it).
+    help (str): What it does.
+    of (Optional[type]): The settings class whose default it shows.
+    argument (bool): A positional argument, not an option.
+    required (bool): It must be given.
+    own_default (Any): The default of an option that sets no setting of a
+        settings class (a switch, the size of a page).
+    extra (Mapping[str, Any]): Further typer settings (min, dir_okay, ...).
+    """
+
+    setting: str
+    flags: Tuple[str, ...]
+    type: Any
+    help: str
+    of: Optional[type] = None
+    argument: bool = False
+    required: bool = False
+    own_default: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def flag(self) -> str:
+        """How messages name it: its long flag, or its argument's metavar."""
+        return self.flags[0]
+
+    @property
+    def default(self) -> Any:
+        if self.required:
+            return ...
+        return self.own_default if self.of is None else default_of(self.of, self.setting)
+
+    def parameter(self) -> inspect.Parameter:
+        """The typer parameter of a command function."""
+        extra = dict(self.extra)
+        if self.argument:
+            info = typer.Argument(self.default, metavar=self.flags[0], help=self.help, **extra)
+        else:
+            extra.setdefault("show_default", self.default is not None and self.default is not False)
+            info = typer.Option(self.default, *self.flags, help=self.help, **extra)
+        return inspect.Parameter(self.setting, inspect.Parameter.KEYWORD_ONLY, default=info, annotation=self.type)
+
+
+def _format_help() -> str:
+    by_format: Dict[str, List[str]] = {}
+    for ext, name in extension_map().items():
+        by_format.setdefault(name, []).append(ext or "a directory")
+    default = "; ".join(", ".join(exts) for exts in by_format.values())
+    return f"Input format: {', '.join(format_names())}; default: from the extension ({default})"
+
+
+_OPTIONAL_PATH = Optional[Path]
+_OPTIONAL_STR = Optional[str]
+_OPTIONAL_INT = Optional[int]
+
+DECLARED: Tuple[Option, ...] = (
+    # arguments
+    Option("model", ("MODEL",), str, "Pipeline to run: an installed package name or a path", argument=True, required=True),
+    Option("data_path", ("DATA...",), List[Path], "Reference documents: .spacy DocBins, directories of them or globs; each file is a shard", argument=True, required=True, extra={"show_default": False}),
+    Option("gold_path", ("GOLD",), Path, "Gold file (a brat directory), or a directory of gold shards paired by file name with PRED's", argument=True, required=True, extra={"show_default": False}),
+    Option("pred_path", ("[PRED]",), _OPTIONAL_PATH, "Predicted file (or directory of shards) of the same documents, in the same format; left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", argument=True, extra={"show_default": False}),
+    # what shapes the numbers
+    Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}", extra={"show_default": False}),
+    Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents)", of=MatchSettings),
+    Option("unit", ("--unit", "-u"), _OPTIONAL_STR, 'Offsets the scores count: token or char. Default: token for a pipeline and spacy files (predictions aligned to the reference tokens as spaCy does), char for jsonl (--unit token reads "start"/"end" as offsets into each record\'s "tokens"), token for conll and kaggle', of=MatchSettings),
+    Option("labels", ("--labels", "-l"), _OPTIONAL_STR, "Comma-separated labels to score (default: all); each must occur in gold or prediction", of=MatchSettings),
+    Option("iou_threshold", ("--iou-threshold",), float, "Combined IoU a gold span needs under iou, in (0, 1]", of=MatchSettings),
+    Option("overlap_threshold", ("--overlap-threshold",), float, "Coverage both ways under overlap, in (0, 1]", of=MatchSettings),
+    Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
+    # what shapes reading
+    Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
+    Option("tag_column", ("--tag-column",), _OPTIONAL_INT, "conll: 0-based column of the tags, negative from the end [default: -1, the last]", extra={"show_default": False}),
+    Option("gold_column", ("--gold-column",), _OPTIONAL_INT, "conll, one file holding both sides (token gold pred, as conlleval): the gold tag column, 0-based, negative from the end (with --pred-column; PRED left out)", extra={"show_default": False}),
+    Option("pred_column", ("--pred-column",), _OPTIONAL_INT, "conll, one file holding both sides: the predicted tag column, 0-based, negative from the end (e.g. --gold-column 1 --pred-column 2, or -2 and -1)", extra={"show_default": False}),
+    Option("tag_mode", ("--tag-mode",), _OPTIONAL_STR, f"conll: how tags become spans, as seqeval: {', '.join(TAG_MODES)} [default: conll]", extra={"show_default": False}),
+    Option("tag_scheme", ("--tag-scheme",), _OPTIONAL_STR, f"conll, with --tag-mode strict: {', '.join(TAG_SCHEMES)}", extra={"show_default": False}),
+    Option("fragments", ("--fragments",), _OPTIONAL_STR, "brat: discontinuous entities: error (default), merge (one span) or split (one span per fragment); fragments split only by whitespace are always merged", extra={"show_default": False}),
+    Option("newlines", ("--newlines",), _OPTIONAL_STR, "brat: brat (default: offsets count \\r\\n as one character, as brat reads the .txt) or keep", extra={"show_default": False}),
+    Option("annotator", ("--annotator",), _OPTIONAL_STR, "labelstudio: the annotation to read, by completed_by id or e-mail [default: the first not cancelled]", extra={"show_default": False}),
+    Option("model_version", ("--model-version",), _OPTIONAL_STR, "labelstudio: the prediction to read, by model_version [default: the first]", extra={"show_default": False}),
+    Option("pred_from", ("--pred-from",), _OPTIONAL_STR, "labelstudio: predictions (default) or annotations (a second export's annotations)", extra={"show_default": False}),
+    Option("text_field", ("--text-field",), _OPTIONAL_STR, "labelstudio: the data field of the text [default: text]", extra={"show_default": False}),
+    Option("tag_field", ("--tag-field",), _OPTIONAL_STR, "tags: the field of the tags [default: ner_tags]", extra={"show_default": False}),
+    Option("token_field", ("--token-field",), _OPTIONAL_STR, "tags: the field of the tokens [default: tokens]", extra={"show_default": False}),
+    Option("label_names", ("--label-names",), _OPTIONAL_STR, "tags: comma-separated names of integer tag ids [default: from dataset_info.json beside the file]", extra={"show_default": False}),
+    # running a pipeline
+    Option("n_process", ("--n-process", "-n"), int, "Processes for nlp.pipe", of=RunSettings, extra={"min": 1}),
+    Option("batch_size", ("--batch-size", "-b"), int, "Batch size for nlp.pipe", of=RunSettings, extra={"min": 1}),
+    Option("shard_docs", ("--shard-docs",), _OPTIONAL_INT, "Split the files into shards of N documents", of=RunSettings, extra={"min": 1, "show_default": False}),
+    Option("code", ("--code", "-c"), _OPTIONAL_PATH, "Python file with registered functions (custom components) to import first, also on every worker", extra={"dir_okay": False, "show_default": False}),
+    # analysis
+    Option("bootstrap", ("--bootstrap",), _OPTIONAL_INT, "Bootstrap intervals of every scheme's P, R and F from N resamples of the documents (or of --resample-by groups); prints F [low, high]", of=AnalysisSettings, extra={"show_default": False}),
+    Option("confidence", ("--confidence",), float, "Confidence level of the intervals, in (0, 1)", of=AnalysisSettings),
+    Option("method", ("--method",), str, "Interval method: percentile, or BCa (bias-corrected and accelerated; needs scipy: pip install 'spacy-spanf1[stats]')", of=AnalysisSettings),
+    Option("seed", ("--seed",), int, "Seed of the resampling (intervals and tests)", of=AnalysisSettings),
+    Option("resample_by", ("--resample-by",), _OPTIONAL_STR, "Metadata field (JSONL record field, DocBin user_data key): documents with the same value are resampled and swapped together (e.g. the sentences of one source document)", of=AnalysisSettings, extra={"show_default": False}),
+    Option("baseline", ("--baseline",), _OPTIONAL_STR, "The baseline system: a second pipeline run over the same DocBin (evaluate), or a second predicted file of the same documents (compare); a paired test against it, per scheme", extra={"metavar": "BASELINE", "show_default": False}),
+    Option("test", ("--test",), str, f"Paired test against --baseline: randomization (approximate randomization, {TEST_RESAMPLES['randomization']} rounds) or bootstrap (paired bootstrap, {TEST_RESAMPLES['bootstrap']} resamples)", of=AnalysisSettings),
+    Option("alpha", ("--alpha",), float, "Significance level of the paired test, in (0, 1); the interval of the difference is at 1 - alpha", of=AnalysisSettings),
+    Option("by", ("--by",), _OPTIONAL_STR, "Comma-separated breakdowns: span_length, label, doc_length, density, or a metadata field (e.g. genre); one table per attribute for the primary scheme, every scheme in the JSON", extra={"show_default": False}),
+    Option("buckets", ("--buckets",), int, "How many intervals a numeric breakdown attribute is cut into (at most)", of=AnalysisSettings),
+    # outputs
+    Option("output_path", ("--output", "-o"), _OPTIONAL_PATH, "Write every figure as JSON, with the signature of the run", extra={"dir_okay": False}),
+    Option("errors_path", ("--errors",), _OPTIONAL_PATH, "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind (missed, spurious, wrong_type, wrong_boundaries, low_overlap), count (inc, par, mis, spu; fp, fn), gold and predicted spans with their text, IoU and coverage both ways", extra={"dir_okay": False}),
+    Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side", extra={"dir_okay": False}),
+    Option("html_docs", ("--html-docs",), int, "Show at most N documents with errors in the --html page, the most errors first", own_default=HTML_DOCS, extra={"min": 0}),
+    Option("silent", ("--silent",), bool, "Print nothing but errors", own_default=False),
+    # clusters
+    Option("cluster", ("--cluster",), _OPTIONAL_STR, "Run on a local Dask cluster of N worker processes (local:N), started and closed by the command; needs the [dask] extra", extra={"show_default": False}),
+    Option("scheduler", ("--scheduler",), _OPTIONAL_STR, "Run on a running Dask cluster: the scheduler's address (tcp://HOST:8786)", extra={"show_default": False}),
+    Option("scheduler_file", ("--scheduler-file",), _OPTIONAL_PATH, "Run on a running Dask cluster: its scheduler file (dask scheduler --scheduler-file)", extra={"dir_okay": False, "show_default": False}),
+)
+
+#: setting -> its Option.
+OPTIONS: Dict[str, Option] = {option.setting: option for option in DECLARED}
+#: The settings named in messages, longest first (so that 'by' is not
+#: found inside 'resample_by').
+_NAMES = sorted(OPTIONS, key=len, reverse=True)
+_SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(_NAMES), "|".join(_NAMES)))
+
+
+def flag(setting: Optional[str]) -> Optional[str]:
+    """The flag (or argument) of a setting; the setting itself when the
+    command line has none."""
+    if setting is None:
+        return None
+    return OPTIONS[setting].flag if setting in OPTIONS else setting
+
+
+def flags_of(message: str) -> str:
+    """A library message with its setting names ('spans_key', tag_mode=)
+    written as this command line's flags ('--spans-key', --tag-mode=)."""
+    def repl(match: "re.Match[str]") -> str:
+        if match.group(1):
+            return f"'{flag(match.group(1))}'"
+        return f"{flag(match.group(2))}="
+
+    return _SETTING.sub(repl, message)
+
+
+def parameters(names: Sequence[str]) -> List[inspect.Parameter]:
+    """The typer parameters of the arguments and options named."""
+    return [OPTIONS[name].parameter() for name in names]
+
+
+def command(app: typer.Typer, name: str, names: Sequence[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register func(ctx, **values) as the command `name`, taking the
+    arguments and options named (each as declared in DECLARED)."""
+    def register(func: Callable[..., Any]) -> Callable[..., Any]:
+        params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+        params += parameters(names)
+
+        def run(ctx: typer.Context, **values: Any) -> Any:
+            return func(ctx, **values)
+
+        run.__name__ = func.__name__
+        run.__doc__ = func.__doc__
+        run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+        run.__annotations__ = {param.name: param.annotation for param in params}
+        app.command(name)(run)
+        return func
+
+    return register

@@ -1,0 +1,228 @@
+"""What the commands print (wasabi tables) and write (--output, --errors,
+--html). Output is plain text (no ANSI escape codes) when stdout is not a
+terminal or NO_COLOR is set; messages are printed unwrapped."""
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+import srsly
+from wasabi import Printer, color
+
+from ..engine.matching import SEMEVAL_RULES
+from ..exceptions import InputError
+from ..report import HTML_DOCS, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
+from ..results import CorpusScores
+
+def use_color(stream=None) -> bool:
+    """Colours only on a terminal, and never with NO_COLOR set."""
+    stream = stream or sys.stdout
+    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+class PlainPrinter(Printer):
+    """wasabi's Printer, whose table titles (dividers) are bold even with
+    colours off: here they are plain text then."""
+
+    def divider(self, text: str = "", char: str = "=", show: bool = True, icon: Optional[str] = None):
+        no_print, self.no_print = self.no_print, True
+        try:
+            line = super().divider(text, char, show, icon)
+        finally:
+            self.no_print = no_print
+        if line is None:
+            return None
+        if not self.show_color:
+            line = _ANSI.sub("", line)
+        if self.no_print:
+            return line
+        print(line)
+        return None
+
+
+def printer(silent: bool) -> Printer:
+    """A wasabi Printer that colours only on a terminal without NO_COLOR."""
+    msg = PlainPrinter(no_print=silent, pretty=not silent)
+    msg.show_color = msg.show_color and use_color()
+    return msg
+
+
+def say(msg: Printer, kind: str, text: str) -> None:
+    """One message line, not wrapped (wasabi wraps at 80 columns, which
+    cuts names): the icon of `kind` (good, info, warn, fail), then text."""
+    if msg.no_print:
+        return
+    line = f"{msg.icons.get(kind, '')} {text}".strip() if msg.pretty else text
+    if msg.show_color:
+        line = color(line, fg=msg.colors.get(kind))
+    print(line)
+
+
+
+def print_scores(msg: Printer, scores: CorpusScores) -> None:
+    """One table with a row per scheme, then the primary scheme per label."""
+    results = scores.results
+    rows = [
+        (name, format_pct(r.precision), format_pct(r.recall), format_pct(r.f1), format_pct(r.macro_f1), format_counts(r.counts))
+        for name, r in results.items()
+    ]
+    msg.table(
+        rows,
+        header=("", "P", "R", "F", "macro F", "counts"),
+        aligns=("l", "r", "r", "r", "r", "l"),
+        max_col=80,
+        title=f"Scores ({scores.unit} unit)",
+    )
+    primary = scores.primary
+    per_type = results[primary].per_type
+    if per_type:
+        label_rows = [
+            (label, format_pct(c.precision), format_pct(c.recall), format_pct(c.f1), format_counts(c.to_dict()))
+            for label, c in per_type.items()
+        ]
+        msg.table(
+            label_rows,
+            header=("", "P", "R", "F", "counts"),
+            aligns=("l", "r", "r", "r", "l"),
+            max_col=80,
+            title=f"{primary} (per type)",
+        )
+        if primary in SEMEVAL_RULES:
+            say(msg, "text", "Per type, each label is scored on its own spans (as nervaluate does): the counts "
+                "need not add up to the totals (a wrong label is one INC there, a MIS and a SPU here).")
+    say(msg, "info", f"Documents: {scores.documents}, scored: {scores.scored}, skipped: {scores.skipped}")
+    if scores.skipped:
+        names = scores.skipped_names
+        shown = ", ".join(names) + (", …" if scores.skipped > len(names) else "")
+        say(msg, "warn", f"{scores.skipped} gold document(s) without annotation were skipped: {shown}")
+    for side, counts in scores.not_scored.items():
+        listed = ", ".join(f"{what} {n}" for what, n in sorted(counts.items()))
+        where = scores.sources[0] if side == "gold" else scores.sources[1]
+        say(msg, "info", f"Read but not scored ({'gold' if side == 'gold' else 'predicted'}, {where}): {listed}")
+    if scores.official_score is not None:
+        n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
+        say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
+
+
+
+def write_outputs(
+    scores: CorpusScores,
+    *,
+    output_path: Optional[Path],
+    errors_path: Optional[Path],
+    html_path: Optional[Path],
+    msg: Printer,
+    html_docs: int = HTML_DOCS,
+) -> None:
+    """Write the scores JSON, the error lines and the HTML page (each if asked)."""
+    data = scores.to_dict()
+    records = error_records(scores.errors, scores.pairs, scores.primary) if (errors_path or html_path) else []
+    jobs: List[Tuple[Path, Callable[[Path], None], str]] = []
+    if output_path is not None:
+        jobs.append((output_path, lambda p: srsly.write_json(p, data), "scores"))
+    if errors_path is not None:
+        jobs.append((errors_path, lambda p: write_errors(p, records), f"{len(records)} error records"))
+    if html_path is not None:
+        page = lambda: render_html(  # noqa: E731
+            data, list(scores.pairs.values()), records, sources=scores.sources, unit=scores.unit,
+            max_docs=html_docs,
+        )
+        jobs.append((html_path, lambda p: write_html(p, page()), "HTML report"))
+    for path, write, what in jobs:
+        path = Path(path)
+        try:
+            if not path.parent.exists():
+                path.parent.mkdir(parents=True)
+            write(path)
+        except OSError as err:
+            raise InputError(f"can't write the file: {err.strerror or err}", path) from None
+        say(msg, "good", f"Saved {what} {path}")
+
+
+def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path, html_docs: int = HTML_DOCS) -> Dict[str, Any]:
+    msg = printer(silent)
+    print_scores(msg, scores)
+    print_analysis(msg, scores)
+    write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
+                  html_docs=html_docs)
+    return scores.to_dict()
+
+
+def format_ci(value: float, low: float, high: float) -> str:
+    """"40.00 [21.05, 58.82]": a ratio and its interval, as percentages."""
+    return f"{format_pct(value)} [{format_pct(low)}, {format_pct(high)}]"
+
+
+def _unit_text(scores: CorpusScores) -> str:
+    settings = scores.analysis_settings
+    by = settings.resample_by if settings is not None else None
+    return "documents" if by is None else f"groups of documents with the same {by!r}"
+
+
+def print_analysis(msg: Printer, scores: CorpusScores) -> None:
+    """The intervals of every scheme, the comparison with the baseline and
+    one breakdown table per attribute (primary scheme), each if computed."""
+    settings = scores.analysis_settings
+    if settings is None:
+        return
+    if scores.intervals:
+        rows = [
+            (name, format_ci(ci.p.estimate, ci.p.low, ci.p.high), format_ci(ci.r.estimate, ci.r.low, ci.r.high),
+             format_ci(ci.f.estimate, ci.f.low, ci.f.high), ci.n_units)
+            for name, ci in scores.intervals.items()
+        ]
+        msg.table(
+            rows,
+            header=("", "P [low, high]", "R [low, high]", "F [low, high]", "units"),
+            aligns=("l", "r", "r", "r", "r"),
+            max_col=80,
+            title=f"{settings.confidence * 100:g} % bootstrap intervals ({settings.bootstrap} resamples of "
+                  f"{_unit_text(scores)}, seed {settings.seed})",
+        )
+    if scores.comparison:
+        first = next(iter(scores.comparison.values()))
+        rounds = "every assignment" if first.exact else f"{first.n_resamples} rounds"
+        rows = []
+        for name, t in scores.comparison.items():
+            rows.append((
+                name, format_pct(scores.baseline_results[name].f1), format_pct(scores.results[name].f1), format_delta(t.delta),
+                f"[{format_delta(t.low)}, {format_delta(t.high)}]", f"{t.p_value:.4f}",
+                "*" if t.significant else "",
+            ))
+        msg.table(
+            rows,
+            header=("", "F baseline", "F", "delta F", f"{(1 - first.alpha) * 100:g} % interval", "p", f"p < {first.alpha:g}"),
+            aligns=("l", "r", "r", "r", "r", "r", "c"),
+            max_col=80,
+            title=f"Against the baseline ({first.method} test, {rounds}, seed {first.seed})",
+        )
+        say(msg, "text", f"Baseline: {scores.baseline_source}; delta = F - F(baseline), same gold documents "
+            f"({first.n_units} {first.unit}s); * marks p < {first.alpha:g}.")
+    primary = scores.primary
+    for name, by_scheme in scores.breakdowns.items():
+        buckets = by_scheme.get(primary, [])
+        cis = scores.breakdown_intervals.get(name, {}).get(primary)
+        if cis is not None and all(ci is None for ci in cis):
+            cis = None  # no bucket has 2 units to resample
+        header = ["", "P", "R", "F"] + (["F [low, high]"] if cis is not None else []) + ["gold", "pred"]
+        rows = []
+        for i, b in enumerate(buckets):
+            row = [b.name, format_pct(b.precision), format_pct(b.recall), format_pct(b.f1)]
+            if cis is not None:
+                ci = cis[i]
+                row.append("" if ci is None else format_ci(ci.f.estimate, ci.f.low, ci.f.high))
+            rows.append(tuple(row + [b.n_gold, b.n_pred]))
+        kind = "spans" if name in ("span_length", "label") else "documents"
+        msg.table(
+            rows,
+            header=tuple(header),
+            aligns=("l",) + ("r",) * (len(header) - 1),
+            max_col=80,
+            title=f"{primary} by {name} ({kind})",
+        )
+
+

@@ -1,0 +1,486 @@
+"""Scoring a corpus: the stream loop (`score_pairs`), the two streams it
+scores (files read by a format: `score_files`; a pipeline run over a
+DocBin: `pipeline_pairs`), and the checks that need the whole corpus
+(`check_outcome`, `finish`).
+
+Everything that scores a corpus comes through here: the Python front
+doors (`api.py`) for one corpus, the Dask tasks (`distributed/`) for each
+shard, which are merged with `CorpusScores.__add__` and then checked.
+Memory is bounded: a batch of documents at a time, plus only what `Keep`
+asks for.
+"""
+import gc
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+
+from .engine.scorer import BATCH_SIZE, SpanScorer
+from .exceptions import InputError, PathLike, SettingError
+from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
+from .formats.base import Format, gc_paused
+from .results import CorpusScores, make_signature
+from .settings import ATTRIBUTES, DOC_ATTRIBUTES, UNITS, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+
+__all__ = [
+    "FULL_COLLECTION",
+    "Keep",
+    "check_outcome",
+    "finish",
+    "load_pipeline",
+    "pipeline_input",
+    "pipeline_pairs",
+    "score_files",
+    "score_pairs",
+    "unzip",
+]
+
+#: score_pairs: a full garbage collection every this many batches.
+FULL_COLLECTION = 8
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What the stream loop keeps besides the counts (each only when asked:
+    memory grows with them).
+
+    errors (bool): The primary scheme's errors and the documents that have
+        them (error records, the HTML report).
+    per_doc (bool): One row of counts per document (intervals, tests).
+    meta_fields (Tuple[str, ...]): These metadata fields of every document
+        (`doc_meta`); a document lacking one is an InputError naming the
+        setting "by" for a field of `by_fields`, else "resample_by".
+    by_fields (Tuple[str, ...]): The fields of meta_fields that `by` names.
+    doc_lengths (bool): Each document's length (`doc_lengths`).
+    spans (bool): Every document's span lists (`doc_spans`), for breakdowns.
+    gold_labels (bool): The labels of the gold spans (`gold_labels`).
+    """
+
+    errors: bool = False
+    per_doc: bool = False
+    meta_fields: Tuple[str, ...] = ()
+    by_fields: Tuple[str, ...] = ()
+    doc_lengths: bool = False
+    spans: bool = False
+    gold_labels: bool = False
+
+    @classmethod
+    def of(cls, analysis: AnalysisSettings, *, errors: bool = False, per_doc: bool = False) -> "Keep":
+        """What `analysis` needs, and errors and per-document rows if asked."""
+        return cls(
+            errors=errors,
+            per_doc=per_doc or analysis.per_doc,
+            meta_fields=analysis.meta_fields(),
+            by_fields=tuple(name for name in analysis.by if name not in ATTRIBUTES),
+            doc_lengths=any(name in DOC_ATTRIBUTES for name in analysis.by),
+            spans=bool(analysis.by),
+        )
+
+    @property
+    def documents(self) -> bool:
+        """Whether anything is kept of every document."""
+        return bool(self.meta_fields) or self.doc_lengths or self.spans
+
+
+#: The keywords of score_pairs that name what to keep (as `Keep` calls them).
+KEEP_KEYWORDS = {
+    "keep_errors": "errors", "per_doc": "per_doc", "meta_fields": "meta_fields", "by_fields": "by_fields",
+    "doc_lengths": "doc_lengths", "keep_spans": "spans", "gold_labels": "gold_labels",
+}
+
+
+def as_match(match: Union[None, MatchSettings, str, Sequence[str]], settings: Mapping[str, Any]) -> MatchSettings:
+    """MatchSettings from settings objects or keywords: `match` is one, or
+    the schemes, with further keywords of MatchSettings in `settings`."""
+    if isinstance(match, MatchSettings):
+        return match.replace(**settings) if settings else match
+    return MatchSettings(match, **settings)
+
+
+def score_pairs(
+    pairs: Iterable[DocPair],
+    match: Union[None, MatchSettings, str, Sequence[str]] = None,
+    *,
+    keep: Optional[Keep] = None,
+    stats: Optional[PairStats] = None,
+    unit: Optional[str] = None,
+    sources: Optional[Tuple[str, str]] = None,
+    batch_size: int = BATCH_SIZE,
+    signature: Optional[Mapping[str, Any]] = None,
+    **settings: Any,
+) -> CorpusScores:
+    """Score a stream of paired documents, a batch at a time, holding no
+    more than a batch of them (and what `keep` asks for).
+
+    pairs (Iterable[DocPair]): The paired documents; a `Pairs` (what
+        `open_pairs` returns) also gives the defaults of stats, unit and
+        sources.
+    match (MatchSettings or the schemes): How to score; keywords of
+        MatchSettings (iou_threshold=, labels=, ...) may be given too.
+    keep (Optional[Keep]): What to keep besides the counts; its fields may
+        also be given as keywords (keep_errors=, per_doc=, meta_fields=,
+        by_fields=, doc_lengths=, keep_spans=, gold_labels=).
+    stats (Optional[PairStats]): The pairing's counts, read once the stream
+        is done (documents, skipped, span groups); None: every pair is a
+        document.
+    unit (Optional[str]): The unit of the spans; default: the pairs' or
+        the settings', else "token".
+    sources (Optional[Tuple[str, str]]): What gold and prediction came from.
+    signature (Optional[Mapping]): The run's signature; default:
+        `make_signature` of the match settings.
+    RETURNS (CorpusScores): Not checked: see `check_outcome`.
+    """
+    keep_changes = {KEEP_KEYWORDS[name]: settings.pop(name) for name in list(settings) if name in KEEP_KEYWORDS}
+    keep = keep or Keep()
+    if keep_changes:
+        keep = Keep(**{**keep.__dict__, **{k: tuple(v) if isinstance(v, list) else v for k, v in keep_changes.items()}})
+    match = as_match(match, settings)
+    if isinstance(pairs, Pairs):
+        stats = pairs.stats if stats is None else stats
+        unit = pairs.unit if unit is None else unit
+        sources = pairs.sources if sources is None else sources
+    unit = unit or match.unit or UNITS[0]
+    sources = sources or ("gold", "predicted")
+    primary = match.primary
+    scorer = SpanScorer.from_settings(match, keep_errors=keep.errors, batch_size=batch_size, per_doc=keep.per_doc)
+    doc_meta: Dict[str, List[Any]] = {name: [] for name in keep.meta_fields}
+    doc_lengths: List[int] = []
+    gold_spans: List[Any] = []
+    pred_spans: List[Any] = []
+    batch: Dict[int, DocPair] = {}
+    kept: Dict[int, DocPair] = {}
+    parts = 0
+    found_gold: set = set()
+    n = 0
+
+    def keep_errors() -> None:
+        nonlocal parts
+        docs, parts = scorer.kept_docs(primary, parts)
+        for doc in docs:
+            kept[doc] = batch[doc]
+        batch.clear()
+
+    keeps_documents = keep.documents
+    # The cyclic garbage collector is paused while the stream is read and
+    # collects the young objects once per batch, right after the batch is
+    # scored, when its documents are gone, and everything every
+    # FULL_COLLECTION batches (no reference cycle a reader or a pipeline
+    # makes outlives them): left to itself it walks every document in
+    # flight again every few hundred allocations (a third of the time of a
+    # JSONL compare).
+    with gc_paused():
+        for pair in pairs:
+            if keeps_documents:
+                for name in keep.meta_fields:
+                    setting = "by" if name in keep.by_fields else "resample_by"
+                    doc_meta[name].append(meta_value(pair, name, setting))
+                if keep.doc_lengths:
+                    doc_lengths.append(doc_length(pair, unit))
+                if keep.spans:
+                    gold_spans.append(list(pair.gold))
+                    pred_spans.append(list(pair.pred))
+            scorer.add(pair.gold, pair.pred)
+            if keep.gold_labels:
+                found_gold.update(span.label for span in pair.gold)
+            if keep.errors:
+                batch[n] = pair
+                if len(batch) >= batch_size:
+                    scorer.flush()
+                    keep_errors()
+            n += 1
+            if n % batch_size == 0:  # the scorer has just scored a batch
+                gc.collect(2 if n % (batch_size * FULL_COLLECTION) == 0 else 1)
+    scorer.flush()
+    if keep.errors:
+        keep_errors()
+    if stats is None:
+        stats = PairStats(n, 0)
+    return CorpusScores(
+        scorer.results(),
+        stats.documents,
+        stats.skipped,
+        tuple(stats.skipped_names),
+        unit,
+        tuple(sources),
+        kept,
+        tuple(scorer.labels_seen),
+        tuple(sorted(found_gold)),
+        None,
+        {side: dict(counts) for side, counts in stats.not_scored.items()},
+        tuple(sorted(stats.spans_keys)),
+        doc_meta,
+        doc_lengths if keep.doc_lengths else None,
+        (gold_spans, pred_spans) if keep.spans else None,
+        make_signature(match, unit=unit) if signature is None else signature,
+    )
+
+
+def meta_value(pair: DocPair, name: str, setting: str) -> Any:
+    """A document's metadata field; InputError naming the field, the
+    document and the fields it has when it lacks it."""
+    meta = pair.meta or {}
+    if name not in meta:
+        fields = ", ".join(sorted(meta)) or "none"
+        known = f" (or one of {', '.join(ATTRIBUTES)})" if setting == "by" else ""
+        raise InputError(
+            f"document {pair.index} ({pair.name}) has no metadata field {name!r}{known}. "
+            f"Its fields: {fields}",
+            setting=setting,
+        )
+    value = meta[name]
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        value = str(value)
+    return value
+
+
+def doc_length(pair: DocPair, unit: str) -> int:
+    """Tokens (token unit) or characters (char unit) of the document."""
+    if unit == "char":
+        return len(pair.text)
+    if pair.offsets is not None:
+        return len(pair.offsets)
+    return max((s.end for s in pair.gold + pair.pred), default=0)
+
+
+# --------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------
+
+
+def read_format(gold_path: PathLike, pred_path: Optional[PathLike], read: ReadSettings) -> Format:
+    """The format the files are read in; SettingError where the settings
+    do not fit the files."""
+    fmt = get_format(infer_format(gold_path, read.format))
+    if read.one_file and fmt.name != "conll":
+        raise SettingError(f"'gold_column' and 'pred_column' apply to conll input, not {fmt.name}", "gold_column")
+    if pred_path is None and not read.one_file and not getattr(fmt, "both_sides", False):
+        raise SettingError(
+            "no predicted file: give 'pred_path', or, for a CoNLL file with both tag columns, "
+            "'gold_column' and 'pred_column'",
+            "pred_path",
+        )
+    return fmt
+
+
+def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings) -> Pairs:
+    """The paired documents of two files (or of one file holding both
+    sides) as the settings read them."""
+    read_format(gold_path, pred_path, read)
+    gold_options = pred_options = None
+    if read.one_file:
+        gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
+    return open_pairs(
+        gold_path, pred_path, read.format, unit=match.unit, gold_options=gold_options, pred_options=pred_options,
+        spans_key=match.spans_key, **read.options,
+    )
+
+
+def score_files(
+    gold_path: PathLike,
+    pred_path: Optional[PathLike],
+    match: MatchSettings,
+    read: ReadSettings,
+    keep: Keep = Keep(),
+    rename: str = "",
+) -> CorpusScores:
+    """Read and score two files of the same documents (no corpus checks:
+    see `check_outcome`; a shard of a larger corpus is scored so).
+
+    rename (str): Put before every document's name (a shard's file name).
+    """
+    pairs = open_files(gold_path, pred_path, match, read)
+    fmt = pairs.fmt
+    wants_labels = getattr(fmt, "keeps_gold_labels", None)
+    keep = Keep(**{**keep.__dict__, "gold_labels": keep.gold_labels or bool(wants_labels and wants_labels(match))})
+    stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
+    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name)
+    return score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
+                       signature=signature)
+
+
+def _renamed(pairs: Iterable[DocPair], prefix: str) -> Iterator[DocPair]:
+    for pair in pairs:
+        pair.name = prefix + pair.name
+        yield pair
+
+
+def finish(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
+    """The scores with what their format adds once the corpus is whole
+    (the Feedback Prize's official score)."""
+    signed = (scores.signature.get("read") or {}).get("format")
+    if not signed:
+        return scores
+    hook = getattr(get_format(signed), "official_score", None)
+    official = None if hook is None else hook(scores, match)
+    return scores if official is None else scores.replace(official_score=official)
+
+
+def check_outcome(scores: CorpusScores, match: MatchSettings) -> None:
+    """No silent zeros: a span group no gold document has, a corpus whose
+    every gold document was skipped, a label of `labels` found in neither
+    gold nor prediction (each known only once the whole corpus is read)."""
+    spans_key = match.spans_key
+    if spans_key is not None and spans_key not in scores.spans_keys:
+        keys = ", ".join(sorted(scores.spans_keys)) or "none"
+        raise InputError(
+            f"no gold document in {scores.sources[0]} has the span group {spans_key!r}. "
+            f"Span keys found: {keys}",
+            setting="spans_key",
+        )
+    if scores.documents and not scores.scored:
+        why = (
+            f"none has the span group {spans_key!r}" if spans_key is not None
+            else "none has annotation (e.g. no \"spans\" in a JSONL record, no entity annotation in a Doc)"
+        )
+        raise InputError(
+            f"every gold document of {scores.sources[0]} ({scores.documents}) was skipped: {why}; "
+            "there is nothing to score"
+        )
+    if match.labels is not None:
+        found = set(scores.labels_seen)
+        for label in match.labels:
+            if label not in found:
+                listed = ", ".join(sorted(found)) or "none"
+                raise InputError(
+                    f"the label {label!r} occurs in neither {scores.sources[0]} nor {scores.sources[1]}. "
+                    f"Labels found: {listed}",
+                    setting="labels",
+                )
+
+
+# --------------------------------------------------------------------------
+# Pipelines
+# --------------------------------------------------------------------------
+
+
+def import_code(code: Optional[PathLike]) -> None:
+    """Import a Python file of registered functions (custom components), as
+    `spacy evaluate --code` does."""
+    if code is None:
+        return
+    from spacy.util import import_file
+
+    path = Path(code)
+    if not path.is_file():
+        raise InputError("file of code not found", path)
+    import_file(f"spacy_spanf1_code_{path.stem}", path)
+
+
+def load_pipeline(model: Any, code: Optional[PathLike] = None) -> Any:
+    """A loaded pipeline (a Language is returned as it is), the `code`
+    file imported first; an InputError naming the model when spaCy can't
+    load it."""
+    import_code(code)
+    if not isinstance(model, (str, Path)):
+        return model
+    import spacy
+
+    try:
+        return spacy.load(model)
+    except Exception as err:  # spaCy raises OSError, ValueError, config errors...
+        lines = str(err).strip().splitlines()
+        reason = lines[0] if lines else type(err).__name__
+        raise InputError(f"can't load the pipeline: {reason}", model) from None
+
+
+def pipeline_input(nlp: Any, reference: Any) -> Any:
+    """What the pipeline runs on, as spaCy's Corpus makes it for `spacy
+    evaluate`: the reference words when the reference doc was built from
+    words alone (unknown spaces), else its text."""
+    from spacy.tokens import Doc
+
+    if reference.has_unknown_spaces:
+        words = [token.text for token in reference]
+        spaces = [bool(token.whitespace_) for token in reference]
+        return Doc(nlp.vocab, words=words, spaces=spaces)
+    return reference.text
+
+
+def unzip(stream: Iterator[Tuple[Any, Any]]) -> Tuple[Iterator[Any], Iterator[Any]]:
+    """Two iterators over a stream of (gold, pred) pairs, read in step (the
+    pairing takes one of each in turn, so each queue holds one item)."""
+    gold_q: deque = deque()
+    pred_q: deque = deque()
+
+    def side(mine: deque) -> Iterator[Any]:
+        while True:
+            if not mine:
+                try:
+                    gold, pred = next(stream)
+                except StopIteration:
+                    return
+                gold_q.append(gold)
+                pred_q.append(pred)
+            yield mine.popleft()
+
+    return side(gold_q), side(pred_q)
+
+
+def pipeline_pairs(
+    nlp: Any,
+    refs: Iterable[Any],
+    match: MatchSettings,
+    run: RunSettings = RunSettings(),
+    *,
+    sources: Tuple[str, str],
+    start: int = 0,
+    gold_source: str = "",
+    prefix: str = "",
+    progress: bool = False,
+) -> Tuple[Iterator[DocPair], PairStats]:
+    """The pipeline run over the reference docs, each prediction paired
+    with its reference as it comes (streaming: a batch of `nlp.pipe` in
+    flight), and the pairing's counts (complete once the pairs are read).
+
+    start (int): The index of the first reference doc (a shard's offset).
+    gold_source (str): The file the references came from, for messages.
+    prefix (str): Put before document names (a shard's file name).
+    progress (bool): A progress bar on stderr.
+    """
+    from tqdm import tqdm
+
+    from .formats.docbin import DOCBIN, doc_document
+    from .formats.pairing import pair_documents
+
+    unit = match.unit or UNITS[0]
+    kept_refs: deque = deque()
+
+    def inputs() -> Iterator[Any]:
+        for ref in refs:
+            kept_refs.append(ref)
+            yield pipeline_input(nlp, ref)
+
+    preds = nlp.pipe(inputs(), n_process=run.n_process, batch_size=run.batch_size)
+    bar = tqdm(preds, desc="Running pipeline", unit="doc", disable=not progress, leave=False)
+
+    def sides() -> Iterator[Tuple[Any, Any]]:
+        for index, pred in enumerate(bar, start):
+            ref = kept_refs.popleft()
+            gold_doc = doc_document(index, ref, unit, "gold", gold_source)
+            pred_doc = doc_document(index, pred, unit, "pred")
+            if prefix:
+                gold_doc.name = pred_doc.name = prefix + gold_doc.name
+            yield gold_doc, pred_doc
+
+    golds, pred_docs = unzip(sides())
+    stats = PairStats()
+    pairs = pair_documents(golds, pred_docs, fmt=DOCBIN, sources=sources, stats=stats,
+                           options={"unit": unit, "spans_key": match.spans_key})
+    return pairs, stats
+
+
+def score_pipeline(
+    nlp: Any,
+    refs: Iterable[Any],
+    match: MatchSettings,
+    run: RunSettings = RunSettings(),
+    keep: Keep = Keep(),
+    **stream: Any,
+) -> CorpusScores:
+    """Run the pipeline over the reference docs and score it (no corpus
+    checks). stream: the keywords of `pipeline_pairs` (sources, start,
+    gold_source, prefix, progress)."""
+    pairs, stats = pipeline_pairs(nlp, refs, match, run, **stream)
+    unit = match.unit or UNITS[0]
+    return score_pairs(pairs, match, keep=keep, stats=stats, unit=unit, sources=stream["sources"],
+                       signature=make_signature(match, unit=unit))

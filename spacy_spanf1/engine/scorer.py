@@ -1,0 +1,531 @@
+"""The one loop over documents: every scheme scored in a single pass."""
+import warnings
+from collections import defaultdict
+from itertools import chain, islice
+from operator import itemgetter
+
+import numpy
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from .counts import PRFCounts, SemEvalCounts
+from .matching import (
+    SEMEVAL_RULES,
+    find_overlaps,
+    iou_document,
+    overlap_document,
+    semeval_counts,
+)
+from .batched import Batch, Side, Units, overlapping_docs
+from .outcomes import (
+    ERROR_KINDS,
+    PRF_COUNTS,
+    SEMEVAL_COUNTS,
+    OutcomeBlock,
+    SpanOutcome,
+    per_doc_rows,
+)
+from ..results import SchemeResult
+from ..settings import UNITS, MatchSettings, check_unit
+from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
+
+Counts = Union[SemEvalCounts, PRFCounts]
+
+
+#: Documents scored together.
+BATCH_SIZE = 4096
+
+
+class SpanScorer:
+    """Accumulates every requested scheme over documents.
+
+    Documents are buffered and scored a batch at a time on flat arrays
+    (`batched.py`); a document in which spans of one side overlap each
+    other (a span group, or the same span twice) is scored on its own by
+    `matching.py`. Both give the same counts and outcomes.
+
+    schemes (Sequence[str]): The schemes to compute (required).
+    iou_threshold (float): Combined IoU a gold span needs for `iou`, in (0, 1].
+    overlap_threshold (float): Coverage both ways for `overlap`, in (0, 1].
+    min_overlap (Optional[float]): Share of a gold span a prediction must
+        cover to count as overlapping it in the SemEval schemes; None: any.
+    labels (Optional[Iterable[str]]): Score only spans with these labels.
+    per_doc (bool): Keep one row of counts per document and scheme.
+    keep_errors (bool): Keep every scheme's errors (`SchemeResult.errors`).
+    keep_outcomes (bool): Keep every span's outcome (`SchemeResult.outcomes`,
+        for breakdowns); implies keep_errors.
+    batch_size (int): Documents scored together.
+    batched (bool): False scores every document on its own with
+        `matching.py` (the reference the batched path is tested against).
+    """
+
+    def __init__(
+        self,
+        schemes: Optional[Sequence[str]] = None,
+        *,
+        iou_threshold: float = MatchSettings.iou_threshold,
+        overlap_threshold: float = MatchSettings.overlap_threshold,
+        min_overlap: Optional[float] = MatchSettings.min_overlap,
+        labels: Optional[Iterable[str]] = MatchSettings.labels,
+        per_doc: bool = False,
+        keep_errors: bool = False,
+        keep_outcomes: bool = False,
+        batch_size: int = BATCH_SIZE,
+        batched: bool = True,
+    ) -> None:
+        settings = MatchSettings(
+            schemes, labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
+            min_overlap=min_overlap,
+        )
+        self.settings = settings
+        self.schemes = settings.schemes
+        self.iou_threshold = settings.iou_threshold
+        self.overlap_threshold = settings.overlap_threshold
+        self.min_overlap = settings.min_overlap
+        self.labels = None if settings.labels is None else frozenset(settings.labels)
+        self.per_doc = bool(per_doc)
+        self.kept = "outcomes" if keep_outcomes else "errors" if keep_errors else None
+        self.batch_size = batch_size
+        self.batched = batched
+        self.n_docs = 0
+        self._semeval = [s for s in self.schemes if s in SEMEVAL_RULES]
+        self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
+        self._count_names = {s: SEMEVAL_COUNTS if s in SEMEVAL_RULES else PRF_COUNTS for s in self.schemes}
+        self._tallies: Dict[str, Dict[str, List[int]]] = {
+            s: defaultdict(lambda n=len(self._count_names[s]): [0] * n) for s in self.schemes
+        }
+        self._confusion: Dict[Tuple[str, str], int] = {}
+        self._outcomes: Dict[str, List[Any]] = {s: [] for s in self.schemes}
+        self._rows: Dict[str, List[numpy.ndarray]] = {s: [] for s in self.schemes}
+        self._label_ids: Dict[str, int] = {}
+        self._gold_buffer: List[Sequence[Span]] = []
+        self._pred_buffer: List[Sequence[Span]] = []
+
+    @classmethod
+    def from_settings(cls, match: MatchSettings, **keep: Any) -> "SpanScorer":
+        """A scorer of these settings; keep: per_doc, keep_errors,
+        keep_outcomes, batch_size, batched."""
+        return cls(match.schemes, **match.scorer_settings(), **keep)
+
+    @property
+    def labels_seen(self) -> List[str]:
+        """Every label met so far in gold or prediction, filtered or not."""
+        return list(self._label_ids)
+
+    @property
+    def _want_units(self) -> bool:
+        return self.per_doc or self.kept is not None
+
+    def add(self, gold: Sequence[Span], pred: Sequence[Span]) -> None:
+        """Score one document. Both lists hold Span tuples sorted by
+        (start, end, label); identical spans in a list count as often as
+        they occur."""
+        self._gold_buffer.append(gold)
+        self._pred_buffer.append(pred)
+        if len(self._gold_buffer) >= self.batch_size:
+            self.flush()
+
+    def flush(self) -> None:
+        """Score the buffered documents."""
+        gold_docs, pred_docs = self._gold_buffer, self._pred_buffer
+        if not gold_docs:
+            return
+        self._gold_buffer, self._pred_buffer = [], []
+        self._score(
+            self._side(gold_docs), self._side(pred_docs), len(gold_docs),
+            lambda doc: (gold_docs[doc], pred_docs[doc]),
+        )
+
+    def add_many(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str = UNITS[0]) -> None:
+        """Score documents given as the user gave them: lists of (start, end,
+        label) tuples, {"start", "end", "label"} dicts or spaCy Span objects
+        (`doc.ents`, a SpanGroup; offsets in `unit`), in any order, with
+        identical spans counted once. Bad spans raise a ValueError naming
+        the document and span."""
+        self.flush()
+        offset = self.n_docs
+        gold_docs = [spacy_span_tuples(d, unit) for d in gold_docs]
+        pred_docs = [spacy_span_tuples(d, unit) for d in pred_docs]
+        gold = self._plain_side(gold_docs)
+        pred = self._plain_side(pred_docs)
+        if gold is None or pred is None:
+            gold_docs = [read_doc_spans(d, "gold", offset + i, unit) for i, d in enumerate(gold_docs)]
+            pred_docs = [read_doc_spans(d, "pred", offset + i, unit) for i, d in enumerate(pred_docs)]
+            gold, pred = self._side(gold_docs), self._side(pred_docs)
+            spans_of = lambda doc: (gold_docs[doc], pred_docs[doc])  # noqa: E731
+        else:
+            spans_of = lambda doc: (  # noqa: E731
+                read_doc_spans(gold_docs[doc], "gold", offset + doc, unit),
+                read_doc_spans(pred_docs[doc], "pred", offset + doc, unit),
+            )
+        self._score(gold, pred, len(gold_docs), spans_of)
+
+    def kept_docs(self, scheme: str, start: int = 0) -> Tuple[List[int], int]:
+        """The documents (indexes in the order added) that have kept
+        outcomes of `scheme` (their errors, with keep_errors) in the outcome
+        parts from `start` on, for a caller that keeps only the documents
+        with errors while documents stream through (call after `flush`).
+
+        RETURNS (Tuple[List[int], int]): the sorted indexes, and the number
+            of parts so far (the `start` of the next call).
+        """
+        parts = self._outcomes[scheme]
+        found = set()
+        for offset, part in parts[start:]:
+            if isinstance(part, OutcomeBlock):
+                found.update((part.doc + offset).tolist())
+            else:
+                found.update(offset + o.doc for o in part)
+        return sorted(found), len(parts)
+
+    def label_ids(self, labels: Sequence[str]) -> numpy.ndarray:
+        """The ids of these labels on a Side's label column; a label not
+        seen before gets the next id (new labels in sorted order)."""
+        ids = self._label_ids
+        for label in sorted(set(labels).difference(ids)):
+            ids[label] = len(ids)
+        return numpy.array(list(map(ids.__getitem__, labels)), dtype=numpy.int64)
+
+    def add_sides(self, gold: Side, pred: Side, n: int) -> None:
+        """Score n documents given as Sides: sorted spans on arrays, labels
+        as ids from `label_ids`, identical spans counted as often as they
+        occur."""
+        self.flush()
+        names = list(self._label_ids)
+
+        def spans_of(doc: int) -> Tuple[List[Span], List[Span]]:
+            return _side_spans(gold, doc, names), _side_spans(pred, doc, names)
+
+        self._score(gold, pred, n, spans_of)
+
+    def _score(self, gold: Side, pred: Side, n: int, spans_of) -> None:
+        """Score n documents: those in which no side overlaps itself as one
+        batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
+        offset = self.n_docs
+        self.n_docs += n
+        if self.labels is not None:
+            allowed = numpy.array(
+                [label in self.labels for label in self._label_ids], dtype=bool
+            )
+            gold = _select(gold, allowed[gold.label]) if len(allowed) else gold
+            pred = _select(pred, allowed[pred.label]) if len(allowed) else pred
+        if self.batched:
+            alone = overlapping_docs(gold, n) | overlapping_docs(pred, n)
+        else:
+            alone = numpy.ones(n, dtype=bool)
+        rows = None
+        if self.per_doc:
+            rows = {s: numpy.zeros((n, len(self._count_names[s])), dtype=numpy.int64) for s in self.schemes}
+        if alone.any():
+            for doc in numpy.flatnonzero(alone).tolist():
+                self._add_document(doc, offset, *spans_of(doc), rows)
+            gold = _select(gold, ~alone[gold.doc])
+            pred = _select(pred, ~alone[pred.doc])
+        if len(gold.doc) or len(pred.doc):
+            self._add_batch(Batch(gold, pred, n, len(self._label_ids)), offset, rows)
+        if rows is not None:
+            for scheme, table in rows.items():
+                self._rows[scheme].append(table)
+
+    def _plain_side(self, docs: Sequence[Any]) -> Optional[Side]:
+        """The spans of plain (start, end, label) tuples, checked, sorted and
+        with identical spans once, on arrays; None when the input is of
+        another form or has a bad span (read span by span then)."""
+        try:
+            lengths = [len(d) for d in docs]
+            flat = list(chain.from_iterable(docs))
+            if set(map(len, flat)) - {3}:
+                return None
+            starts = list(map(itemgetter(0), flat))
+            ends = list(map(itemgetter(1), flat))
+            labels = list(map(itemgetter(2), flat))
+        except (TypeError, KeyError):
+            return None
+        if not (all_ints(starts) and all_ints(ends)):
+            return None
+        if any(type(label) is not str for label in set(labels).difference(self._label_ids)):
+            return None
+        start = numpy.array(starts, dtype=numpy.int64)
+        end = numpy.array(ends, dtype=numpy.int64)
+        if (start < 0).any() or (start >= end).any():
+            return None
+        label = self.label_ids(labels)
+        doc = numpy.repeat(numpy.arange(len(lengths)), lengths)
+        side = Side(doc, start, end, label)
+        sorted_already = (
+            not len(doc)
+            or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all()
+        )
+        if sorted_already:  # and so no span twice in a document
+            return side
+        order = numpy.lexsort((label, end, start, doc))
+        side = Side(*(column[order] for column in side))
+        repeat = numpy.zeros(len(order), dtype=bool)
+        repeat[1:] = (
+            (side.doc[1:] == side.doc[:-1]) & (side.start[1:] == side.start[:-1])
+            & (side.end[1:] == side.end[:-1]) & (side.label[1:] == side.label[:-1])
+        )
+        return _select(side, ~repeat) if repeat.any() else side
+
+    def _side(self, docs: List[Sequence[Span]]) -> Side:
+        """The spans of checked, sorted documents, on arrays."""
+        flat = list(chain.from_iterable(docs))
+        return Side(
+            numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs]),
+            numpy.array(list(map(itemgetter(0), flat)), dtype=numpy.int64),
+            numpy.array(list(map(itemgetter(1), flat)), dtype=numpy.int64),
+            self.label_ids(list(map(itemgetter(2), flat))),
+        )
+
+    def _add_batch(self, batch: Batch, offset: int, rows) -> None:
+        names = list(self._label_ids)
+        want = self._want_units
+        for scheme in self.schemes:
+            if scheme in SEMEVAL_RULES:
+                total, table, units = batch.semeval_counts(scheme, self.min_overlap, want)
+                totals = self._semeval_totals[scheme]
+                for i in range(5):
+                    totals[i] += total[i]
+            elif scheme == "iou":
+                table, confusion, units = batch.iou(self.iou_threshold, names, want)
+                for key, count in confusion.items():
+                    self._confusion[key] = self._confusion.get(key, 0) + count
+            else:
+                table, units = batch.overlap(self.overlap_threshold, want)
+            tally = self._tallies[scheme]
+            for label_id in numpy.flatnonzero(table.any(axis=1)).tolist():
+                row = tally[names[label_id]]
+                for i, count in enumerate(table[label_id].tolist()):
+                    row[i] += count
+            if units is not None:
+                self._keep_units(scheme, units, batch, offset, rows, names)
+
+    def _keep_units(self, scheme: str, units: Units, batch: Batch, offset: int, rows, names) -> None:
+        count_names = self._count_names[scheme]
+        if rows is not None:
+            rows[scheme] += per_doc_rows(units.doc, units.code, len(rows[scheme]), len(count_names))
+        if self.kept is None:
+            return
+        gold_rows = _span_rows(batch.gold, units.gold)
+        pred_rows = _span_rows(batch.pred, units.pred)
+        block = OutcomeBlock(
+            count_names, names, units.doc, units.code, units.kind, gold_rows, units.pred_ptr, pred_rows
+        )
+        if self.kept == "errors":
+            block = block.select(block.kind >= 0)
+        if len(block):
+            self._outcomes[scheme].append((offset, block))
+
+    def _add_document(self, doc: int, offset: int, gold: Sequence[Span], pred: Sequence[Span], rows) -> None:
+        if self.labels is not None:
+            gold = [s for s in gold if s[2] in self.labels]
+            pred = [s for s in pred if s[2] in self.labels]
+        if not gold and not pred:
+            return
+        pairs = find_overlaps(gold, pred) if gold and pred else []
+        want = self._want_units
+        units: Dict[str, List[Any]] = {s: [] for s in self.schemes}
+        if self._semeval:
+            self._add_semeval(gold, pred, pairs, units if want else None)
+        if "iou" in self._tallies:
+            iou_document(
+                gold, pred, pairs, self.iou_threshold,
+                self._tallies["iou"], self._confusion, units["iou"],
+            )
+        if "overlap" in self._tallies:
+            overlap_document(
+                gold, pred, pairs, self.overlap_threshold, self._tallies["overlap"],
+                units["overlap"] if want else None,
+            )
+        if not want:
+            return
+        for scheme, found in units.items():
+            if rows is not None:
+                row = rows[scheme][doc]
+                for code, _, _, _ in found:
+                    row[code] += 1
+            if self.kept is None:
+                continue
+            names = self._count_names[scheme]
+            kept = [
+                SpanOutcome(
+                    doc, names[code], None if kind < 0 else ERROR_KINDS[kind],
+                    gold[gi] if gi >= 0 else None, tuple(pred[pi] for pi in members),
+                )
+                for code, kind, gi, members in found
+                if kind >= 0 or self.kept == "outcomes"
+            ]
+            if kept:
+                self._outcomes[scheme].append((offset, kept))
+
+    def _add_semeval(self, gold, pred, pairs, units) -> None:
+        candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
+        label_candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
+        for gi, pi, shared in sorted(pairs, key=lambda pair: (pair[1], pair[0])):
+            candidates[pi].append((gi, shared))
+            if gold[gi][2] == pred[pi][2]:
+                label_candidates[pi].append((gi, shared))
+        gold_by_label: Dict[str, List[int]] = defaultdict(list)
+        pred_by_label: Dict[str, List[int]] = defaultdict(list)
+        for gi, g in enumerate(gold):
+            gold_by_label[g[2]].append(gi)
+        for pi, p in enumerate(pred):
+            pred_by_label[p[2]].append(pi)
+        all_gold, all_pred = range(len(gold)), range(len(pred))
+        labels = set(gold_by_label) | set(pred_by_label)
+        for scheme in self._semeval:
+            rule = SEMEVAL_RULES[scheme]
+            counts = semeval_counts(
+                gold, pred, all_gold, all_pred, candidates, rule, self.min_overlap,
+                units[scheme] if units is not None else None,
+            )
+            total = self._semeval_totals[scheme]
+            for i in range(5):
+                total[i] += counts[i]
+            tally = self._tallies[scheme]
+            for label in labels:
+                label_counts = semeval_counts(
+                    gold, pred, gold_by_label.get(label, ()), pred_by_label.get(label, ()),
+                    label_candidates, rule, self.min_overlap,
+                )
+                row = tally[label]
+                for i in range(5):
+                    row[i] += label_counts[i]
+
+    def results(self) -> Dict[str, SchemeResult]:
+        """RETURNS (Dict[str, SchemeResult]): scheme -> result, in the order
+        the schemes were given."""
+        self.flush()
+        out = {}
+        for scheme in self.schemes:
+            tally = self._tallies[scheme]
+            if scheme in SEMEVAL_RULES:
+                per_label = {label: SemEvalCounts(*row) for label, row in tally.items()}
+                totals = SemEvalCounts(*self._semeval_totals[scheme])
+            else:
+                per_label = {label: PRFCounts(*row) for label, row in tally.items()}
+                totals = sum(per_label.values(), PRFCounts())
+            per_doc = None
+            if self.per_doc:
+                tables = self._rows[scheme]
+                per_doc = (
+                    numpy.concatenate(tables) if tables
+                    else numpy.zeros((0, len(self._count_names[scheme])), dtype=numpy.int64)
+                )
+            out[scheme] = SchemeResult(
+                scheme, totals, per_label, dict(self._confusion) if scheme == "iou" else {},
+                tuple(self._outcomes[scheme]), per_doc, self.kept, self.n_docs,
+            )
+        return out
+
+
+def evaluate_spans(
+    gold_docs: Iterable[Iterable[Any]],
+    pred_docs: Iterable[Iterable[Any]],
+    *,
+    schemes: Optional[Sequence[str]] = None,
+    iou_threshold: float = MatchSettings.iou_threshold,
+    overlap_threshold: float = MatchSettings.overlap_threshold,
+    min_overlap: Optional[float] = MatchSettings.min_overlap,
+    labels: Optional[Iterable[str]] = MatchSettings.labels,
+    unit: str = UNITS[0],
+    per_doc: bool = False,
+    keep_errors: bool = False,
+    keep_outcomes: bool = False,
+) -> Dict[str, SchemeResult]:
+    """Score predicted spans against gold spans under the named schemes.
+
+    gold_docs, pred_docs (Iterable): One list of spans per document, in the
+        same order; a span is a (start, end, label) tuple with an exclusive
+        end (offsets of any integer type), a {"start", "end", "label"} dict,
+        or a spaCy Span (a document may be `doc.ents` or a SpanGroup).
+        Generators are fine: the documents are read once, a batch at a time.
+    schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
+        Required: there is no default scheme.
+    unit (str): "token" or "char": what the offsets count. Plain spans are
+        scored as given; spaCy Spans give their token or character offsets.
+    per_doc (bool): Keep one row of counts per document (`result.per_doc`).
+    keep_errors (bool): Keep the errors of every scheme (`result.errors`).
+    keep_outcomes (bool): Keep every span's outcome (`result.outcomes`).
+    RETURNS (Dict[str, SchemeResult]): scheme -> result.
+
+    A ratio whose denominator is zero is 0.0. A label in `labels` that
+    occurs in neither side gives a UserWarning listing the labels found.
+    """
+    check_unit(unit)
+    scorer = SpanScorer(
+        schemes,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        labels=labels,
+        per_doc=per_doc,
+        keep_errors=keep_errors,
+        keep_outcomes=keep_outcomes,
+    )
+    gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
+    while True:
+        gold_chunk = list(islice(gold_iter, scorer.batch_size))
+        pred_chunk = list(islice(pred_iter, scorer.batch_size))
+        if len(gold_chunk) != len(pred_chunk):
+            read = scorer.n_docs
+            raise ValueError(
+                f"Unequal numbers of documents: "
+                f"{_n_docs(gold_docs, gold_iter, read + len(gold_chunk))} gold and "
+                f"{_n_docs(pred_docs, pred_iter, read + len(pred_chunk))} predicted. "
+                "gold_docs and pred_docs must list the same documents in the same order."
+            )
+        if not gold_chunk:
+            break
+        scorer.add_many(gold_chunk, pred_chunk, unit)
+    warn_unseen_labels(scorer)
+    return scorer.results()
+
+
+def warn_unseen_labels(scorer: "SpanScorer") -> None:
+    """A UserWarning for each label of the scorer's `labels` filter that
+    occurred in neither gold nor prediction (a typo scores zeros)."""
+    if scorer.labels is None:
+        return
+    seen = scorer.labels_seen
+    unseen = sorted(scorer.labels.difference(seen))
+    if unseen:
+        found = ", ".join(sorted(seen)) or "none"
+        warnings.warn(
+            f"'labels' names {', '.join(map(repr, unseen))}, found in neither gold nor "
+            f"prediction; its scores are zeros. Labels found: {found}",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _n_docs(docs: Iterable[Any], rest: Iterable[Any], read: int) -> int:
+    """How many documents docs holds, `read` of them read from `rest`."""
+    if hasattr(docs, "__len__"):
+        return len(docs)
+    return read + sum(1 for _ in rest)
+
+
+def _select(side: Side, keep: numpy.ndarray) -> Side:
+    return Side(*(column[keep] for column in side))
+
+
+def _span_rows(side: Side, index: numpy.ndarray) -> numpy.ndarray:
+    """(start, end, label id) rows of side's spans at index; (0, 0, -1)
+    where the index is -1."""
+    rows = numpy.zeros((len(index), 3), dtype=numpy.int64)
+    rows[:, 2] = -1
+    has = index >= 0
+    if has.any():
+        at = index[has]
+        rows[has] = numpy.stack([side.start[at], side.end[at], side.label[at]], axis=1)
+    return rows
+
+
+def _side_spans(side: Side, doc: int, names: List[str]) -> List[Span]:
+    rows = side.doc == doc
+    return [
+        Span(start, end, names[label])
+        for start, end, label in zip(
+            side.start[rows].tolist(), side.end[rows].tolist(), side.label[rows].tolist()
+        )
+    ]

@@ -1,0 +1,466 @@
+"""Results as values: `SchemeResult` (one scheme over a corpus) and
+`CorpusScores` (every scheme, and what is needed to report them).
+
+Both are frozen. Results of the same settings add up (`a + b`: the
+documents of a, then those of b), so a corpus can be scored in parts (the
+shards of a Dask run are merged this way); both pickle, and
+`CorpusScores.to_dict()` / `CorpusScores.from_dict()` round-trip the scores.
+Every JSON a result writes carries its `signature`: the package version,
+spaCy's version and every setting that shapes the numbers.
+"""
+import dataclasses
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+
+import numpy
+
+from .about import __version__
+from .engine.counts import PRFCounts, SemEvalCounts
+from .engine.metrics import mean
+from .engine.outcomes import OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
+from .settings import SCHEMES, SKIPPED_NAMES
+
+__all__ = ["CorpusScores", "SchemeResult", "make_signature"]
+
+Counts = Union[SemEvalCounts, PRFCounts]
+
+
+@dataclass(frozen=True)
+class SchemeResult:
+    """The score of one scheme over a corpus (or a part of one).
+
+    totals: the pooled counts. per_label: counts of each label's spans
+    alone. confusion: only for `iou`. per_doc: when asked for, one row of
+    counts per document (columns in the order of `counts`). Results of the
+    same scheme add up (`a + b`: the documents of a, then those of b), so a
+    corpus can be scored in parts; they pickle.
+
+    outcome_parts: (document offset, outcomes) pairs, the outcomes as
+    OutcomeBlocks or lists of SpanOutcome; kept: what they hold: None,
+    "errors" or "outcomes" (every gold span and predicted unit).
+    """
+
+    scheme: str
+    totals: Counts
+    per_label: Dict[str, Counts] = field(default_factory=dict)
+    confusion: Dict[Tuple[str, str], int] = field(default_factory=dict)
+    outcome_parts: Tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    per_doc: Optional[numpy.ndarray] = field(default=None, repr=False, compare=False)
+    kept: Optional[str] = field(default=None, compare=False)
+    n_docs: int = field(default=0, compare=False)
+
+    def _kept_outcomes(self, need: str) -> List[SpanOutcome]:
+        if self.kept is None or (need == "outcomes" and self.kept != "outcomes"):
+            flag = "keep_errors" if need == "errors" else "keep_outcomes"
+            raise ValueError(
+                f"The {need} of {self.scheme!r} were not kept: score with {flag}=True "
+                f"(evaluate_spans, SpanScorer)."
+            )
+        found: List[SpanOutcome] = []
+        for offset, part in self.outcome_parts:
+            items = part.outcomes() if isinstance(part, OutcomeBlock) else part
+            found.extend(o._replace(doc=o.doc + offset) for o in items)
+        return sorted(found, key=outcome_order)
+
+    @cached_property
+    def outcomes(self) -> Tuple[SpanOutcome, ...]:
+        """Every gold span and predicted unit with the count it adds to and
+        its error kind (None for a match), by document, then position.
+        Needs keep_outcomes=True."""
+        return tuple(self._kept_outcomes("outcomes"))
+
+    @cached_property
+    def errors(self) -> Tuple[SpanError, ...]:
+        """The errors of the scheme, by document, then position: one per
+        INC, PAR, MIS and SPU (SemEval schemes), per FP and FN (`overlap`),
+        per FP and per gold span that nothing overlaps (`iou`). Needs
+        keep_errors=True."""
+        return tuple(
+            error_from_outcome(o) for o in self._kept_outcomes("errors") if o.kind is not None
+        )
+
+    @property
+    def precision(self) -> float:
+        return self.totals.precision
+
+    @property
+    def recall(self) -> float:
+        return self.totals.recall
+
+    @property
+    def f1(self) -> float:
+        return self.totals.f1
+
+    @property
+    def macro_f1(self) -> float:
+        """Mean F1 over the labels present in gold or prediction."""
+        return mean(c.f1 for c in self.per_label.values() if not c.is_empty)
+
+    @property
+    def counts(self) -> Dict[str, int]:
+        return self.totals.to_dict()
+
+    @property
+    def per_type(self) -> Dict[str, Counts]:
+        """label -> counts, with .precision, .recall and .f1."""
+        return dict(sorted(self.per_label.items()))
+
+    def __add__(self, other: "SchemeResult") -> "SchemeResult":
+        if not isinstance(other, SchemeResult) or other.scheme != self.scheme:
+            return NotImplemented
+        per_label = dict(self.per_label)
+        for label, counts in other.per_label.items():
+            per_label[label] = per_label[label] + counts if label in per_label else counts
+        confusion = dict(self.confusion)
+        for key, n in other.confusion.items():
+            confusion[key] = confusion.get(key, 0) + n
+        per_doc = None
+        if self.per_doc is not None and other.per_doc is not None:
+            per_doc = numpy.concatenate([self.per_doc, other.per_doc])
+        kept = self.kept if self.kept == other.kept else (
+            "errors" if {self.kept, other.kept} == {"errors", "outcomes"} else None
+        )
+        parts = self.outcome_parts + tuple(
+            (offset + self.n_docs, part) for offset, part in other.outcome_parts
+        )
+        return SchemeResult(
+            self.scheme,
+            self.totals + other.totals,
+            per_label,
+            confusion,
+            parts if kept else (),
+            per_doc,
+            kept,
+            self.n_docs + other.n_docs,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): p, r, f, macro_f, counts, per_type
+        (label -> {"p", "r", "f", "counts"}) and, for `iou`, confusion
+        ([gold label or "O", predicted label or "O", n] rows), as the
+        command line writes them."""
+        data: Dict[str, Any] = {
+            "p": self.precision,
+            "r": self.recall,
+            "f": self.f1,
+            "macro_f": self.macro_f1,
+            "counts": self.counts,
+            "per_type": {
+                label: {"p": c.precision, "r": c.recall, "f": c.f1, "counts": c.to_dict()}
+                for label, c in self.per_type.items()
+            },
+        }
+        if self.scheme == "iou":
+            data["confusion"] = [[gold, pred, n] for (gold, pred), n in sorted(self.confusion.items())]
+        return data
+
+    @classmethod
+    def from_dict(cls, scheme: str, data: Mapping[str, Any]) -> "SchemeResult":
+        """The result `to_dict` wrote (counts, per-label counts and the
+        confusion; no per-document rows or outcomes)."""
+        if scheme not in SCHEMES:
+            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES)}")
+        kind = PRFCounts if scheme in ("iou", "overlap") else SemEvalCounts
+        try:
+            per_label = {label: kind(**row["counts"]) for label, row in data.get("per_type", {}).items()}
+            confusion = {(gold, pred): int(n) for gold, pred, n in data.get("confusion", ())}
+            totals = kind(**data["counts"])
+        except (KeyError, TypeError) as err:
+            raise ValueError(f"not a result of {scheme!r} as to_dict writes it ({type(err).__name__}: {err})") from None
+        return cls(scheme, totals, per_label, confusion)
+
+
+def spacy_version() -> Optional[str]:
+    """spaCy's installed version, read without importing spaCy; None when
+    it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("spacy")
+    except PackageNotFoundError:
+        return None
+
+
+def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, fmt: Optional[str] = None,
+                   analysis: Any = None) -> Dict[str, Any]:
+    """The signature of a run: what two runs must share for their numbers
+    to be comparable (as sacrebleu signs its scores).
+
+    match (MatchSettings): The matching settings; `unit` (the unit the
+        input was read in) replaces its unit when given.
+    read (Optional[ReadSettings]): The reading settings of file input;
+        `fmt` the format the files were read as.
+    analysis (Optional[AnalysisSettings]): The analysis, when one was run.
+    RETURNS (Dict[str, Any]): version, spacy, match, read, analysis.
+    """
+    signed_match = match.to_dict()
+    if unit is not None:
+        signed_match["unit"] = unit
+    signed_read = None
+    if read is not None:
+        signed_read = read.to_dict()
+        signed_read["format"] = fmt if fmt is not None else signed_read["format"]
+    signed_analysis = None
+    if analysis is not None and analysis.active:
+        signed_analysis = analysis.to_dict()
+        if analysis.baseline is None:
+            for name in ("test", "alpha"):
+                signed_analysis.pop(name)
+        if analysis.bootstrap is None:
+            for name in ("confidence", "method"):
+                signed_analysis.pop(name)
+    return {
+        "version": __version__,
+        "spacy": spacy_version(),
+        "match": signed_match,
+        "read": signed_read,
+        "analysis": signed_analysis,
+    }
+
+
+def signature_text(signature: Mapping[str, Any]) -> str:
+    """A signature on one line, `key:value|...` (sacrebleu's form)."""
+    parts = []
+    for block in ("match", "read", "analysis"):
+        for name, value in (signature.get(block) or {}).items():
+            if value is None or value == {} or value == []:
+                continue
+            if isinstance(value, list):
+                value = ",".join(map(str, value))
+            elif isinstance(value, dict):
+                value = ",".join(f"{k}={v}" for k, v in sorted(value.items()))
+            parts.append(f"{name}:{value}")
+    parts.append(f"version:{signature.get('version')}")
+    parts.append(f"spacy:{signature.get('spacy')}")
+    return "|".join(parts)
+
+
+@dataclass(frozen=True)
+class RecordedAnalysis:
+    """The analysis blocks of a result read back from JSON (`from_dict`):
+    written again as they were read."""
+
+    cis: Mapping[str, Any] = field(default_factory=dict)
+    blocks: Mapping[str, Any] = field(default_factory=dict)
+
+    def add_to(self, data: Dict[str, Any], scores: "CorpusScores") -> None:
+        for scheme, block in self.cis.items():
+            data["schemes"][scheme]["ci"] = block
+        data.update(self.blocks)
+
+
+#: The JSON keys of analysis blocks at the top level.
+ANALYSIS_BLOCKS = ("comparison", "breakdown")
+
+
+@dataclass(frozen=True)
+class CorpusScores:
+    """The scores of a corpus and what is needed to report them.
+
+    results (Dict[str, SchemeResult]): scheme -> result, primary first.
+    documents (int): Gold documents read, skipped ones included.
+    skipped (int): Gold documents skipped for want of annotation.
+    skipped_names (Tuple[str, ...]): The names of the first few skipped ones.
+    unit (str): "token" or "char".
+    sources (Tuple[str, str]): What the gold and the predicted side came from.
+    pairs (Mapping[int, DocPair]): With kept errors, the documents that have
+        errors (by their index among the scored documents), and only those.
+    labels_seen (Tuple[str, ...]): Every label met in gold or prediction.
+    gold_labels (Tuple[str, ...]): The gold labels, when the format asked
+        for them (Feedback Prize's official score).
+    official_score (Optional[float]): A format's own score (Feedback Prize
+        input with the overlap scheme: the mean F1 of the gold classes).
+    not_scored (Mapping[str, Mapping[str, int]]): By side, what the readers
+        read but did not score (relations, cancelled annotations, ...).
+    spans_keys (Tuple[str, ...]): The span groups the gold documents have.
+    doc_meta (Mapping[str, List[Any]]): Metadata field -> one value per
+        scored document (only the fields an analysis asked for).
+    doc_lengths (Optional[List[int]]): Tokens (token unit) or characters
+        (char unit) of each scored document, for doc_length and density.
+    doc_spans (Optional[Tuple[List, List]]): The gold and the predicted span
+        lists of every scored document, kept for breakdowns only.
+    signature (Mapping[str, Any]): `make_signature` of the run.
+    analysis (Any): The intervals, comparison and breakdowns
+        (`stats.apply.AnalysisResult`), attached by `with_analysis`.
+
+    Equality compares the scores, the counts of documents, the unit, the
+    sources and the signature (not the documents kept for reports).
+    """
+
+    results: Dict[str, SchemeResult]
+    documents: int = 0
+    skipped: int = 0
+    skipped_names: Tuple[str, ...] = ()
+    unit: str = "token"
+    sources: Tuple[str, str] = ("gold", "predicted")
+    pairs: Mapping[int, Any] = field(default_factory=dict, repr=False, compare=False)
+    labels_seen: Tuple[str, ...] = field(default=(), compare=False)
+    gold_labels: Tuple[str, ...] = field(default=(), repr=False, compare=False)
+    official_score: Optional[float] = None
+    not_scored: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    spans_keys: Tuple[str, ...] = field(default=(), repr=False, compare=False)
+    doc_meta: Mapping[str, List[Any]] = field(default_factory=dict, repr=False, compare=False)
+    doc_lengths: Optional[List[int]] = field(default=None, repr=False, compare=False)
+    doc_spans: Optional[Tuple[List[Any], List[Any]]] = field(default=None, repr=False, compare=False)
+    signature: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    analysis: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def scored(self) -> int:
+        return self.documents - self.skipped
+
+    @property
+    def primary(self) -> str:
+        return next(iter(self.results))
+
+    @property
+    def errors(self) -> Tuple[SpanError, ...]:
+        """The primary scheme's errors, when they were kept (else empty);
+        `SpanError.doc` is a key of `pairs`."""
+        result = self.results[self.primary]
+        return result.errors if result.kept is not None else ()
+
+    # The analysis, read through (empty when there is none).
+    def _analysis(self, name: str) -> Any:
+        return getattr(self.analysis, name, None) or {}
+
+    @property
+    def intervals(self) -> Mapping[str, Any]:
+        """scheme -> SchemeInterval (`bootstrap_ci`)."""
+        return self._analysis("intervals")
+
+    @property
+    def comparison(self) -> Mapping[str, Any]:
+        """scheme -> PairedTest of the baseline against this run."""
+        return self._analysis("comparison")
+
+    @property
+    def breakdowns(self) -> Mapping[str, Any]:
+        """attribute -> scheme -> buckets (`stats.breakdown`)."""
+        return self._analysis("breakdowns")
+
+    @property
+    def breakdown_intervals(self) -> Mapping[str, Any]:
+        """document attribute -> scheme -> bootstrap_ci of each bucket."""
+        return self._analysis("breakdown_intervals")
+
+    @property
+    def baseline_source(self) -> Optional[str]:
+        return getattr(self.analysis, "baseline_source", None)
+
+    @property
+    def baseline_results(self) -> Mapping[str, SchemeResult]:
+        return self._analysis("baseline_results")
+
+    @property
+    def analysis_settings(self) -> Any:
+        """The AnalysisSettings of the attached analysis, or None."""
+        return getattr(self.analysis, "settings", None)
+
+    def replace(self, **changes: Any) -> "CorpusScores":
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
+
+    def with_analysis(self, analysis: Any) -> "CorpusScores":
+        """These scores with an analysis attached (a new value)."""
+        return dataclasses.replace(self, analysis=analysis)
+
+    def __add__(self, other: "CorpusScores") -> "CorpusScores":
+        """The scores of self's documents followed by other's (the shards of
+        one plan, in order). Counts add; per-document indices (`DocPair.index`,
+        errors' `doc`, the keys of `pairs`) of other are shifted past
+        self's documents. Both must have the same signature and no analysis
+        (analyse the sum)."""
+        if not isinstance(other, CorpusScores):
+            return NotImplemented
+        if list(self.results) != list(other.results):
+            raise ValueError(f"can't add scores of the schemes {list(other.results)} to {list(self.results)}")
+        if dict(self.signature) != dict(other.signature):
+            differ = sorted(k for k in set(self.signature) | set(other.signature)
+                            if self.signature.get(k) != other.signature.get(k))
+            raise ValueError(f"can't add scores with different signatures (they differ in {', '.join(differ)})")
+        if self.analysis is not None or other.analysis is not None:
+            raise ValueError("can't add analysed scores: add the scores, then analyse the sum")
+        results = {name: self.results[name] + other.results[name] for name in self.results}
+        scored_before = self.results[self.primary].n_docs
+        pairs = dict(self.pairs)
+        for key, pair in other.pairs.items():
+            pairs[key + scored_before] = dataclasses.replace(pair, index=pair.index + self.documents)
+        not_scored: Dict[str, Dict[str, int]] = {side: dict(counts) for side, counts in self.not_scored.items()}
+        for side, counts in other.not_scored.items():
+            totals = not_scored.setdefault(side, {})
+            for what, n in counts.items():
+                totals[what] = totals.get(what, 0) + n
+        doc_meta = {name: list(values) + list(other.doc_meta.get(name, ())) for name, values in self.doc_meta.items()}
+        return CorpusScores(
+            results,
+            self.documents + other.documents,
+            self.skipped + other.skipped,
+            (tuple(self.skipped_names) + tuple(other.skipped_names))[:SKIPPED_NAMES],
+            self.unit,
+            self.sources if self.sources == other.sources else
+            (f"{self.sources[0]}, {other.sources[0]}", f"{self.sources[1]}, {other.sources[1]}"),
+            pairs,
+            tuple(dict.fromkeys(tuple(self.labels_seen) + tuple(other.labels_seen))),
+            tuple(sorted(set(self.gold_labels) | set(other.gold_labels))),
+            None,
+            not_scored,
+            tuple(sorted(set(self.spans_keys) | set(other.spans_keys))),
+            doc_meta,
+            None if self.doc_lengths is None or other.doc_lengths is None
+            else list(self.doc_lengths) + list(other.doc_lengths),
+            None if self.doc_spans is None or other.doc_spans is None
+            else (self.doc_spans[0] + other.doc_spans[0], self.doc_spans[1] + other.doc_spans[1]),
+            self.signature,
+        )
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON the command line writes (--output): every scheme's
+        scores (`SchemeResult.to_dict`), the documents, the analysis
+        blocks (ci, comparison, breakdown) and the signature."""
+        data: Dict[str, Any] = {
+            "schemes": {name: result.to_dict() for name, result in self.results.items()},
+            "documents": self.documents,
+            "skipped": self.skipped,
+            "skipped_names": list(self.skipped_names),
+            "unit": self.unit,
+            "sources": {"gold": self.sources[0], "predicted": self.sources[1]},
+            "labels": sorted(self.labels_seen),
+        }
+        if self.official_score is not None:
+            data["official_score"] = self.official_score
+        if self.not_scored:
+            data["not_scored"] = {side: dict(counts) for side, counts in self.not_scored.items()}
+        if self.analysis is not None:
+            self.analysis.add_to(data, self)
+        data["signature"] = dict(self.signature)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "CorpusScores":
+        """The scores `to_dict` wrote (e.g. read back from `--output`):
+        equal to the scores written, and writing them again gives the
+        same JSON. What is kept only for reports (errors, documents,
+        per-document rows) is not in the JSON."""
+        try:
+            schemes = data["schemes"]
+            results = {name: SchemeResult.from_dict(name, block) for name, block in schemes.items()}
+            cis = {name: block["ci"] for name, block in schemes.items() if "ci" in block}
+            blocks = {name: data[name] for name in ANALYSIS_BLOCKS if name in data}
+            sources = data.get("sources", {})
+            return cls(
+                results,
+                int(data["documents"]),
+                int(data["skipped"]),
+                tuple(data.get("skipped_names", ())),
+                data.get("unit", "token"),
+                (sources.get("gold", "gold"), sources.get("predicted", "predicted")),
+                labels_seen=tuple(data.get("labels", ())),
+                official_score=data.get("official_score"),
+                not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},
+                signature=dict(data.get("signature", {})),
+                analysis=RecordedAnalysis(cis, blocks) if cis or blocks else None,
+            )
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not the JSON of CorpusScores.to_dict ({type(err).__name__}: {err})") from None

@@ -1,0 +1,452 @@
+"""The settings that shape the numbers, one frozen object per concern.
+
+- `MatchSettings`: how spans are matched and counted (schemes, unit, spans
+  key, labels, thresholds, min_overlap, beta);
+- `ReadSettings`: how the input is read (format, the tag columns of one
+  CoNLL file, the reader options of the format);
+- `AnalysisSettings`: what is computed besides the scores (bootstrap
+  intervals, a paired test against a baseline, breakdowns).
+
+Each default is written here once; every front door (the Python
+functions, the spaCy scorer, `hf.make_compute_metrics`, the Dask tasks,
+the command line, whose options show these defaults) builds or takes these
+objects. A setting is checked once, when its object is built: a bad value
+raises `SettingError` naming the setting, the value and what is valid.
+
+The names that settings choose from (schemes, units, tests, interval
+methods, breakdown attributes) are listed here too, in the order messages
+list them: the only lists of them.
+"""
+import dataclasses
+import numbers
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+
+from .exceptions import SettingError
+
+__all__ = [
+    "ATTRIBUTES",
+    "AnalysisSettings",
+    "DOC_ATTRIBUTES",
+    "METHODS",
+    "MatchSettings",
+    "ReadSettings",
+    "RunSettings",
+    "SCHEMES",
+    "SPAN_ATTRIBUTES",
+    "TESTS",
+    "UNITS",
+    "default_of",
+    "split_keywords",
+]
+
+#: Every scheme, in the order tables list them. The only list of names.
+SCHEMES: Tuple[str, ...] = ("strict", "exact", "partial", "type", "iou", "overlap")
+UNITS: Tuple[str, ...] = ("token", "char")
+#: Paired tests and bootstrap interval methods.
+TESTS: Tuple[str, ...] = ("randomization", "bootstrap")
+METHODS: Tuple[str, ...] = ("percentile", "BCa")
+#: Breakdown attributes: of spans, of documents (any other name is a
+#: metadata field of the documents).
+SPAN_ATTRIBUTES: Tuple[str, ...] = ("span_length", "label")
+DOC_ATTRIBUTES: Tuple[str, ...] = ("doc_length", "density")
+ATTRIBUTES: Tuple[str, ...] = SPAN_ATTRIBUTES + DOC_ATTRIBUTES
+
+#: Statistics defaults (the bootstrap, the paired tests and the scorer's
+#: intervals all take these).
+SEED = 12345
+N_RESAMPLES = 1000
+CONFIDENCE = 0.95
+ALPHA = 0.05
+#: Rounds of each paired test when none are given.
+TEST_RESAMPLES: Mapping[str, int] = {"randomization": 10000, "bootstrap": N_RESAMPLES}
+#: Reports stay a readable size: the names of at most this many skipped
+#: documents are kept.
+SKIPPED_NAMES = 5
+
+
+# --------------------------------------------------------------------------
+# Checks of single values (each raises SettingError naming the setting)
+# --------------------------------------------------------------------------
+
+
+def comma_list(value: Any) -> Any:
+    """A comma-separated string as the list of its items ("strict, iou" ->
+    ["strict", "iou"]), as spaCy's CLI takes lists; anything else as is."""
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    return value
+
+
+def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
+    """The schemes as a tuple of known names, in the order given (a string
+    is a comma-separated list). There is no default scheme."""
+    valid = ", ".join(SCHEMES)
+    if schemes is None:
+        raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
+    schemes = tuple(comma_list(schemes))
+    if not schemes:
+        raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
+    for name in schemes:
+        if name not in SCHEMES:
+            raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
+    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
+    if duplicates:
+        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
+    return schemes
+
+
+def check_fraction(name: str, value: Any, *, optional: bool = False) -> Optional[float]:
+    """A number in (0, 1], or None when optional and not set."""
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise SettingError(f"'{name}' must be a number in (0, 1], got {value!r}.", name)
+    if not 0.0 < value <= 1.0:
+        raise SettingError(f"'{name}' must be in (0, 1] (greater than 0, at most 1), got {value!r}.", name)
+    return float(value)
+
+
+def check_open_fraction(name: str, value: Any) -> float:
+    """A number strictly between 0 and 1 (a confidence level, an alpha)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise SettingError(f"'{name}' must be a number in (0, 1), got {value!r}.", name)
+    if not 0.0 < value < 1.0:
+        raise SettingError(f"'{name}' must be in (0, 1) (greater than 0, less than 1), got {value!r}.", name)
+    return float(value)
+
+
+def check_unit(unit: Any, setting: str = "unit") -> str:
+    if unit not in UNITS:
+        raise SettingError(f"Unknown unit {unit!r} in '{setting}'. Valid units: {', '.join(UNITS)}", setting)
+    return unit
+
+
+def check_beta(beta: Any) -> float:
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not beta > 0:
+        raise SettingError(f"'beta' must be a positive number, got {beta!r}.", "beta")
+    return float(beta)
+
+
+def check_labels(labels: Optional[Iterable[str]], setting: str = "labels") -> Optional[Tuple[str, ...]]:
+    """None (all labels) or a non-empty tuple of label strings, in the
+    order given, each once."""
+    if labels is None:
+        return None
+    if isinstance(labels, str):
+        raise SettingError(f"'{setting}' must be a list of label strings, got the string {labels!r}.", setting)
+    labels = list(labels)
+    if not labels:
+        raise SettingError(f"'{setting}' is empty: give None for all labels or a list of labels.", setting)
+    for label in labels:
+        if not isinstance(label, str):
+            raise SettingError(f"'{setting}' holds {label!r}, which is not a string.", setting)
+    return tuple(dict.fromkeys(labels))
+
+
+def check_count(value: Any, setting: str, minimum: int = 1) -> int:
+    """An integer of at least `minimum` (a bool is not one)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise SettingError(f"'{setting}' must be an integer >= {minimum}, got {value!r}.", setting)
+    if value < minimum:
+        raise SettingError(f"'{setting}' must be an integer >= {minimum}, got {value!r}.", setting)
+    return int(value)
+
+
+def check_n_resamples(value: Any, setting: str = "n_resamples") -> int:
+    """A positive integer (a bool is not one)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise SettingError(f"'{setting}' must be a positive integer, got {value!r}.", setting)
+    if value < 1:
+        raise SettingError(f"'{setting}' must be a positive integer (at least 1), got {value!r}.", setting)
+    return int(value)
+
+
+def check_seed(value: Any) -> int:
+    """A non-negative integer, as numpy.random.default_rng takes it."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise SettingError(f"'seed' must be a non-negative integer, got {value!r}.", "seed")
+    return int(value)
+
+
+def check_choice(setting: str, value: Any, valid: Sequence[str]) -> str:
+    """One of the valid names, spelled exactly."""
+    if not isinstance(value, str) or value not in valid:
+        raise SettingError(f"Unknown {setting} {value!r} in '{setting}'. Valid: {', '.join(valid)}", setting)
+    return value
+
+
+def check_name(setting: str, value: Any, optional: bool = True) -> Optional[str]:
+    """A non-empty string (a key, a field name), or None when optional."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise SettingError(f"'{setting}' must be a non-empty name, got {value!r}", setting)
+    return value
+
+
+# --------------------------------------------------------------------------
+# The settings objects
+# --------------------------------------------------------------------------
+
+
+class Settings:
+    """What the settings objects share: a frozen dataclass checked once
+    when it is built (`_check` normalizes and validates every field)."""
+
+    def __post_init__(self) -> None:
+        for name, value in self._check().items():
+            object.__setattr__(self, name, value)
+
+    def _check(self) -> Dict[str, Any]:  # pragma: no cover - every subclass has its own
+        raise NotImplementedError
+
+    def replace(self: "S", **changes: Any) -> "S":
+        """A copy with some settings changed (checked again)."""
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The settings as JSON-ready values (tuples as lists)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("signed", True)}
+
+
+S = TypeVar("S", bound=Settings)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True)
+class MatchSettings(Settings):
+    """How spans are matched and counted.
+
+    schemes (Tuple[str, ...]): Required, non-empty; the first is primary.
+        A string is a comma-separated list.
+    unit (Optional[str]): "token" or "char"; None: the input's own (token
+        for spaCy documents and plain spans, the format's default for files).
+    spans_key (Optional[str]): Score `Doc.spans[key]` instead of `Doc.ents`.
+    labels (Optional[Tuple[str, ...]]): Score only these labels; None: all.
+    iou_threshold (float): Combined IoU a gold span needs under `iou`, in (0, 1].
+    overlap_threshold (float): Coverage both ways under `overlap`, in (0, 1].
+    min_overlap (Optional[float]): Share of a gold span a prediction must
+        cover to overlap it (SemEval schemes), in (0, 1]; None: any overlap.
+    beta (float): Of the F-beta the spaCy scorer adds when it is not 1.
+    """
+
+    schemes: Tuple[str, ...] = None  # type: ignore[assignment]  # required: None is an error naming it
+    unit: Optional[str] = None
+    spans_key: Optional[str] = None
+    labels: Optional[Tuple[str, ...]] = None
+    iou_threshold: float = 0.5
+    overlap_threshold: float = 0.5
+    min_overlap: Optional[float] = None
+    beta: float = 1.0
+
+    def _check(self) -> Dict[str, Any]:
+        return {
+            "schemes": check_schemes(self.schemes),
+            "unit": None if self.unit is None else check_unit(self.unit),
+            "spans_key": check_name("spans_key", self.spans_key),
+            "labels": check_labels(self.labels),
+            "iou_threshold": check_fraction("iou_threshold", self.iou_threshold),
+            "overlap_threshold": check_fraction("overlap_threshold", self.overlap_threshold),
+            "min_overlap": check_fraction("min_overlap", self.min_overlap, optional=True),
+            "beta": check_beta(self.beta),
+        }
+
+    @property
+    def primary(self) -> str:
+        return self.schemes[0]
+
+    def scorer_settings(self) -> Dict[str, Any]:
+        """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""
+        return {
+            "iou_threshold": self.iou_threshold,
+            "overlap_threshold": self.overlap_threshold,
+            "min_overlap": self.min_overlap,
+            "labels": self.labels,
+        }
+
+
+@dataclass(frozen=True)
+class ReadSettings(Settings):
+    """How the input files are read.
+
+    format (Optional[str]): A registered format; None: from the file
+        extensions. (Checked against the registry when the files are opened.)
+    gold_column, pred_column (Optional[int]): conll: the gold and the
+        predicted tag columns of one file holding both sides (0-based,
+        negative from the end); given together.
+    options (Mapping[str, Any]): The format's reader settings (e.g.
+        tag_column, tag_mode, tag_scheme, fragments, annotator); None values
+        are dropped. Each format checks its own when it reads.
+    """
+
+    format: Optional[str] = None
+    gold_column: Optional[int] = None
+    pred_column: Optional[int] = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def _check(self) -> Dict[str, Any]:
+        for name in ("gold_column", "pred_column"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, numbers.Integral)):
+                raise SettingError(f"'{name}' must be an integer column, got {value!r}", name)
+        if (self.gold_column is None) != (self.pred_column is None):
+            missing = "gold_column" if self.gold_column is None else "pred_column"
+            raise SettingError(f"'gold_column' and 'pred_column' go together; '{missing}' is not set", missing)
+        if self.gold_column is not None and self.options.get("tag_column") is not None:
+            raise SettingError(
+                "'tag_column' is for two files; with 'gold_column' and 'pred_column' leave it out", "tag_column"
+            )
+        options = {name: value for name, value in dict(self.options).items() if value is not None}
+        return {"format": check_name("format", self.format), "options": options}
+
+    @property
+    def one_file(self) -> bool:
+        """Whether one CoNLL file holds both sides (the two columns)."""
+        return self.gold_column is not None
+
+
+@dataclass(frozen=True)
+class AnalysisSettings(Settings):
+    """What to compute besides the scores.
+
+    bootstrap (Optional[int]): Resamples of the bootstrap intervals; None:
+        no intervals.
+    confidence (float): Of the intervals, in (0, 1).
+    method (str): Of the intervals: "percentile" or "BCa".
+    seed (int): Of every draw (intervals and tests).
+    resample_by (Optional[str]): A metadata field: documents with the same
+        value are resampled (and swapped) together.
+    baseline (Any): The baseline system (a predicted file, a pipeline, or a
+        CorpusScores scored with per_doc); None: no comparison. Not part of
+        the signature (its path is reported with the comparison).
+    test (str): "randomization" or "bootstrap".
+    alpha (float): Significance level of the test, in (0, 1).
+    by (Tuple[str, ...]): Breakdown attributes: span_length, label,
+        doc_length, density, or a metadata field. A string is a
+        comma-separated list.
+    buckets (int): Intervals of a numeric attribute, at least 1.
+    """
+
+    bootstrap: Optional[int] = None
+    confidence: float = CONFIDENCE
+    method: str = "percentile"
+    seed: int = SEED
+    resample_by: Optional[str] = None
+    baseline: Any = field(default=None, compare=False, metadata={"signed": False})
+    test: str = "randomization"
+    alpha: float = ALPHA
+    by: Tuple[str, ...] = ()
+    buckets: int = 4
+
+    def _check(self) -> Dict[str, Any]:
+        by = comma_list(self.by) if self.by is not None else ()
+        if not isinstance(by, (list, tuple)):
+            raise SettingError(f"'by' must be a list of attribute or field names, got {by!r}", "by")
+        for name in by:
+            if not isinstance(name, str) or not name:
+                raise SettingError(f"'by' holds {name!r}: give attribute or field names", "by")
+        return {
+            "bootstrap": None if self.bootstrap is None else check_n_resamples(self.bootstrap, "bootstrap"),
+            "confidence": check_open_fraction("confidence", self.confidence),
+            "method": check_choice("method", self.method, METHODS),
+            "seed": check_seed(self.seed),
+            "resample_by": check_name("resample_by", self.resample_by),
+            "test": _check_test(self.test),
+            "alpha": check_open_fraction("alpha", self.alpha),
+            "by": tuple(dict.fromkeys(by)),
+            "buckets": check_count(self.buckets, "buckets"),
+        }
+
+    @property
+    def active(self) -> bool:
+        """Whether anything is computed besides the scores."""
+        return self.bootstrap is not None or self.baseline is not None or bool(self.by)
+
+    @property
+    def per_doc(self) -> bool:
+        """Whether one row of counts per document must be kept."""
+        return self.active
+
+    def meta_fields(self) -> Tuple[str, ...]:
+        """The metadata fields to read from every document."""
+        names = [name for name in self.by if name not in ATTRIBUTES]
+        if self.resample_by is not None and (self.bootstrap is not None or self.baseline is not None):
+            names.append(self.resample_by)
+        return tuple(dict.fromkeys(names))
+
+    def for_baseline(self) -> "AnalysisSettings":
+        """The baseline run keeps per-document rows and nothing else."""
+        return AnalysisSettings(seed=self.seed)
+
+
+@dataclass(frozen=True)
+class RunSettings(Settings):
+    """How a pipeline is run (nothing here changes a number).
+
+    n_process (int): Processes of `nlp.pipe`, at least 1.
+    batch_size (int): Batch size of `nlp.pipe`, at least 1.
+    shard_docs (Optional[int]): Split DocBins into shards of this many
+        documents; None: a shard per file.
+    """
+
+    n_process: int = 1
+    batch_size: int = 64
+    shard_docs: Optional[int] = None
+
+    def _check(self) -> Dict[str, Any]:
+        return {
+            "n_process": check_count(self.n_process, "n_process"),
+            "batch_size": check_count(self.batch_size, "batch_size"),
+            "shard_docs": None if self.shard_docs is None else check_count(self.shard_docs, "shard_docs"),
+        }
+
+
+def _check_test(test: Any) -> str:
+    if not isinstance(test, str) or test not in TESTS:
+        raise SettingError(f"Unknown test {test!r}. Valid tests: {', '.join(TESTS)}", "test")
+    return test
+
+
+def default_of(cls: Type[Settings], name: str) -> Any:
+    """The default of a setting, as its class declares it (the command
+    line shows it)."""
+    found = {f.name: f for f in dataclasses.fields(cls)}[name]
+    if found.default is not dataclasses.MISSING:
+        return found.default
+    if found.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        return found.default_factory()  # type: ignore[misc]
+    return None
+
+
+def field_names(cls: Type[Settings]) -> Tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+def split_keywords(
+    keywords: Mapping[str, Any], *classes: Type[Settings], leftover: bool = False, where: str = "this function"
+) -> Tuple[Dict[str, Any], ...]:
+    """Keyword arguments split by the settings class whose field they name
+    (one dict per class, then one of the rest). With leftover False, a
+    keyword that no class takes is a SettingError listing those that are.
+
+    RETURNS (Tuple[Dict[str, Any], ...]): len(classes) + 1 dicts.
+    """
+    owners: Dict[str, int] = {}
+    for i, cls in enumerate(classes):
+        for name in field_names(cls):
+            owners.setdefault(name, i)
+    parts: Tuple[Dict[str, Any], ...] = tuple({} for _ in range(len(classes) + 1))
+    for name, value in keywords.items():
+        if name not in owners and not leftover:
+            valid = ", ".join(sorted(owners))
+            raise SettingError(f"{where} got an unexpected keyword argument {name!r}. Valid settings: {valid}", name)
+        parts[owners.get(name, len(classes))][name] = value
+    return parts
