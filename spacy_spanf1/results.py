@@ -11,7 +11,7 @@ spaCy's version and every setting that shapes the numbers.
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
@@ -136,39 +136,50 @@ class SchemeResult:
         )
 
     def to_dict(self) -> Dict[str, Any]:
-        """RETURNS (Dict[str, Any]): p, r, f, macro_f, counts, per_type
-        (label -> {"p", "r", "f", "counts"}) and, for `iou`, confusion
-        ([gold label or "O", predicted label or "O", n] rows), as the
+        """RETURNS (Dict[str, Any]): p, r, f, macro_f, counts and per_type
+        (label -> {"p", "r", "f"}, as spaCy's scorers write it), as the
         command line writes them."""
-        data: Dict[str, Any] = {
+        return {
             "p": self.precision,
             "r": self.recall,
             "f": self.f1,
             "macro_f": self.macro_f1,
             "counts": self.counts,
             "per_type": {
-                label: {"p": c.precision, "r": c.recall, "f": c.f1, "counts": c.to_dict()}
+                label: {"p": c.precision, "r": c.recall, "f": c.f1}
                 for label, c in self.per_type.items()
             },
         }
-        if self.scheme == "iou":
-            data["confusion"] = [[gold, pred, n] for (gold, pred), n in sorted(self.confusion.items())]
-        return data
+
+    def label_counts(self) -> Dict[str, Dict[str, int]]:
+        """label -> the counts of that label's spans alone."""
+        return {label: c.to_dict() for label, c in self.per_type.items()}
+
+    def confusion_rows(self) -> List[List[Any]]:
+        """`iou`'s confusion as [gold label or "O", predicted label or "O", n] rows."""
+        return [[gold, pred, n] for (gold, pred), n in sorted(self.confusion.items())]
 
     @classmethod
-    def from_dict(cls, scheme: str, data: Mapping[str, Any]) -> "SchemeResult":
-        """The result `to_dict` wrote (counts, per-label counts and the
-        confusion; no per-document rows or outcomes)."""
+    def from_dict(
+        cls,
+        scheme: str,
+        data: Mapping[str, Any],
+        label_counts: Optional[Mapping[str, Mapping[str, int]]] = None,
+        confusion: Sequence[Sequence[Any]] = (),
+    ) -> "SchemeResult":
+        """The result `to_dict` wrote, with the counts of each label
+        (`label_counts`) and `iou`'s confusion rows (no per-document rows or
+        outcomes)."""
         if scheme not in SCHEMES:
             raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES)}")
         kind = PRFCounts if scheme in ("iou", "overlap") else SemEvalCounts
         try:
-            per_label = {label: kind(**row["counts"]) for label, row in data.get("per_type", {}).items()}
-            confusion = {(gold, pred): int(n) for gold, pred, n in data.get("confusion", ())}
+            per_label = {label: kind(**counts) for label, counts in (label_counts or {}).items()}
+            rows = {(gold, pred): int(n) for gold, pred, n in confusion}
             totals = kind(**data["counts"])
-        except (KeyError, TypeError) as err:
+        except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a result of {scheme!r} as to_dict writes it ({type(err).__name__}: {err})") from None
-        return cls(scheme, totals, per_label, confusion)
+        return cls(scheme, totals, per_label, rows)
 
 
 def spacy_version() -> Optional[str]:
@@ -284,16 +295,18 @@ class CorpusScores:
     analysis (Any): The intervals, comparison and breakdowns
         (`stats.apply.AnalysisResult`), attached by `with_analysis`.
 
-    Equality compares the scores, the counts of documents, the unit, the
-    sources and the signature (not the documents kept for reports).
+    Equality compares the scores, the counts of documents, the unit and
+    the signature: not where the documents came from (a sharded run equals
+    the run of one file) nor what is kept for reports; `to_dict` writes
+    what equality compares.
     """
 
     results: Dict[str, SchemeResult]
     documents: int = 0
     skipped: int = 0
-    skipped_names: Tuple[str, ...] = ()
+    skipped_names: Tuple[str, ...] = field(default=(), compare=False)
     unit: str = "token"
-    sources: Tuple[str, str] = ("gold", "predicted")
+    sources: Tuple[str, str] = field(default=("gold", "predicted"), compare=False)
     pairs: Mapping[int, Any] = field(default_factory=dict, repr=False, compare=False)
     labels_seen: Tuple[str, ...] = field(default=(), compare=False)
     gold_labels: Tuple[str, ...] = field(default=(), repr=False, compare=False)
@@ -423,11 +436,12 @@ class CorpusScores:
             "schemes": {name: result.to_dict() for name, result in self.results.items()},
             "documents": self.documents,
             "skipped": self.skipped,
-            "skipped_names": list(self.skipped_names),
             "unit": self.unit,
-            "sources": {"gold": self.sources[0], "predicted": self.sources[1]},
             "labels": sorted(self.labels_seen),
+            "label_counts": {name: result.label_counts() for name, result in self.results.items()},
         }
+        if "iou" in self.results:
+            data["confusion"] = self.results["iou"].confusion_rows()
         if self.official_score is not None:
             data["official_score"] = self.official_score
         if self.not_scored:
@@ -445,17 +459,20 @@ class CorpusScores:
         per-document rows) is not in the JSON."""
         try:
             schemes = data["schemes"]
-            results = {name: SchemeResult.from_dict(name, block) for name, block in schemes.items()}
+            label_counts = data.get("label_counts", {})
+            results = {
+                name: SchemeResult.from_dict(
+                    name, block, label_counts.get(name), data.get("confusion", ()) if name == "iou" else ()
+                )
+                for name, block in schemes.items()
+            }
             cis = {name: block["ci"] for name, block in schemes.items() if "ci" in block}
             blocks = {name: data[name] for name in ANALYSIS_BLOCKS if name in data}
-            sources = data.get("sources", {})
             return cls(
                 results,
                 int(data["documents"]),
                 int(data["skipped"]),
-                tuple(data.get("skipped_names", ())),
-                data.get("unit", "token"),
-                (sources.get("gold", "gold"), sources.get("predicted", "predicted")),
+                unit=data.get("unit", "token"),
                 labels_seen=tuple(data.get("labels", ())),
                 official_score=data.get("official_score"),
                 not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},

@@ -558,10 +558,10 @@ def conll_two_columns(tmp_path):
 
 
 def figures(scores):
-    """The JSON of the scores without where they came from (the files and
-    the reading settings: sources and signature differ by design)."""
+    """The JSON of the scores without the signature (the reading settings
+    differ by design)."""
     data = scores.to_dict()
-    del data["sources"], data["signature"]
+    del data["signature"]
     return data
 
 

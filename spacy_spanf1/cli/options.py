@@ -56,8 +56,9 @@ class Option:
 
     @property
     def flag(self) -> str:
-        """How messages name it: its long flag, or its argument's metavar."""
-        return self.flags[0]
+        """How messages name it: its long flag, or its argument's metavar
+        ("[PRED]" and "DATA..." are named PRED and DATA)."""
+        return self.flags[0].strip("[]").rstrip(".") if self.argument else self.flags[0]
 
     @property
     def default(self) -> Any:
