@@ -19,20 +19,22 @@ import json
 import sys
 from pathlib import Path
 
-GOLD = [
-    {"text": "Ann Lee flew to New York.", "spans": [
-        {"start": 0, "end": 7, "label": "PER"}, {"start": 16, "end": 24, "label": "LOC"}]},
-    {"text": "Acme hired Bo Chen in Paris.", "spans": [
-        {"start": 0, "end": 4, "label": "ORG"}, {"start": 11, "end": 18, "label": "PER"},
-        {"start": 22, "end": 27, "label": "LOC"}]},
-]
-PRED = [
-    {"text": "Ann Lee flew to New York.", "spans": [
-        {"start": 0, "end": 3, "label": "PER"}, {"start": 16, "end": 24, "label": "ORG"}]},
-    {"text": "Acme hired Bo Chen in Paris.", "spans": [
-        {"start": 11, "end": 18, "label": "PER"}, {"start": 22, "end": 27, "label": "LOC"},
-        {"start": 19, "end": 21, "label": "LOC"}]},
-]
+TEXTS = ("Ann Lee flew to New York.", "Acme hired Bo Chen in Paris.")
+#: The spans of each document as (start, end, label), per side.
+SPANS = {
+    "gold": ([(0, 7, "PER"), (16, 24, "LOC")], [(0, 4, "ORG"), (11, 18, "PER"), (22, 27, "LOC")]),
+    "pred": ([(0, 3, "PER"), (16, 24, "ORG")], [(11, 18, "PER"), (22, 27, "LOC"), (19, 21, "LOC")]),
+}
+
+
+def records(side):
+    return [
+        {"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans]}
+        for text, spans in zip(TEXTS, SPANS[side])
+    ]
+
+
+GOLD, PRED = records("gold"), records("pred")
 # The rules of ner-model: they predict PER "Ann", ORG "New York", PER "Bo Chen", LOC "Paris".
 PATTERNS = [
     {"label": "PER", "pattern": "Ann"},

@@ -66,16 +66,8 @@ def collect_settings(settings: Mapping[str, Any], *classes: Any, options: bool =
     return tuple(built)
 
 
-def compare_files(
-    gold_path: PathLike,
-    pred_path: Optional[PathLike] = None,
-    *,
-    keep_errors: bool = False,
-    per_doc: bool = False,
-    progress: bool = False,
-    client: Any = None,
-    **settings: Any,
-) -> CorpusScores:
+def compare_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, keep_errors: bool = False,
+                  per_doc: bool = False, progress: bool = False, client: Any = None, **settings: Any) -> CorpusScores:
     """Score a file of predicted spans against a gold file of the same
     documents, reading both as streams.
 

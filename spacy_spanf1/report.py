@@ -16,6 +16,8 @@ import srsly
 from .formats import DocPair
 from .engine.outcomes import ERROR_KINDS, SpanError
 from .spans import Span
+from .results import signature_text
+from .settings import UNITS
 
 
 #: The most documents an HTML page shows (`--html-docs`).
@@ -192,7 +194,7 @@ def render_html(
     records: Sequence[Mapping[str, Any]],
     *,
     sources: Sequence[str] = (),
-    unit: str = "token",
+    unit: str = UNITS[0],
     max_docs: int = HTML_DOCS,
 ) -> str:
     """One self-contained HTML page: the scores of every scheme, a per-label
@@ -227,6 +229,8 @@ def render_html(
         f"{scores['documents']} documents, {scores['skipped']} skipped (no gold annotation); "
         f"offsets in {esc(unit)} unit; errors of the {esc(str(primary))} scheme.</p>"
     )
+    if scores.get("signature"):
+        out.append(f'<p class="meta signature">Signature: <code>{esc(signature_text(scores["signature"]))}</code></p>')
     # Scores of every scheme (with their intervals when computed).
     with_ci = any("ci" in result for result in schemes.values())
     ci_head = "<th>F [low, high]</th><th class=\"text\">interval</th>" if with_ci else ""

@@ -19,7 +19,7 @@ from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from .settings import SCHEMES, SKIPPED_NAMES
+from .settings import SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
 __all__ = ["CorpusScores", "SchemeResult", "make_signature"]
 
@@ -218,6 +218,8 @@ def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, 
         if analysis.baseline is None:
             for name in ("test", "alpha"):
                 signed_analysis.pop(name)
+        else:
+            signed_analysis["test_resamples"] = TEST_RESAMPLES[analysis.test]
         if analysis.bootstrap is None:
             for name in ("confidence", "method"):
                 signed_analysis.pop(name)
@@ -265,6 +267,22 @@ class RecordedAnalysis:
 ANALYSIS_BLOCKS = ("comparison", "breakdown")
 
 
+class AnalysisPart:
+    """A part of the attached analysis, read through (empty when there is
+    no analysis): `scores.intervals` is `scores.analysis.intervals`."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, scores: Any, owner: Optional[type] = None) -> Any:
+        if scores is None:
+            return self
+        return getattr(scores.analysis, self.name, None) or {}
+
+
 @dataclass(frozen=True)
 class CorpusScores:
     """The scores of a corpus and what is needed to report them.
@@ -305,7 +323,7 @@ class CorpusScores:
     documents: int = 0
     skipped: int = 0
     skipped_names: Tuple[str, ...] = field(default=(), compare=False)
-    unit: str = "token"
+    unit: str = UNITS[0]
     sources: Tuple[str, str] = field(default=("gold", "predicted"), compare=False)
     pairs: Mapping[int, Any] = field(default_factory=dict, repr=False, compare=False)
     labels_seen: Tuple[str, ...] = field(default=(), compare=False)
@@ -334,37 +352,15 @@ class CorpusScores:
         result = self.results[self.primary]
         return result.errors if result.kept is not None else ()
 
-    # The analysis, read through (empty when there is none).
-    def _analysis(self, name: str) -> Any:
-        return getattr(self.analysis, name, None) or {}
-
-    @property
-    def intervals(self) -> Mapping[str, Any]:
-        """scheme -> SchemeInterval (`bootstrap_ci`)."""
-        return self._analysis("intervals")
-
-    @property
-    def comparison(self) -> Mapping[str, Any]:
-        """scheme -> PairedTest of the baseline against this run."""
-        return self._analysis("comparison")
-
-    @property
-    def breakdowns(self) -> Mapping[str, Any]:
-        """attribute -> scheme -> buckets (`stats.breakdown`)."""
-        return self._analysis("breakdowns")
-
-    @property
-    def breakdown_intervals(self) -> Mapping[str, Any]:
-        """document attribute -> scheme -> bootstrap_ci of each bucket."""
-        return self._analysis("breakdown_intervals")
+    intervals = AnalysisPart("scheme -> SchemeInterval (`bootstrap_ci`).")
+    comparison = AnalysisPart("scheme -> PairedTest of the baseline against this run.")
+    breakdowns = AnalysisPart("attribute -> scheme -> buckets (`stats.breakdown`).")
+    breakdown_intervals = AnalysisPart("document attribute -> scheme -> bootstrap_ci of each bucket.")
+    baseline_results = AnalysisPart("scheme -> the baseline's SchemeResult.")
 
     @property
     def baseline_source(self) -> Optional[str]:
         return getattr(self.analysis, "baseline_source", None)
-
-    @property
-    def baseline_results(self) -> Mapping[str, SchemeResult]:
-        return self._analysis("baseline_results")
 
     @property
     def analysis_settings(self) -> Any:
@@ -472,7 +468,7 @@ class CorpusScores:
                 results,
                 int(data["documents"]),
                 int(data["skipped"]),
-                unit=data.get("unit", "token"),
+                unit=data.get("unit", UNITS[0]),
                 labels_seen=tuple(data.get("labels", ())),
                 official_score=data.get("official_score"),
                 not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},

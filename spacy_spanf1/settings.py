@@ -221,6 +221,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
+#: The settings of MatchSettings that SpanScorer takes besides the schemes.
+SCORER_SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels")
+
+
 @dataclass(frozen=True)
 class MatchSettings(Settings):
     """How spans are matched and counted.
@@ -265,12 +269,7 @@ class MatchSettings(Settings):
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""
-        return {
-            "iou_threshold": self.iou_threshold,
-            "overlap_threshold": self.overlap_threshold,
-            "min_overlap": self.min_overlap,
-            "labels": self.labels,
-        }
+        return {name: getattr(self, name) for name in SCORER_SETTINGS}
 
 
 @dataclass(frozen=True)
@@ -337,11 +336,11 @@ class AnalysisSettings(Settings):
 
     bootstrap: Optional[int] = None
     confidence: float = CONFIDENCE
-    method: str = "percentile"
+    method: str = METHODS[0]
     seed: int = SEED
     resample_by: Optional[str] = None
     baseline: Any = field(default=None, compare=False, metadata={"signed": False})
-    test: str = "randomization"
+    test: str = TESTS[0]
     alpha: float = ALPHA
     by: Tuple[str, ...] = ()
     buckets: int = 4

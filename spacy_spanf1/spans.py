@@ -7,6 +7,7 @@ from numbers import Integral
 from typing import Any, Iterable, List, NamedTuple, Optional, Sequence
 
 import numpy
+from .settings import UNITS
 
 
 class Span(NamedTuple):
@@ -34,7 +35,7 @@ def is_spacy_span(item: Any) -> bool:
     return hasattr(item, "label_") and hasattr(item, "start_char")
 
 
-def spacy_span_tuples(items: Any, unit: str = "token") -> Any:
+def spacy_span_tuples(items: Any, unit: str = UNITS[0]) -> Any:
     """The (start, end, label) tuples of a document given as spaCy Spans
     (`doc.ents`, a SpanGroup, a list of Spans): token offsets, or character
     offsets in char unit. Other input is returned as it is."""
@@ -49,7 +50,7 @@ def spacy_span_tuples(items: Any, unit: str = "token") -> Any:
     return [(s.start, s.end, s.label_) for s in items]
 
 
-def read_span(item: Any, where: str, unit: str = "token") -> Span:
+def read_span(item: Any, where: str, unit: str = UNITS[0]) -> Span:
     """One span from a (start, end, label) tuple, a {"start", "end",
     "label"} dict or a spaCy Span (offsets in `unit`), checked. `where` says
     where it came from, for errors."""
@@ -83,7 +84,7 @@ def span_problem(
     label: Any,
     *,
     limit: Optional[int] = None,
-    unit: str = "token",
+    unit: str = UNITS[0],
     empty_label: bool = True,
 ) -> Optional[str]:
     """What is wrong with one span, as text that follows "Span 3 " or
@@ -155,7 +156,7 @@ def check_spans(
     return None
 
 
-def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = "token") -> List[Span]:
+def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[0]) -> List[Span]:
     """The checked spans of one document as a sorted list, identical spans
     counted once (spaCy's set semantics).
 

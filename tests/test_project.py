@@ -80,10 +80,10 @@ def test_config_resolves_package_scorer(name):
     assert block["schemes"] == SCHEMES
     resolved = spacy.registry.resolve({"scorer": block})["scorer"]
     assert callable(resolved)
-    assert resolved.__module__ == "spacy_spanf1.scorer"
+    assert resolved.__module__ == "spacy_spanf1.integrations.spacy"
     # The assembled pipeline uses it, and selects the best model on IoU F
     nlp = load_model_from_config(config, auto_fill=True, validate=True)
-    assert nlp.get_pipe(name).scorer.__module__ == "spacy_spanf1.scorer"
+    assert nlp.get_pipe(name).scorer.__module__ == "spacy_spanf1.integrations.spacy"
     prefix = CONFIGS[name]
     weights = nlp.config["training"]["score_weights"]
     assert weights[f"{prefix}_iou_f"] == 1.0

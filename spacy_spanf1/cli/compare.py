@@ -5,10 +5,9 @@ from typing import Any, Dict, Optional
 import typer
 
 from ..api import compare_files
-from ..report import HTML_DOCS
 from .main import app, run_command
 from .options import command
-from .output import report
+from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
@@ -21,26 +20,11 @@ NAMES = (
 )
 
 
-def compare_command(
-    gold_path: Path,
-    pred_path: Optional[Path],
-    *,
-    schemes: Optional[str],
-    output_path: Optional[Path] = None,
-    errors_path: Optional[Path] = None,
-    html_path: Optional[Path] = None,
-    silent: bool = False,
-    html_docs: int = HTML_DOCS,
-    **settings: Any,
-) -> Dict[str, Any]:
-    """`compare_files`, printed and written as the command does.
-    RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
-    scores = compare_files(
-        gold_path, pred_path, schemes=schemes, keep_errors=bool(errors_path or html_path),
-        progress=not silent, **settings,
-    )
-    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
-                  html_docs=html_docs)
+def compare_command(gold_path: Path, pred_path: Optional[Path], **options: Any) -> Dict[str, Any]:
+    """`compare_files`, printed and written as the command does (options: schemes,
+    output_path, errors_path, html_path, silent, html_docs, and the settings
+    of `compare_files`). RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    return score_and_report(compare_files, gold_path, pred_path, **options)
 
 
 @command(app, "compare", NAMES)

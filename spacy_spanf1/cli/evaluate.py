@@ -1,14 +1,12 @@
 """`spacy-spanf1 evaluate`: a pipeline over a .spacy corpus."""
-from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 import typer
 
 from ..api import evaluate_pipeline
-from ..report import HTML_DOCS
 from .main import app, run_command
 from .options import command
-from .output import report
+from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
@@ -19,26 +17,11 @@ NAMES = (
 )
 
 
-def evaluate_model(
-    model: str,
-    data_path: Any,
-    *,
-    schemes: Optional[str],
-    output_path: Optional[Path] = None,
-    errors_path: Optional[Path] = None,
-    html_path: Optional[Path] = None,
-    silent: bool = False,
-    html_docs: int = HTML_DOCS,
-    **settings: Any,
-) -> Dict[str, Any]:
-    """`evaluate_pipeline`, printed and written as the command does.
-    RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
-    scores = evaluate_pipeline(
-        model, data_path, schemes=schemes, keep_errors=bool(errors_path or html_path),
-        progress=not silent, **settings,
-    )
-    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
-                  html_docs=html_docs)
+def evaluate_model(model: str, data_path: Any, **options: Any) -> Dict[str, Any]:
+    """`evaluate_pipeline`, printed and written as the command does (options: schemes,
+    output_path, errors_path, html_path, silent, html_docs, and the settings
+    of `evaluate_pipeline`). RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    return score_and_report(evaluate_pipeline, model, data_path, **options)
 
 
 @command(app, "evaluate", NAMES)

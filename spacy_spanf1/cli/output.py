@@ -226,3 +226,24 @@ def print_analysis(msg: Printer, scores: CorpusScores) -> None:
         )
 
 
+def score_and_report(
+    front_door: Callable[..., CorpusScores],
+    *inputs: Any,
+    schemes: Optional[str],
+    output_path: Optional[Path] = None,
+    errors_path: Optional[Path] = None,
+    html_path: Optional[Path] = None,
+    silent: bool = False,
+    html_docs: int = HTML_DOCS,
+    **settings: Any,
+) -> Dict[str, Any]:
+    """front_door(*inputs, **settings) (`compare_files`, `evaluate_pipeline`),
+    printed and written as the commands do: the errors are kept when a file
+    shows them, a progress bar unless silent.
+
+    RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    scores = front_door(
+        *inputs, schemes=schemes, keep_errors=bool(errors_path or html_path), progress=not silent, **settings
+    )
+    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
+                  html_docs=html_docs)

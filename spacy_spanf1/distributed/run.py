@@ -85,7 +85,7 @@ def open_client(
             # The nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers;
             # glibc then stops adapting its mmap threshold, and a spaCy
             # pipeline spends a quarter more CPU time mapping and unmapping
-            # its arrays. None leaves glibc's default (`README`, Dask).
+            # its arrays. None leaves glibc's default (docs/clusters.md).
             "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
         }
         if allowed_failures is not None:

@@ -452,16 +452,9 @@ def evaluate_spans(
     occurs in neither side gives a UserWarning listing the labels found.
     """
     check_unit(unit)
-    scorer = SpanScorer(
-        schemes,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        labels=labels,
-        per_doc=per_doc,
-        keep_errors=keep_errors,
-        keep_outcomes=keep_outcomes,
-    )
+    match = MatchSettings(schemes, labels=labels, iou_threshold=iou_threshold,
+                          overlap_threshold=overlap_threshold, min_overlap=min_overlap)
+    scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
         gold_chunk = list(islice(gold_iter, scorer.batch_size))

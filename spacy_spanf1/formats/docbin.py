@@ -17,6 +17,7 @@ from ..registry import formats
 from ..spans import Span
 from .base import Document, Format, PathLike
 from .base import InputError, check_file
+from ..settings import UNITS
 
 
 def _not_a_docbin(path: PathLike, err: Exception) -> InputError:
@@ -63,7 +64,7 @@ def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -
     return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source)
 
 
-def align_docs(gold: Document, pred: Document, *, unit: str = "token", spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], Optional[List[Span]]]:
+def align_docs(gold: Document, pred: Document, *, unit: str = UNITS[0], spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], Optional[List[Span]]]:
     """The spans of a gold and a predicted Document holding spaCy Docs, by
     spaCy's alignment; (None, None) when the gold doc lacks annotation."""
     from spacy.training import Example

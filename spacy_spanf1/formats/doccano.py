@@ -13,7 +13,7 @@ from ..registry import formats
 from ..spans import Span
 from .base import Document, Format, PathLike
 from .base import InputError
-from .records import char_span, check_read, json_lines, no_annotation, record_text, with_counts
+from .records import check_span_object, char_span, check_read, json_lines, no_annotation, record_text, with_counts
 
 SPAN_FIELDS = ("label", "entities")
 
@@ -71,11 +71,7 @@ def _entity_spans(items: Any, text: str, path: Path, lineno: int) -> List[Span]:
     spans = set()
     for i, item in enumerate(items):
         where = f"entity {i}"
-        if not isinstance(item, dict):
-            raise InputError(f'{where} is {item!r}, not an object {{"start_offset", "end_offset", "label"}}', path, lineno)
-        missing = [k for k in ("start_offset", "end_offset", "label") if k not in item]
-        if missing:
-            raise InputError(f"{where} lacks {', '.join(map(repr, missing))}: {item!r}", path, lineno)
+        check_span_object(item, ("start_offset", "end_offset", "label"), where, path, lineno)
         spans.add(char_span(item["start_offset"], item["end_offset"], item["label"], text, where, path, lineno))
     return sorted(spans)
 

@@ -22,6 +22,7 @@ from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
 from .base import Document, Format, PathLike
 from .base import InputError, gc_paused, read_line_blocks
+from .records import check_span_object
 
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
@@ -203,11 +204,7 @@ def _span_error(limit: int, items: list, unit: str, path: PathLike, lineno: int)
     """Raise the InputError of the first bad span of a record."""
     for i, item in enumerate(items):
         where = f"span {i}"
-        if not isinstance(item, dict):
-            raise InputError(f'{where} is {item!r}, not an object {{"start", "end", "label"}}', path, lineno)
-        missing = [key for key in ("start", "end", "label") if key not in item]
-        if missing:
-            raise InputError(f"{where} lacks {', '.join(repr(k) for k in missing)}: {item!r}", path, lineno)
+        check_span_object(item, ("start", "end", "label"), where, path, lineno)
         problem = span_problem(item["start"], item["end"], item["label"], limit=limit, unit=unit, empty_label=False)
         if problem is not None:
             raise InputError(f"{where} {problem}", path, lineno)

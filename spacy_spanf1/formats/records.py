@@ -103,3 +103,14 @@ def with_counts(meta: Dict[str, Any], counts: Dict[str, int]) -> Dict[str, Any]:
     if kept:
         meta[COUNTS_KEY] = kept
     return meta
+
+
+def check_span_object(item: Any, keys: Tuple[str, str, str], where: str, path: PathLike, lineno: int) -> None:
+    """InputError unless a span of a record is an object with these keys
+    (start, end and label as the format names them)."""
+    if not isinstance(item, dict):
+        shape = "{" + ", ".join(f'"{key}"' for key in keys) + "}"
+        raise InputError(f"{where} is {item!r}, not an object {shape}", path, lineno)
+    missing = [key for key in keys if key not in item]
+    if missing:
+        raise InputError(f"{where} lacks {', '.join(map(repr, missing))}: {item!r}", path, lineno)

@@ -67,7 +67,7 @@ def _same_token_columns(x_table: numpy.ndarray, y_table: numpy.ndarray) -> bool:
 
 
 def example_spans(
-    example: Example, spans_key: Optional[str] = None, unit: str = "token"
+    example: Example, spans_key: Optional[str] = None, unit: str = UNITS[0]
 ) -> Optional[SpanPair]:
     """(gold, predicted) spans of one example, each sorted, in the given unit.
 

@@ -1,6 +1,6 @@
 """Bootstrap intervals of P, R and F from per-document count rows.
 
-A resample is a weighted sum of count rows (the README's "How sure is a score"):
+A resample is a weighted sum of count rows (docs/analysis.md, "How sure is a score"):
 the weights are how often each document (or group) was drawn, so no span
 is matched again. The draws and the arithmetic of the interval are those
 of `scipy.stats.bootstrap(..., paired=True, vectorized=True)` step by
@@ -25,6 +25,7 @@ from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Seque
 import numpy
 
 from ..results import SchemeResult
+from ..exceptions import SettingError
 from ..settings import CONFIDENCE, METHODS, N_RESAMPLES, SEED, check_choice, check_n_resamples, check_open_fraction, check_seed
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.metrics import prf_of_counts
@@ -212,9 +213,10 @@ def bca_probabilities(
     try:
         from scipy.special import ndtr, ndtri
     except ImportError:
-        raise ImportError(
-            "method='BCa' needs scipy (its normal quantiles): pip install scipy, "
-            "or use method='percentile'."
+        raise SettingError(
+            "method='BCa' needs scipy (its normal quantiles): pip install 'spacy-spanf1[stats]' "
+            "(or scipy), or use method='percentile'.",
+            "method",
         ) from None
 
     z0_hat = ndtri(percentile_of_score(replicates, estimate))
@@ -280,7 +282,7 @@ def bootstrap_ci(
     n_resamples: int = N_RESAMPLES,
     confidence: float = CONFIDENCE,
     seed: int = SEED,
-    method: str = "percentile",
+    method: str = METHODS[0],
     groups: Optional[Sequence[Hashable]] = None,
 ) -> Union[SchemeInterval, Dict[str, SchemeInterval]]:
     """Bootstrap intervals of a scheme's P, R and F.

@@ -19,7 +19,7 @@ import numpy
 
 from ..engine.scorer import SpanScorer, evaluate_spans, warn_unseen_labels
 from ..results import SchemeResult
-from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES, AnalysisSettings, check_unit
+from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES, UNITS, AnalysisSettings, check_unit
 from ..engine.metrics import f_score, prf_of_counts, safe_div
 from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
@@ -175,7 +175,7 @@ def breakdown(
             f"Unknown setting {', '.join(map(repr, unknown))} of breakdown. "
             f"Valid settings: {', '.join(SETTINGS)} (and doc_lengths)."
         )
-    check_unit(settings.get("unit", "token"))
+    check_unit(settings.get("unit", UNITS[0]))
     if doc_lengths is not None and name not in DOC_ATTRIBUTES:
         raise ValueError(
             f"'doc_lengths' applies to by='doc_length' or by='density', not by={_by_text(by)}."
@@ -238,7 +238,7 @@ def _span_buckets(result: SchemeResult, by: str, buckets: int) -> List[Bucket]:
 
 
 def _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths, settings):
-    unit = settings.get("unit", "token")
+    unit = settings.get("unit", UNITS[0])
     gold = [read_doc_spans(spacy_span_tuples(d, unit), "gold", i, unit) for i, d in enumerate(gold_docs)]
     pred = [read_doc_spans(spacy_span_tuples(d, unit), "pred", i, unit) for i, d in enumerate(pred_docs)]
     if len(gold) != len(pred):

@@ -79,7 +79,7 @@ def paired_test(
     result_a: Union[SchemeResult, Mapping[str, SchemeResult]],
     result_b: Union[SchemeResult, Mapping[str, SchemeResult]],
     *,
-    method: str = "randomization",
+    method: str = TESTS[0],
     n_resamples: Optional[int] = None,
     seed: int = SEED,
     groups: Optional[Sequence[Hashable]] = None,
@@ -90,8 +90,8 @@ def paired_test(
     result_a, result_b (SchemeResult or Dict[str, SchemeResult]): Scored
         with per_doc=True on the same gold documents, in the same order.
     method (str): "randomization" or "bootstrap".
-    n_resamples (Optional[int]): Rounds; None: 10000 for randomization,
-        1000 for bootstrap.
+    n_resamples (Optional[int]): Rounds; None: the method's own
+        (`settings.TEST_RESAMPLES`).
     seed (int): Seed of numpy.random.default_rng.
     groups (Optional[Sequence[Hashable]]): One key per document: swap or
         resample groups instead of documents.

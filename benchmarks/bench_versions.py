@@ -1,0 +1,100 @@
+"""The benchmarks of two checkouts of the package, side by side in one run.
+
+    python benchmarks/bench_versions.py BEFORE [AFTER] [--repeat 3]
+
+BEFORE and AFTER are source trees of spacy-spanf1 (AFTER defaults to this
+one), e.g. a `git worktree add ../before <commit>`. Each round runs, in
+each tree and with that tree on PYTHONPATH, its own `bench.py` (the scorer
+against spaCy's `get_ner_prf`, `evaluate_spans`, `evaluate_tags`),
+`bench_compare.py` (`compare` against reading the files into lists) and
+`bench_stats.py` (`bootstrap_ci`, `paired_test`); the trees take turns
+within a round, and the fastest figure of each over the rounds counts
+(timeit's rule: the others measured the machine's other load). It prints
+each figure of both trees and AFTER / BEFORE, which should stay within
+5 % for a change that is not about speed.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import typer
+
+HERE = Path(__file__).resolve().parent.parent
+
+#: bench.py figures: the medians of these tasks, and the ratios of two.
+BENCH_TASKS = ("scorer_fresh", "get_ner_prf_fresh", "scorer_cached", "get_ner_prf_cached", "evaluate_spans",
+               "tags_conll", "tags_strict")
+BENCH_RATIOS = (("scorer_fresh", "get_ner_prf_fresh"), ("scorer_cached", "get_ner_prf_cached"))
+#: bench_compare.py and bench_stats.py lines: figure name -> pattern of its seconds.
+PRINTED = {
+    "compare_s": r"compare (\d+\.\d+)s \(peak RSS",
+    "compare_floor_s": r"floor (\d+\.\d+)s \(peak RSS",
+    "compare_rss_mb": r"compare \d+\.\d+s \(peak RSS (\d+) MB",
+    "bootstrap_ci_s": r"bootstrap_ci 1000 resamples, six schemes\s+(\d+\.\d+)",
+    "randomization_s": r"paired_test randomization 10,000 rounds\s+(\d+\.\d+)",
+    "paired_bootstrap_s": r"paired_test bootstrap 1,000 resamples\s+(\d+\.\d+)",
+}
+
+
+def run(tree: Path, args: List[str]) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{tree}: {' '.join(args)} failed:\n{out.stderr[-2000:]}")
+    return out.stdout
+
+
+def measure(tree: Path, docs: int, compare_docs: int) -> Dict[str, float]:
+    """One round of every figure in one tree."""
+    found: Dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "bench.json"
+        run(tree, ["benchmarks/bench.py", "--sizes", str(docs), "--runs", "5", "--skip", "presidio,seqeval",
+                   "--stream", "0", "--json", str(report)])
+        medians = json.loads(report.read_text())["sizes"][str(docs)]["medians"]
+    for task in BENCH_TASKS:
+        if task in medians:
+            found[f"{task}_s"] = medians[task]
+    for ours, ref in BENCH_RATIOS:
+        found[f"{ours} / {ref}"] = medians[ours] / medians[ref]
+    printed = run(tree, ["benchmarks/bench_compare.py", "--docs", str(compare_docs), "--brat", "0"])
+    printed += run(tree, ["benchmarks/bench_stats.py", "--n-docs", str(docs), "--runs", "3"])
+    for name, pattern in PRINTED.items():
+        match = re.search(pattern, printed)
+        if match:
+            found[name] = float(match.group(1))
+    found["compare / floor"] = found["compare_s"] / found["compare_floor_s"]
+    return found
+
+
+def main(
+    before: Path = typer.Argument(..., help="The source tree measured first (the baseline)"),
+    after: Optional[Path] = typer.Argument(None, help="The source tree to compare [default: this one]"),
+    repeat: int = typer.Option(3, "--repeat", min=1, help="Rounds; the fastest of each figure counts"),
+    docs: int = typer.Option(10000, "--docs", help="Documents of bench.py and bench_stats.py"),
+    compare_docs: int = typer.Option(100000, "--compare-docs", help="Documents of bench_compare.py"),
+) -> None:
+    trees = {"before": before.resolve(), "after": (after or HERE).resolve()}
+    rounds: Dict[str, List[Dict[str, float]]] = {name: [] for name in trees}
+    for i in range(repeat):
+        for name, tree in (trees.items() if i % 2 == 0 else reversed(list(trees.items()))):
+            rounds[name].append(measure(tree, docs, compare_docs))
+            print(f"round {i + 1}, {name}: done", file=sys.stderr, flush=True)
+    best = {name: {key: min(r[key] for r in runs) for key in runs[0]} for name, runs in rounds.items()}
+    print(f"{repeat} rounds, fastest of each; before = {trees['before']}, after = {trees['after']}")
+    print(f"{'figure':<44}{'before':>10}{'after':>10}{'after / before':>16}")
+    for key in best["before"]:
+        a, b = best["before"][key], best["after"].get(key)
+        if b is None:
+            continue
+        print(f"{key:<44}{a:>10.3f}{b:>10.3f}{b / a:>16.3f}")
+    print("runs: " + json.dumps(rounds))
+
+
+if __name__ == "__main__":
+    typer.run(main)

@@ -1,0 +1,180 @@
+"""The package's structure, read from its source: data flows one way.
+
+- no import cycle between its modules (imports inside functions count);
+- no name with a leading underscore imported from another module;
+- no function outside the command line takes more than 12 parameters;
+- the defaults of the settings are written once, in `settings.py`;
+- every command-line option is declared once, in `cli/options.py`;
+- `distributed/` never imports the Python front doors (`api`);
+- `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
+"""
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "spacy_spanf1"
+
+
+def modules():
+    """module name -> (path, is a package)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        found[".".join(parts)] = (path, is_package)
+    return found
+
+
+MODULES = modules()
+
+
+def imports_of(name):
+    """(imported module, imported names) of every import in a module,
+    inside functions too, relative imports resolved."""
+    path, is_package = MODULES[name]
+    package = name.split(".") if is_package else name.split(".")[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = ".".join(base + (node.module.split(".") if node.module else []))
+            else:
+                target = node.module or ""
+            yield target, [alias.name for alias in node.names]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+
+
+def edges():
+    graph = {name: set() for name in MODULES}
+    for name in MODULES:
+        for target, names in imports_of(name):
+            if not target.startswith("spacy_spanf1"):
+                continue
+            subs = [f"{target}.{n}" for n in names if f"{target}.{n}" in MODULES]
+            graph[name].update(subs)
+            if len(subs) < len(names) or not names:
+                if target in MODULES:
+                    graph[name].add(target)
+    return graph
+
+
+def test_the_checks_see_the_package():
+    assert {"spacy_spanf1.settings", "spacy_spanf1.corpus", "spacy_spanf1.api", "spacy_spanf1.cli.options"} <= set(MODULES)
+    graph = edges()
+    assert "spacy_spanf1.corpus" in graph["spacy_spanf1.api"]
+    assert "spacy_spanf1.corpus" in graph["spacy_spanf1.distributed.tasks"]
+
+
+def test_no_import_cycle():
+    graph = edges()
+    state = {}
+    cycles = []
+
+    def visit(name, path):
+        state[name] = "open"
+        for target in sorted(graph[name]):
+            if state.get(target) == "open":
+                cycles.append(path[path.index(target):] + [target] if target in path else [name, target])
+            elif target not in state:
+                visit(target, path + [target])
+        state[name] = "done"
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not cycles, cycles
+
+
+def test_no_underscore_name_is_imported_across_modules():
+    found = []
+    for name in MODULES:
+        for target, names in imports_of(name):
+            if target.startswith("spacy_spanf1"):
+                found += [(name, target, n) for n in names if n.startswith("_") and not n.startswith("__")]
+            if any(part.startswith("_") and not part.startswith("__") for part in target.split(".")):
+                found.append((name, target, "<module>"))
+    assert not found
+
+
+def test_no_function_outside_the_cli_takes_more_than_12_parameters():
+    found = []
+    for name, (path, _) in MODULES.items():
+        if name.startswith("spacy_spanf1.cli"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = node.args
+                n = (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
+                     + (args.vararg is not None) + (args.kwarg is not None))
+                if args.args and args.args[0].arg in ("self", "cls"):
+                    n -= 1
+                if n > 12:
+                    found.append((name, node.name, n))
+    assert not found
+
+
+@pytest.mark.parametrize("literal", ["12345", "0.95", "10000", "0.05"])
+def test_statistics_defaults_are_written_once(literal):
+    pattern = re.compile(rf"(?<![\w.]){re.escape(literal)}(?![\w])")
+    found = [
+        f"{path.relative_to(PACKAGE)}:{i}" for path, _ in MODULES.values() for i, line in
+        enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line.split("#")[0]) and not line.strip().startswith(("#", '"', "'"))
+    ]
+    assert [f for f in found if not f.startswith("settings.py")] == [], found
+
+
+def test_threshold_defaults_are_written_once():
+    pattern = re.compile(r"\w*(threshold|overlap)\w*\s*(:\s*[\w\[\]]+)?\s*=\s*0\.5\b")
+    found = [
+        f"{path.relative_to(PACKAGE)}:{i}" for path, _ in MODULES.values()
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)
+    ]
+    assert len(found) == 2 and all(f.startswith("settings.py:") for f in found), found
+
+
+def test_every_cli_option_is_declared_once():
+    calls = []
+    for name, (path, _) in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("Option", "Argument"):
+                calls.append(name)
+    # options.py builds every option from its declarations; main.py has --version
+    assert sorted(set(calls)) == ["spacy_spanf1.cli.main", "spacy_spanf1.cli.options"], calls
+    from spacy_spanf1.cli.options import DECLARED, OPTIONS
+
+    flags = [flag for option in DECLARED if not option.argument for flag in option.flags]
+    assert len(flags) == len(set(flags))
+    assert len(OPTIONS) == len(DECLARED)
+    from typer.main import get_command
+
+    from spacy_spanf1.cli import app
+
+    for command in get_command(app).commands.values():
+        for param in command.params:
+            if param.name in OPTIONS and not OPTIONS[param.name].argument:
+                assert list(param.opts) == list(OPTIONS[param.name].flags), param.name
+
+
+def test_distributed_does_not_import_the_front_doors():
+    graph = edges()
+    for name in MODULES:
+        if name.startswith("spacy_spanf1.distributed"):
+            assert not {t for t in graph[name] if t in ("spacy_spanf1.api", "spacy_spanf1.app") or t.startswith("spacy_spanf1.cli")}, name
+
+
+def test_import_is_light():
+    code = (
+        "import sys, spacy_spanf1; "
+        "print(sorted(m for m in ('spacy', 'srsly', 'scipy', 'dask', 'distributed', 'thinc') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
