@@ -9,6 +9,7 @@ shard, which are merged with `CorpusScores.__add__` and then checked.
 Memory is bounded: a batch of documents at a time, plus only what `Keep`
 asks for.
 """
+import dataclasses
 import gc
 from collections import deque
 from dataclasses import dataclass
@@ -133,7 +134,7 @@ def score_pairs(
     keep_changes = {KEEP_KEYWORDS[name]: settings.pop(name) for name in list(settings) if name in KEEP_KEYWORDS}
     keep = keep or Keep()
     if keep_changes:
-        keep = Keep(**{**keep.__dict__, **{k: tuple(v) if isinstance(v, list) else v for k, v in keep_changes.items()}})
+        keep = dataclasses.replace(keep, **{k: tuple(v) if isinstance(v, list) else v for k, v in keep_changes.items()})
     match = as_match(match, settings)
     if isinstance(pairs, Pairs):
         stats = pairs.stats if stats is None else stats
@@ -291,7 +292,7 @@ def score_files(
     pairs = open_files(gold_path, pred_path, match, read)
     fmt = pairs.fmt
     wants_labels = getattr(fmt, "keeps_gold_labels", None)
-    keep = Keep(**{**keep.__dict__, "gold_labels": keep.gold_labels or bool(wants_labels and wants_labels(match))})
+    keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or bool(wants_labels and wants_labels(match)))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
     signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name)
     return score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,

@@ -1,7 +1,7 @@
 """The package's registries, made with catalogue as spaCy makes its own.
 
 `formats`: the input formats of `compare` (and of `compare_files`). An
-entry is a `types.Format`; another package adds one under the entry point
+entry is a `formats.base.Format`; another package adds one under the entry point
 group `spacy_spanf1_formats`, with no change to this one:
 
     [project.entry-points.spacy_spanf1_formats]

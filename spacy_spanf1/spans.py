@@ -1,7 +1,7 @@
 """Spans as plain tuples, read from user input and checked.
 
 A span is `Span(start, end, label)` with an exclusive end. Reading spans
-out of spaCy objects lives in `docs.py`.
+out of spaCy objects lives in `integrations/spacy.py`.
 """
 from numbers import Integral
 from typing import Any, Iterable, List, NamedTuple, Optional, Sequence

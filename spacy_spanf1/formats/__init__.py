@@ -1,14 +1,14 @@
 """Input formats of `spacy-spanf1 compare` / `compare_files`: a registry
 of readers, and the pairing of gold and predicted documents.
 
-Each format is a `types.Format` object registered in `registry.formats`
+Each format is a `base.Format` object registered in `registry.formats`
 under its name (`spacy`, `jsonl`, `conll`, `kaggle`, ...; another package
 adds one under the entry point group `spacy_spanf1_formats`). Its reader
-yields `types.Document`s one at a time; `pairing.pair_documents` pairs the
+yields `base.Document`s one at a time; `pairing.pair_documents` pairs the
 two sides, checks that they describe the same documents and applies the
 skip rules, for every format alike. Every problem with the input raises
-`InputError` (file, line, problem); a bad setting raises `UsageError`
-naming the setting (both defined in `formats/base.py`).
+`InputError` (file, line, problem); a bad setting raises `SettingError`
+naming the setting (both in `spacy_spanf1.exceptions`).
 """
 import importlib
 from pathlib import Path
@@ -16,7 +16,9 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 
 from ..registry import formats as _registry
 from .base import Document, Format, PathLike
-from .base import InputError, UsageError, check_file, read_lines, read_text
+from ..exceptions import InputError, SettingError, UsageError
+from ..settings import UNITS
+from .base import check_file, read_lines, read_text
 from .pairing import DocPair, PairStats, pair_documents, token_offsets
 
 #: The built-in reader modules, imported (and so registered) on import of
@@ -34,7 +36,6 @@ from .docbin import read_docbin  # noqa: E402
 from .jsonl import read_jsonl  # noqa: E402
 from .kaggle import read_kaggle  # noqa: E402
 
-UNITS: Tuple[str, ...] = ("token", "char")
 
 
 def format_names() -> Tuple[str, ...]:
@@ -179,6 +180,7 @@ __all__ = [
     "InputError",
     "PairStats",
     "Pairs",
+    "SettingError",
     "UsageError",
     "check_file",
     "check_options",

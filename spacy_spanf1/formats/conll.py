@@ -17,7 +17,7 @@ from .base import InputError, UsageError, read_lines
 
 def check_tag_options(mode: str, scheme: Optional[str]) -> None:
     """Raises UsageError (naming the setting tag_mode or tag_scheme) unless
-    mode and scheme suit `spans_from_tags` (the check of `tags.py`)."""
+    mode and scheme suit `spans_from_tags` (the check of `tags.decode`)."""
     try:
         _check_tags(mode, scheme, names=("tag_mode", "tag_scheme"))
     except ValueError as err:

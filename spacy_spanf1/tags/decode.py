@@ -160,7 +160,7 @@ class Decoder:
 
     def decode_ids(self, cur: numpy.ndarray) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """`decode` for sentences already mapped to tag ids and joined, an
-        "O" (id 0) after each, as `ids` returns them (`hf.py` builds this
+        "O" (id 0) after each, as `ids` returns them (`integrations/hf.py` builds this
         array from class ids without making tag strings)."""
         if len(cur) == 0:
             return _EMPTY, _EMPTY, _EMPTY
