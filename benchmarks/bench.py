@@ -60,7 +60,7 @@ from spacy_spanf1.errors import SCHEMES  # the one list of scheme names
 
 # The references written in pandas live with the tests, which run them too.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from references import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames  # noqa: E402
+from helpers import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames  # noqa: E402
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
 LABEL_WEIGHTS = (0.30, 0.24, 0.20, 0.13, 0.08, 0.05)

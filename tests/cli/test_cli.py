@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from spacy_spanf1.cli import app, evaluate_model
 
 # Subprocesses import the package of this checkout, not whichever one is installed.
-ROOT = str(Path(__file__).resolve().parent.parent)
+ROOT = str(Path(__file__).resolve().parents[2])
 ENV = dict(
     os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8",
     PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench.py"
 
 
 def run_bench(*args, timeout=900):

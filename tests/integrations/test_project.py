@@ -17,7 +17,7 @@ from spacy.util import load_config, load_model_from_config
 import spacy_spanf1.scorer
 from spacy_spanf1 import evaluate_spans
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMES = ["iou", "strict", "exact", "partial", "type", "overlap"]
 CONFIGS = {"ner": "ents", "spancat": "spans_sc"}
 

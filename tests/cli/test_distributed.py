@@ -22,8 +22,8 @@ from spacy_spanf1.distributed.shards import is_sharded_compare, plan_pairs, plan
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.report import error_records
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = Path(__file__).resolve().parents[1]
 SCHEMES = "strict,exact,partial,type,iou,overlap"
 N_DOCS = 200
 # Dask leaves sockets to the garbage collector and warns of busy ports: not ours.

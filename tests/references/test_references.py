@@ -22,7 +22,7 @@ import random
 import pytest
 from nervaluate import Evaluator
 
-from references import feedback_prize, feedback_prize_frames
+from helpers import feedback_prize, feedback_prize_frames
 from spacy_spanf1 import Span, SpanScorer, evaluate_spans
 
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}

@@ -343,7 +343,7 @@ def test_docstring_examples():
 
 
 def test_import_does_not_load_heavy_libraries():
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     code = (
         "import sys, spacy_spanf1.hf; "
         "print(spacy_spanf1.hf.__file__); "

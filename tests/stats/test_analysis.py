@@ -26,7 +26,7 @@ from spacy_spanf1.cli import app
 from spacy_spanf1.spans import Span
 from spacy_spanf1.stats import bootstrap_ci, breakdown, paired_test
 
-ROOT = str(Path(__file__).resolve().parent.parent)
+ROOT = str(Path(__file__).resolve().parents[2])
 ENV = dict(
     os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8",
     PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),
