@@ -3,9 +3,9 @@
 
 pyproject.toml's pytest `pythonpath` puts `tests/` on sys.path, so every
 module, in any subdirectory, imports these as `from helpers import ...`.
-Heavy or optional libraries (pandas, Presidio, typer's CliRunner) are
-imported inside the functions that use them, so that importing this module
-costs nothing a caller does not use.
+Heavy or optional libraries (pandas, Presidio, typer's CliRunner, pytest
+itself) are imported inside the functions that use them, so that importing
+this module (as benchmarks/bench.py does) costs nothing a caller does not use.
 """
 import html
 import json
@@ -22,7 +22,6 @@ from types import SimpleNamespace
 from typing import Dict, List, Sequence, Tuple
 
 import numpy
-import pytest
 
 from spacy_spanf1 import SCHEMES
 from spacy_spanf1.spans import Span
@@ -275,6 +274,8 @@ def measure_in_chromium(page, script, workdir):
     """Lay out the HTML page, with `script` injected at the end of its body,
     in headless Chromium; return the JSON the script leaves in
     <pre id="measured">. A missing browser fails the test."""
+    import pytest
+
     browser = find_browser()
     if browser is None:
         pytest.fail("headless Chromium not found: `make test` installs it (apt-get install -y chromium), or set CHROMIUM")

@@ -1,19 +1,16 @@
 """The benchmark (benchmarks/bench.py) as a smoke test: it runs at a small
 size and its agreement check passes. Timings are printed, never asserted."""
 import importlib.util
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench.py"
+from helpers import ROOT, python
+
+BENCH = ROOT / "benchmarks" / "bench.py"
 
 
 def run_bench(*args, timeout=900):
-    return subprocess.run(
-        [sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=timeout
-    )
+    return python(BENCH, *args, timeout=timeout)
 
 
 @pytest.fixture(scope="module")

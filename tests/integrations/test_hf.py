@@ -7,8 +7,6 @@ other schemes; a small case worked out by hand. transformers is imported
 only in the test that needs a real EvalPrediction.
 """
 import doctest
-import subprocess
-import sys
 import warnings
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from seqeval.metrics import accuracy_score, classification_report, f1_score, pre
 from seqeval.scheme import IOB2
 
 import spacy_spanf1.hf
+from helpers import ROOT, python
 from spacy_spanf1 import SCHEMES, evaluate_spans, spans_from_tags
 from spacy_spanf1.hf import make_compute_metrics
 
@@ -343,15 +342,15 @@ def test_docstring_examples():
 
 
 def test_import_does_not_load_heavy_libraries():
-    root = Path(__file__).resolve().parents[2]
     code = (
         "import sys, spacy_spanf1.hf; "
         "print(spacy_spanf1.hf.__file__); "
         "print(sorted(m for m in ('transformers', 'torch', 'tensorflow', 'jax', 'spacy', 'thinc') if m in sys.modules))"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    out = python("-c", code)
+    assert out.returncode == 0, out.stderr
     path, heavy = out.stdout.splitlines()
-    assert Path(path).resolve() == root / "spacy_spanf1" / "hf.py"
+    assert Path(path).resolve() == ROOT / "spacy_spanf1" / "hf.py"
     assert heavy == "[]"
 
 

@@ -306,7 +306,7 @@ def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
 
 
 # --------------------------------------------------------------------------
-# overlap vs the Feedback Prize metric (tests/references.py, in pandas)
+# overlap vs the Feedback Prize metric (tests/helpers.py, in pandas)
 # --------------------------------------------------------------------------
 
 
