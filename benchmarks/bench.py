@@ -298,22 +298,27 @@ ROW_ORDER = [
     "scorer_fresh", "scorer_cached", "evaluate_spans", "tags_conll", "tags_strict",
 ]
 
+# How the target lines name each timed row.
+TARGET_LABELS = {
+    "scorer_fresh": "scorer (6 schemes, fresh Examples)", "get_ner_prf_fresh": "get_ner_prf (fresh Examples)",
+    "scorer_cached": "scorer (6 schemes, cached Examples)", "get_ner_prf_cached": "get_ner_prf (alignment cached)",
+    "evaluate_spans": "evaluate_spans (6 schemes)", "nervaluate": "nervaluate (4)",
+    "presidio": "presidio-evaluator (iou)", "pandas_overlap": "Feedback Prize pandas (overlap)",
+    "tags_conll": "evaluate_tags (conll)", "seqeval_default": "seqeval classification_report (default)",
+    "tags_strict": "evaluate_tags (strict IOB2)", "seqeval_strict": "seqeval classification_report (strict IOB2)",
+}
 # (id, ours, reference, kind, bound, label of ours, label of the reference)
 TARGETS = [
-    ("1a", "scorer_fresh", "get_ner_prf_fresh", "at_most", 0.5,
-     "scorer (6 schemes, fresh Examples)", "get_ner_prf (fresh Examples)"),
-    ("1b", "scorer_cached", "get_ner_prf_cached", "at_most", 1.0,
-     "scorer (6 schemes, cached Examples)", "get_ner_prf (alignment cached)"),
-    ("2a", "evaluate_spans", "nervaluate", "faster", 20.0,
-     "evaluate_spans (6 schemes)", "nervaluate (4)"),
-    ("2b", "evaluate_spans", "presidio", "faster", 1000.0,
-     "evaluate_spans (6 schemes)", "presidio-evaluator (iou)"),
-    ("2c", "evaluate_spans", "pandas_overlap", "faster", 20.0,
-     "evaluate_spans (6 schemes)", "Feedback Prize pandas (overlap)"),
-    ("3a", "tags_conll", "seqeval_default", "faster", 20.0,
-     "evaluate_tags (conll)", "seqeval classification_report (default)"),
-    ("3b", "tags_strict", "seqeval_strict", "faster", 20.0,
-     "evaluate_tags (strict IOB2)", "seqeval classification_report (strict IOB2)"),
+    (tid, ours, ref, kind, bound, TARGET_LABELS[ours], TARGET_LABELS[ref])
+    for tid, ours, ref, kind, bound in [
+        ("1a", "scorer_fresh", "get_ner_prf_fresh", "at_most", 0.5),
+        ("1b", "scorer_cached", "get_ner_prf_cached", "at_most", 1.0),
+        ("2a", "evaluate_spans", "nervaluate", "faster", 20.0),
+        ("2b", "evaluate_spans", "presidio", "faster", 1000.0),
+        ("2c", "evaluate_spans", "pandas_overlap", "faster", 20.0),
+        ("3a", "tags_conll", "seqeval_default", "faster", 20.0),
+        ("3b", "tags_strict", "seqeval_strict", "faster", 20.0),
+    ]
 ]
 # Shown for information; no target.
 CONTEXT = [

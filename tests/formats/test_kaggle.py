@@ -6,6 +6,9 @@ from helpers import load_corpus, write
 from spacy_spanf1.formats import InputError, read_kaggle
 from spacy_spanf1.spans import Span
 
+#: The header of a Kaggle submission: a document id, a class, word indices.
+HEADER = "id,class,predictionstring\n"
+
 
 def test_read_kaggle(tmp_path):
     text = "\ufeffid,discourse_id,discourse_type,predictionstring\nB,1,Lead,0 1 2\nA,2,Claim,5 6\nB,3,Claim,4 3\nB,4,Lead,2 1 0\n"
@@ -21,13 +24,13 @@ def test_read_kaggle(tmp_path):
     [
         ("", r"a\.csv: empty file"),
         ("id,label,predictionstring\nA,X,1\n", r"a\.csv:1: the header has no column 'class' or 'discourse_type'"),
-        ("id,class,predictionstring\nA,X,1\nA,X\n", r"a\.csv:3: the row has 2 fields, the header has 3"),
-        ("id,class,predictionstring\nA,X,1 b 2\n", r"a\.csv:2: predictionstring holds 'b'"),
-        ("id,class,predictionstring\nA,X,1 3\n", r"a\.csv:2: predictionstring '1 3' is not one contiguous run"),
-        ("id,class,predictionstring\nA,X,\n", r"a\.csv:2: empty predictionstring"),
-        ("id,class,predictionstring\nA,X,-1 0\n", r"a\.csv:2: predictionstring holds the negative word index -1"),
-        ("id,class,predictionstring\n,X,1\n", r"a\.csv:2: empty id"),
-        ('id,class,predictionstring\nA,"X,1\n', r"a\.csv:2: the row has 2 fields"),
+        (HEADER + "A,X,1\nA,X\n", r"a\.csv:3: the row has 2 fields, the header has 3"),
+        (HEADER + "A,X,1 b 2\n", r"a\.csv:2: predictionstring holds 'b'"),
+        (HEADER + "A,X,1 3\n", r"a\.csv:2: predictionstring '1 3' is not one contiguous run"),
+        (HEADER + "A,X,\n", r"a\.csv:2: empty predictionstring"),
+        (HEADER + "A,X,-1 0\n", r"a\.csv:2: predictionstring holds the negative word index -1"),
+        (HEADER + ",X,1\n", r"a\.csv:2: empty id"),
+        (HEADER + 'A,"X,1\n', r"a\.csv:2: the row has 2 fields"),
     ],
     ids=["empty", "no-class", "fields", "index", "gap", "empty-ps", "negative", "empty-id", "open-quote"],
 )
@@ -37,11 +40,11 @@ def test_read_kaggle_errors_name_the_line(tmp_path, text, message):
 
 
 def test_load_corpus_kaggle_ids_any_order(tmp_path):
-    gold = write(tmp_path / "g.csv", "id,class,predictionstring\nA,X,0 1\nB,Y,3\n")
-    pred = write(tmp_path / "p.csv", "id,class,predictionstring\nB,Y,3\nA,X,1\n")
+    gold = write(tmp_path / "g.csv", HEADER + "A,X,0 1\nB,Y,3\n")
+    pred = write(tmp_path / "p.csv", HEADER + "B,Y,3\nA,X,1\n")
     corpus = load_corpus(gold, pred)
     assert [p.name for p in corpus.pairs] == ["id 'A'", "id 'B'"]
     assert corpus.pairs[0].pred == [Span(1, 2, "X")]
-    unknown = write(tmp_path / "u.csv", "id,class,predictionstring\nA,X,1\nC,Y,3\n")
+    unknown = write(tmp_path / "u.csv", HEADER + "A,X,1\nC,Y,3\n")
     with pytest.raises(InputError, match=r"u\.csv:3: id 'C' is not in .*g\.csv"):
         load_corpus(gold, unknown)
