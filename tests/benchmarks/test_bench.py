@@ -21,6 +21,7 @@ def bench():
     return module
 
 
+@pytest.mark.slow  # the benchmark in a subprocess
 def test_bench_smoke(tmp_path):
     out = tmp_path / "bench.json"
     proc = run_bench("--sizes", "500", "--runs", "1", "--stream", "2000", "--json", str(out))
@@ -32,6 +33,7 @@ def test_bench_smoke(tmp_path):
     assert out.exists()
 
 
+@pytest.mark.slow  # the benchmark in a subprocess
 def test_bench_rejects_unknown_reference():
     proc = run_bench("--sizes", "10", "--runs", "1", "--stream", "0", "--skip", "nope", timeout=300)
     assert proc.returncode == 1

@@ -265,6 +265,7 @@ def evaluate_run(evaluate_dir):
     return run(args, evaluate_dir)
 
 
+@pytest.mark.slow  # `evaluate --n-process 2` runs the pipeline in two worker processes (about 4 s)
 def test_evaluate_ents(evaluate_run, evaluate_dir):
     root, result = evaluate_dir, evaluate_run
     assert result.returncode == 0, result.stderr

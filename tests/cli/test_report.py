@@ -177,6 +177,7 @@ def rgb(hex_color):
     return "rgb({}, {}, {})".format(*(int(hex_color[i : i + 2], 16) for i in (1, 3, 5)))
 
 
+@pytest.mark.slow  # starts a browser
 def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     records = [

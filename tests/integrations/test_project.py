@@ -106,6 +106,7 @@ def test_config_scores_every_scheme(name, wnut17_docs):
     assert scores[f"{prefix}_f"] == scores[f"{prefix}_iou_f"]
 
 
+@pytest.mark.slow  # `spacy debug config` builds each training config in a subprocess (3-4 s each)
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_debug_config_passes(name):
     result = python("-m", "spacy", "debug", "config", f"configs/{name}.cfg")
@@ -237,6 +238,7 @@ def bad_config(tmp_path: Path, setting) -> Path:
     return path
 
 
+@pytest.mark.slow  # `spacy debug config` in a subprocess (3-4 s each)
 @pytest.mark.parametrize(
     "setting,expected", BAD_SCORER_SETTINGS, ids=["unknown_scheme", "no_scheme", "missing_schemes", "iou_threshold"]
 )

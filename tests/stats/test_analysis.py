@@ -323,6 +323,7 @@ def test_evaluate_with_baseline_and_by_genre(pipelines):
     assert scores.to_dict()["comparison"]["baseline"] == f"pipeline {paths['a']}"
 
 
+@pytest.mark.slow  # two pipelines run in a CLI subprocess (about 4 s)
 def test_evaluate_cli_with_baseline(pipelines):
     tmp, paths, gold, pred_a, pred_b, docs = pipelines
     result = run(["evaluate", paths["b"], "data.spacy", "-s", "strict,iou", "--baseline", paths["a"],
@@ -364,6 +365,7 @@ document.body.appendChild(pre);
 """
 
 
+@pytest.mark.slow  # starts a browser
 def test_html_breakdowns_and_comparison_in_headless_chromium(corpus, monkeypatch):
     path = corpus[0]
     monkeypatch.chdir(path)

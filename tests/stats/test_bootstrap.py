@@ -101,6 +101,7 @@ def test_batches_not_dividing_n_resamples(stats_results, monkeypatch):
             assert_bit_identical(found[metric], reference)
 
 
+@pytest.mark.slow  # 20,000 documents, 1,000 resamples, twice (about 5 s)
 def test_large_corpus_is_batched_and_bit_identical():
     gold, pred = error_corpus(5, 20000)
     result = evaluate_spans(gold, pred, schemes=["strict"], per_doc=True)["strict"]
