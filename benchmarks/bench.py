@@ -58,9 +58,10 @@ msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
 from spacy_spanf1 import SCHEMES  # the one list of scheme names
 
-# The references written in pandas live with the tests, which run them too.
+# The references written in pandas, and the tag conversion, live with the
+# tests (tests/helpers.py), which run them too.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from references import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames  # noqa: E402
+from helpers import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames, iob2  # noqa: E402
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
 LABEL_WEIGHTS = (0.30, 0.24, 0.20, 0.13, 0.08, 0.05)
@@ -215,15 +216,6 @@ def words_of(doc: int, n: int) -> List[str]:
     return [f"w{(doc * 7919 + i * 104729) % 10000}" for i in range(n)]
 
 
-def bio_tags(spans: Sequence[Span], n: int) -> List[str]:
-    tags = ["O"] * n
-    for start, end, label in spans:
-        tags[start] = f"B-{label}"
-        for i in range(start + 1, end):
-            tags[i] = f"I-{label}"
-    return tags
-
-
 def io_tags(spans: Sequence[Span], n: int) -> List[str]:
     tags = ["O"] * n
     for start, end, label in spans:
@@ -241,8 +233,8 @@ def to_spacy(corpus: Corpus) -> List[Tuple[Any, Any]]:
     pairs = []
     for i, (n, gold, pred) in enumerate(zip(corpus.lengths, corpus.gold, corpus.pred)):
         words = words_of(i, n)
-        reference = Doc(vocab, words=words, ents=bio_tags(gold, n))
-        predicted = Doc(vocab, words=words, ents=bio_tags(pred, n))
+        reference = Doc(vocab, words=words, ents=iob2(n, gold))
+        predicted = Doc(vocab, words=words, ents=iob2(n, pred))
         pairs.append((predicted, reference))
     return pairs
 
@@ -306,22 +298,27 @@ ROW_ORDER = [
     "scorer_fresh", "scorer_cached", "evaluate_spans", "tags_conll", "tags_strict",
 ]
 
+# How the target lines name each timed row.
+TARGET_LABELS = {
+    "scorer_fresh": "scorer (6 schemes, fresh Examples)", "get_ner_prf_fresh": "get_ner_prf (fresh Examples)",
+    "scorer_cached": "scorer (6 schemes, cached Examples)", "get_ner_prf_cached": "get_ner_prf (alignment cached)",
+    "evaluate_spans": "evaluate_spans (6 schemes)", "nervaluate": "nervaluate (4)",
+    "presidio": "presidio-evaluator (iou)", "pandas_overlap": "Feedback Prize pandas (overlap)",
+    "tags_conll": "evaluate_tags (conll)", "seqeval_default": "seqeval classification_report (default)",
+    "tags_strict": "evaluate_tags (strict IOB2)", "seqeval_strict": "seqeval classification_report (strict IOB2)",
+}
 # (id, ours, reference, kind, bound, label of ours, label of the reference)
 TARGETS = [
-    ("1a", "scorer_fresh", "get_ner_prf_fresh", "at_most", 0.5,
-     "scorer (6 schemes, fresh Examples)", "get_ner_prf (fresh Examples)"),
-    ("1b", "scorer_cached", "get_ner_prf_cached", "at_most", 1.0,
-     "scorer (6 schemes, cached Examples)", "get_ner_prf (alignment cached)"),
-    ("2a", "evaluate_spans", "nervaluate", "faster", 20.0,
-     "evaluate_spans (6 schemes)", "nervaluate (4)"),
-    ("2b", "evaluate_spans", "presidio", "faster", 1000.0,
-     "evaluate_spans (6 schemes)", "presidio-evaluator (iou)"),
-    ("2c", "evaluate_spans", "pandas_overlap", "faster", 20.0,
-     "evaluate_spans (6 schemes)", "Feedback Prize pandas (overlap)"),
-    ("3a", "tags_conll", "seqeval_default", "faster", 20.0,
-     "evaluate_tags (conll)", "seqeval classification_report (default)"),
-    ("3b", "tags_strict", "seqeval_strict", "faster", 20.0,
-     "evaluate_tags (strict IOB2)", "seqeval classification_report (strict IOB2)"),
+    (tid, ours, ref, kind, bound, TARGET_LABELS[ours], TARGET_LABELS[ref])
+    for tid, ours, ref, kind, bound in [
+        ("1a", "scorer_fresh", "get_ner_prf_fresh", "at_most", 0.5),
+        ("1b", "scorer_cached", "get_ner_prf_cached", "at_most", 1.0),
+        ("2a", "evaluate_spans", "nervaluate", "faster", 20.0),
+        ("2b", "evaluate_spans", "presidio", "faster", 1000.0),
+        ("2c", "evaluate_spans", "pandas_overlap", "faster", 20.0),
+        ("3a", "tags_conll", "seqeval_default", "faster", 20.0),
+        ("3b", "tags_strict", "seqeval_strict", "faster", 20.0),
+    ]
 ]
 # Shown for information; no target.
 CONTEXT = [
@@ -379,8 +376,8 @@ def build_tasks(corpus: Corpus, skip: Sequence[str], with_presidio: bool, evalua
             "nervaluate", "nervaluate Evaluator(...).evaluate() (4 strategies)",
             lambda _: Evaluator(true_dicts, pred_dicts, tags=list(LABELS), loader="dict").evaluate(),
         ))
-    y_true = [bio_tags(d, n) for d, n in zip(gold, corpus.lengths)]
-    y_pred = [bio_tags(d, n) for d, n in zip(pred, corpus.lengths)]
+    y_true = [iob2(n, d) for d, n in zip(gold, corpus.lengths)]
+    y_pred = [iob2(n, d) for d, n in zip(pred, corpus.lengths)]
     if "seqeval" not in skip:
         from seqeval.metrics import classification_report
         from seqeval.scheme import IOB2

@@ -2,35 +2,22 @@
 evaluate_pipeline and the command line (issue #9 items 5, 7, 8).
 
 The reference values are those of spacy_spanf1.stats (tested against scipy
-in test_stats.py / test_breakdown.py) run on the same spans scored with
-evaluate_spans(per_doc=True)."""
-import html
+in test_bootstrap.py, test_paired.py and test_breakdown.py) run on the same
+spans scored with evaluate_spans(per_doc=True)."""
 import json
-import os
 import random
-import re
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import spacy
 from spacy.tokens import DocBin
 from spacy.tokens import Span as SpacySpan
-from typer.testing import CliRunner
 
+from helpers import assert_clean_failure, invoke, measure_in_chromium, run, write_jsonl
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.app import InputError, UsageError, compare_files, evaluate_pipeline
-from spacy_spanf1.cli import app
 from spacy_spanf1.spans import Span
 from spacy_spanf1.stats import bootstrap_ci, breakdown, paired_test
 
-ROOT = str(Path(__file__).resolve().parent.parent)
-ENV = dict(
-    os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8",
-    PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),
-)
 SCHEMES = ["strict", "partial", "iou"]
 WORDS = ["Ann", "Lee", "met", "Bo", "Chen", "in", "New", "York", "at", "Acme", "Corp", "today"]
 LABELS = ["PER", "LOC", "ORG"]
@@ -68,10 +55,6 @@ def make_corpus(n=16, seed=3):
         pred.append({"text": text, "spans": p})
         pred_b.append({"text": text, "spans": b})
     return gold, pred, pred_b
-
-
-def write_jsonl(path, records):
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
 
 
 def spans_of(records):
@@ -222,28 +205,6 @@ def test_plain_run_keeps_nothing_extra(corpus):
 # --------------------------------------------------------------------------
 
 
-def run(args, cwd):
-    return subprocess.run([sys.executable, "-m", "spacy_spanf1", *args], cwd=cwd, capture_output=True,
-                          text=True, env=ENV, timeout=300)
-
-
-def invoke(args):
-    return CliRunner().invoke(app, args, prog_name="spacy-spanf1")
-
-
-def assert_clean_failure(result, status, message):
-    code = getattr(result, "returncode", getattr(result, "exit_code", None))
-    assert code == status, (result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr + result.stdout
-    if status == 1:
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("✘"), result.stderr
-        assert message in lines[0], result.stderr
-    else:
-        assert "Usage:" in result.stderr
-        assert message in " ".join(result.stderr.split()), result.stderr
-
-
 def test_cli_prints_intervals_comparison_and_breakdowns(corpus):
     path, gold, pred, pred_b = corpus
     result = run(["compare", "gold.jsonl", "pred.jsonl", "-s", ",".join(SCHEMES), "--bootstrap", "500",
@@ -362,6 +323,7 @@ def test_evaluate_with_baseline_and_by_genre(pipelines):
     assert scores.to_dict()["comparison"]["baseline"] == f"pipeline {paths['a']}"
 
 
+@pytest.mark.slow  # two pipelines run in a CLI subprocess (about 4 s)
 def test_evaluate_cli_with_baseline(pipelines):
     tmp, paths, gold, pred_a, pred_b, docs = pipelines
     result = run(["evaluate", paths["b"], "data.spacy", "-s", "strict,iou", "--baseline", paths["a"],
@@ -403,26 +365,14 @@ document.body.appendChild(pre);
 """
 
 
+@pytest.mark.slow  # starts a browser
 def test_html_breakdowns_and_comparison_in_headless_chromium(corpus, monkeypatch):
-    browser = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
-        pytest.fail("headless Chromium not found (apt-get install -y chromium, or set CHROMIUM)")
     path = corpus[0]
     monkeypatch.chdir(path)
     result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--baseline", "pred_b.jsonl",
                      "--by", "genre,span_length", "--bootstrap", "200", "--html", "page.html"])
     assert result.exit_code == 0, result.output
-    page = (path / "page.html").read_text(encoding="utf-8")
-    (path / "measure.html").write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
-    out = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--no-first-run", "--window-size=1280,2000", f"--user-data-dir={path / 'profile'}", "--dump-dom",
-         (path / "measure.html").as_uri()],
-        capture_output=True, text=True, timeout=120,
-    )
-    match = re.search(r'<pre id="measured">(.*?)</pre>', out.stdout, re.S)
-    assert match, out.stderr[-2000:]
-    measured = json.loads(html.unescape(match.group(1)))
+    measured = measure_in_chromium((path / "page.html").read_text(encoding="utf-8"), MEASURE, path)
     data = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes="strict,iou",
                          by="genre,span_length").to_dict()["breakdown"]["attributes"]
     tables = {t["attribute"]: t for t in measured["tables"]}

@@ -13,17 +13,14 @@ from pathlib import Path
 
 import pytest
 from spacy.tokens import DocBin
-from typer.testing import CliRunner
 
-import dask_helpers as helpers
+import dask_helpers
+from helpers import ROOT, TESTS, cli_env, invoke, python, run
 from spacy_spanf1.app import compare_files, evaluate_pipeline
-from spacy_spanf1.cli import app
 from spacy_spanf1.distributed.shards import is_sharded_compare, plan_pairs, plan_pipeline
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.report import error_records
 
-ROOT = Path(__file__).resolve().parent.parent
-TESTS = Path(__file__).resolve().parent
 SCHEMES = "strict,exact,partial,type,iou,overlap"
 N_DOCS = 200
 # Dask leaves sockets to the garbage collector and warns of busy ports: not ours.
@@ -57,13 +54,13 @@ def worker_path(monkeypatch):
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory):
     root = tmp_path_factory.mktemp("distributed")
-    docs = helpers.make_docs(N_DOCS, skip_every=29, kill=[0, 130])
+    docs = dask_helpers.make_docs(N_DOCS, skip_every=29, kill=[0, 130])
     DocBin(docs=docs).to_disk(root / "all.spacy")
     (root / "shards").mkdir()
     for k in range(4):
         DocBin(docs=docs[k * 50:(k + 1) * 50]).to_disk(root / "shards" / f"part{k}.spacy")
-    helpers.make_model(root / "model")
-    helpers.make_model(root / "die_model", die=True)
+    dask_helpers.make_model(root / "model")
+    dask_helpers.make_model(root / "die_model", die=True)
     # compare: gold and predicted directories of shards
     import spacy
 
@@ -84,12 +81,9 @@ def records(scores):
     return error_records(scores.errors, scores.pairs, scores.primary)
 
 
-def run_cli(args, cwd, timeout=180, env=None):
-    full_env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), **(env or {}))
-    return subprocess.run(
-        [sys.executable, "-m", "spacy_spanf1", *map(str, args)], cwd=cwd, env=full_env,
-        capture_output=True, text=True, timeout=timeout,
-    )
+def run_cli(args, cwd, env=None):
+    """The CLI as a subprocess, with the cluster tests' timeout."""
+    return run(args, cwd, env=env, timeout=180)
 
 
 # --------------------------------------------------------------------------
@@ -104,7 +98,7 @@ def test_plain_import_leaves_dask_out():
         "assert spacy_spanf1.__file__.startswith(sys.argv[1]), spacy_spanf1.__file__\n"
         "print(found)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code, str(ROOT)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = python("-c", code, ROOT, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
 
@@ -164,12 +158,10 @@ def test_sharded_in_process_equals_one_file(corpus, spans_key):
 
 
 def test_sharded_cli_in_process(corpus):
-    runner = CliRunner()
     out = {}
     for name, args in [("one", [corpus / "all.spacy"]), ("dir", [corpus / "shards"]),
                        ("split", [corpus / "all.spacy", "--shard-docs", "64"])]:
-        result = runner.invoke(app, ["evaluate", str(corpus / "model"), *map(str, args), "-s", SCHEMES,
-                                     "-o", str(corpus / f"cli-{name}.json"), "--silent"])
+        result = invoke(["evaluate", corpus / "model", *args, "-s", SCHEMES, "-o", corpus / f"cli-{name}.json", "--silent"])
         assert result.exit_code == 0, result.output
         out[name] = json.loads((corpus / f"cli-{name}.json").read_text())
     assert out["one"] == out["dir"] == out["split"]
@@ -236,7 +228,7 @@ def test_cluster_analysis_equals_in_process(corpus, client, tmp_path):
     """Intervals, a paired test against a baseline pipeline, and breakdowns:
     the same figures on the cluster as in-process on one file."""
     model = str(corpus / "model")
-    smaller = str(helpers.make_model(tmp_path / "smaller", n_patterns=60))  # the baseline: fewer patterns
+    smaller = str(dask_helpers.make_model(tmp_path / "smaller", n_patterns=60))  # the baseline: fewer patterns
     analysis = dict(bootstrap=200, baseline=smaller, by="span_length,doc_length", test="bootstrap")
     with alarm(150):
         one = evaluate_pipeline(model, corpus / "all.spacy", schemes="strict,iou", **analysis)
@@ -285,8 +277,8 @@ def test_worker_death_is_survived_exactly(corpus, tmp_path, monkeypatch):
     log = tmp_path / "plugin.log"
     (tmp_path / "markers").mkdir()
     monkeypatch.setenv("SPACY_SPANF1_PLUGIN_LOG", str(log))
-    monkeypatch.setenv(helpers.DIE_ON, "KILL")
-    monkeypatch.setenv(helpers.DIE_DIR, str(tmp_path / "markers"))
+    monkeypatch.setenv(dask_helpers.DIE_ON, "KILL")
+    monkeypatch.setenv(dask_helpers.DIE_DIR, str(tmp_path / "markers"))
     model = str(corpus / "die_model")
     code = TESTS / "dask_helpers.py"
     with alarm(150):
@@ -294,7 +286,7 @@ def test_worker_death_is_survived_exactly(corpus, tmp_path, monkeypatch):
             remote = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, keep_errors=True, shard_docs=40,
                                        client=c, code=code)
         assert len(list((tmp_path / "markers").iterdir())) == 2  # two shards killed a worker
-        monkeypatch.delenv(helpers.DIE_ON)
+        monkeypatch.delenv(dask_helpers.DIE_ON)
         serial = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, keep_errors=True, shard_docs=40, code=code)
     assert remote.documents == N_DOCS
     assert remote.to_dict() == serial.to_dict()
@@ -306,7 +298,7 @@ def test_worker_death_is_survived_exactly(corpus, tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_shard_that_always_kills_fails_in_one_line(corpus, tmp_path):
-    env = {helpers.DIE_ON: "KILL 130", helpers.DIE_MODE: "always", "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
+    env = {dask_helpers.DIE_ON: "KILL 130", dask_helpers.DIE_MODE: "always", "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
     out = run_cli(["evaluate", corpus / "die_model", corpus / "all.spacy", "-s", "strict", "--shard-docs", "100",
                    "--cluster", "local:2", "--code", TESTS / "dask_helpers.py", "-o", tmp_path / "x.json"],
                   corpus, env=env)
@@ -330,7 +322,7 @@ def dask_processes(tmp_path):
 
     import re
 
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
+    env = cli_env()
     # The workers read the Dask configuration the README gives for them.
     readme = (ROOT / "README.md").read_text(encoding="utf8")
     [config] = re.findall(r"```yaml\n(.*?)```", readme, re.S)
@@ -398,8 +390,7 @@ def test_ctrl_c_closes_the_local_cluster(corpus, tmp_path):
     import psutil
 
     log = tmp_path / "plugin.log"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), SPACY_SPANF1_PLUGIN_LOG=str(log),
-               **{helpers.SLOW: "0.05"})
+    env = cli_env(SPACY_SPANF1_PLUGIN_LOG=str(log), **{dask_helpers.SLOW: "0.05"})
     proc = subprocess.Popen(
         [sys.executable, "-m", "spacy_spanf1", "evaluate", str(corpus / "die_model"), str(corpus / "all.spacy"), "-s", "strict",
          "--shard-docs", "10", "--cluster", "local:2", "--code", str(TESTS / "dask_helpers.py"), "-o", str(tmp_path / "x.json")],

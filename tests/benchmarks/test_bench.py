@@ -1,19 +1,16 @@
 """The benchmark (benchmarks/bench.py) as a smoke test: it runs at a small
 size and its agreement check passes. Timings are printed, never asserted."""
 import importlib.util
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench.py"
+from helpers import ROOT, python
+
+BENCH = ROOT / "benchmarks" / "bench.py"
 
 
 def run_bench(*args, timeout=900):
-    return subprocess.run(
-        [sys.executable, str(BENCH), *args], capture_output=True, text=True, timeout=timeout
-    )
+    return python(BENCH, *args, timeout=timeout)
 
 
 @pytest.fixture(scope="module")
@@ -24,6 +21,7 @@ def bench():
     return module
 
 
+@pytest.mark.slow  # the benchmark in a subprocess
 def test_bench_smoke(tmp_path):
     out = tmp_path / "bench.json"
     proc = run_bench("--sizes", "500", "--runs", "1", "--stream", "2000", "--json", str(out))
@@ -35,6 +33,7 @@ def test_bench_smoke(tmp_path):
     assert out.exists()
 
 
+@pytest.mark.slow  # the benchmark in a subprocess
 def test_bench_rejects_unknown_reference():
     proc = run_bench("--sizes", "10", "--runs", "1", "--stream", "0", "--skip", "nope", timeout=300)
     assert proc.returncode == 1

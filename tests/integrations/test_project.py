@@ -3,8 +3,6 @@ package's scorer through its entry point (no --code), `spacy train` and
 `spacy evaluate` run with it, and `spacy project run all` completes."""
 import importlib.util
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,18 +13,11 @@ from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
 
 import spacy_spanf1.scorer
+from helpers import ROOT, python
 from spacy_spanf1 import evaluate_spans
 
-ROOT = Path(__file__).parent.parent
 SCHEMES = ["iou", "strict", "exact", "partial", "type", "overlap"]
 CONFIGS = {"ner": "ents", "spancat": "spans_sc"}
-
-
-def run(*args: str, cwd: Path = ROOT, timeout: int = 300) -> subprocess.CompletedProcess:
-    """Run a command with this interpreter and capture its output."""
-    return subprocess.run(
-        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
-    )
 
 
 def load_script(name: str):
@@ -60,7 +51,7 @@ def trained_ner(tmp_path_factory, wnut17_docs):
     data = tmp_path / "wnut17.spacy"
     DocBin(docs=wnut17_docs).to_disk(data)
     output = tmp_path / "training"
-    result = run(
+    result = python(
         "-m", "spacy", "train", str(ROOT / "configs" / "ner.cfg"),
         "--output", str(output),
         "--paths.train", str(data), "--paths.dev", str(data),
@@ -115,9 +106,10 @@ def test_config_scores_every_scheme(name, wnut17_docs):
     assert scores[f"{prefix}_f"] == scores[f"{prefix}_iou_f"]
 
 
+@pytest.mark.slow  # `spacy debug config` builds each training config in a subprocess (3-4 s each)
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_debug_config_passes(name):
-    result = run("-m", "spacy", "debug", "config", f"configs/{name}.cfg")
+    result = python("-m", "spacy", "debug", "config", f"configs/{name}.cfg")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Config is valid" in result.stdout
 
@@ -143,7 +135,7 @@ def test_evaluate_reports_primary_scheme(trained_ner, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     model = output / "model-best"
     metrics = tmp_path / "metrics.json"
-    evaluated = run("-m", "spacy", "evaluate", str(model), str(data), "--output", str(metrics))
+    evaluated = python("-m", "spacy", "evaluate", str(model), str(data), "--output", str(metrics))
     assert evaluated.returncode == 0, evaluated.stdout + evaluated.stderr
     written = srsly.read_json(metrics)
     # Same predictions, scored by the package outside spaCy. The WNUT-17
@@ -204,7 +196,7 @@ def test_project_run_all(tmp_path):
         shutil.copytree(ROOT / directory, project / directory)
     for path in [*project.glob("assets/*/*.conll"), *project.glob("assets/*/*.jsonl")]:
         shorten(path, 200)
-    result = run(
+    result = python(
         "-m", "spacy", "project", "run", "all", str(project),
         "--vars.max_steps=10", "--vars.eval_frequency=5",
         cwd=project,
@@ -246,11 +238,12 @@ def bad_config(tmp_path: Path, setting) -> Path:
     return path
 
 
+@pytest.mark.slow  # `spacy debug config` in a subprocess (3-4 s each)
 @pytest.mark.parametrize(
     "setting,expected", BAD_SCORER_SETTINGS, ids=["unknown_scheme", "no_scheme", "missing_schemes", "iou_threshold"]
 )
 def test_debug_config_rejects_bad_scorer_settings(tmp_path, setting, expected):
-    result = run("-m", "spacy", "debug", "config", str(bad_config(tmp_path, setting)))
+    result = python("-m", "spacy", "debug", "config", str(bad_config(tmp_path, setting)))
     assert result.returncode != 0
     output = result.stdout + result.stderr
     for text in expected:

@@ -10,6 +10,7 @@ from spacy.scorer import Scorer, get_ner_prf
 from spacy.tokens import Doc, SpanGroup
 from spacy.training import Example
 
+from helpers import python
 from spacy_spanf1 import SCHEMES, evaluate_spans
 from spacy_spanf1.docs import example_spans, same_tokens
 from spacy_spanf1.scorer import make_spanf1_scorer_v1
@@ -413,8 +414,6 @@ def test_spacy_evaluate_uses_the_scorer_set_in_a_pipelines_config(tmp_path):
     """The README's second way: a pipeline you have, its component's scorer
     set in its config.cfg, scored by `python -m spacy evaluate`."""
     import json
-    import subprocess
-    import sys
 
     from spacy.tokens import DocBin
 
@@ -436,11 +435,8 @@ def test_spacy_evaluate_uses_the_scorer_set_in_a_pipelines_config(tmp_path):
     reference.ents = [reference.char_span(0, 3, "PER"), reference.char_span(8, 11, "PER"),
                       reference.char_span(15, 19, "LOC")]
     DocBin(docs=[reference]).to_disk(tmp_path / "dev.spacy")
-    result = subprocess.run(
-        [sys.executable, "-m", "spacy", "evaluate", str(tmp_path / "model"), str(tmp_path / "dev.spacy"),
-         "--output", str(tmp_path / "metrics.json")],
-        capture_output=True, text=True, timeout=300,
-    )
+    result = python("-m", "spacy", "evaluate", tmp_path / "model", tmp_path / "dev.spacy",
+                    "--output", tmp_path / "metrics.json", cwd=None)
     assert result.returncode == 0, result.stderr[-2000:]
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     # Ann and Rome found, Bob missed: TP 2, FN 1 under both schemes

@@ -7,72 +7,17 @@ Subprocesses are slow to start (spaCy, numpy), so each group of them runs
 at once, on a few threads, in a module fixture; the tests check the results.
 """
 import json
-import os
 import random
 import shutil
-import subprocess
-import sys
 from pathlib import Path
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import spacy
 from spacy.tokens import Doc, DocBin, SpanGroup
 from spacy.tokens import Span as SpacySpan
-from typer.testing import CliRunner
 
-from spacy_spanf1.cli import app, evaluate_model
-
-# Subprocesses import the package of this checkout, not whichever one is installed.
-ROOT = str(Path(__file__).resolve().parent.parent)
-ENV = dict(
-    os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8",
-    PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p),
-)
-WORKERS = 6
-
-
-def run(args, cwd, stdin=None, console_script=False):
-    """Run the CLI (python -m spacy_spanf1, or the installed console script)."""
-    if console_script:
-        exe = shutil.which("spacy-spanf1")
-        assert exe, "the spacy-spanf1 console script is not installed (pip install -e .)"
-        cmd = [exe, *args]
-    else:
-        cmd = [sys.executable, "-m", "spacy_spanf1", *args]
-    return subprocess.run(
-        cmd, cwd=cwd, input=stdin, capture_output=True, text=True, env=ENV, timeout=300
-    )
-
-
-def run_many(jobs, cwd):
-    """{name: (args, kwargs)} -> {name: CompletedProcess}, run concurrently."""
-    with ThreadPoolExecutor(WORKERS) as pool:
-        futures = {name: pool.submit(run, args, cwd, **kw) for name, (args, kw) in jobs.items()}
-        return {name: future.result() for name, future in futures.items()}
-
-
-def invoke(args, stdin=None):
-    """Run the CLI in-process (typer's CliRunner), in the current directory."""
-    return CliRunner().invoke(app, args, input=stdin, prog_name="spacy-spanf1")
-
-
-def assert_clean_failure(result, status, message):
-    """Exit status, the message, one line on stderr, no traceback. result is
-    a CompletedProcess or a CliRunner Result."""
-    code = getattr(result, "returncode", getattr(result, "exit_code", None))
-    assert code == status, (result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr + result.stdout
-    exception = getattr(result, "exception", None)
-    assert exception is None or isinstance(exception, SystemExit), repr(exception)
-    if status == 1:
-        fails = [line for line in result.stderr.splitlines() if line.startswith("✘")]
-        assert len(fails) == 1, result.stderr
-        assert message in fails[0], result.stderr
-        assert fails[0] == result.stderr.strip().splitlines()[-1]
-    else:
-        assert "Usage:" in result.stderr
-        assert message in " ".join(result.stderr.split()), result.stderr
+from helpers import assert_clean_failure, char_offsets, invoke, iob2, run, run_many, write_jsonl
+from spacy_spanf1.cli import evaluate_model
 
 
 # --------------------------------------------------------------------------
@@ -94,31 +39,15 @@ CORPUS = [
 STRICT_COUNTS = {"cor": 4, "inc": 3, "par": 0, "mis": 2, "spu": 1}
 
 
-def char_offsets(words):
-    offsets, pos = [], 0
-    for word in words:
-        offsets.append((pos, pos + len(word)))
-        pos += len(word) + 1
-    return offsets
-
-
-def iob2(n, spans):
-    tags = ["O"] * n
-    for start, end, label in spans:
-        tags[start] = f"B-{label}"
-        for i in range(start + 1, end):
-            tags[i] = f"I-{label}"
-    return tags
-
-
-def write_jsonl(path, side):
-    with path.open("w", encoding="utf-8") as f:
-        for words, *spans in CORPUS:
-            offsets = char_offsets(words)
-            f.write(json.dumps({
-                "text": " ".join(words),
-                "spans": [{"start": offsets[s][0], "end": offsets[e - 1][1], "label": l} for s, e, l in spans[side]],
-            }) + "\n")
+def write_corpus_jsonl(path, side):
+    records = []
+    for words, *spans in CORPUS:
+        offsets = char_offsets(words)
+        records.append({
+            "text": " ".join(words),
+            "spans": [{"start": offsets[s][0], "end": offsets[e - 1][1], "label": l} for s, e, l in spans[side]],
+        })
+    write_jsonl(path, records)
 
 
 def write_conll(path, side):
@@ -148,7 +77,7 @@ def write_spacy(path, side):
     DocBin(docs=[make_doc(vocab, words, spans[side]) for words, *spans in CORPUS]).to_disk(path)
 
 
-WRITERS = {"spacy": (write_spacy, "spacy"), "jsonl": (write_jsonl, "jsonl"), "conll": (write_conll, "conll"), "kaggle": (write_kaggle, "csv")}
+WRITERS = {"spacy": (write_spacy, "spacy"), "jsonl": (write_corpus_jsonl, "jsonl"), "conll": (write_conll, "conll"), "kaggle": (write_kaggle, "csv")}
 
 
 @pytest.fixture(scope="module")
@@ -336,6 +265,7 @@ def evaluate_run(evaluate_dir):
     return run(args, evaluate_dir)
 
 
+@pytest.mark.slow  # `evaluate --n-process 2` runs the pipeline in two worker processes (about 4 s)
 def test_evaluate_ents(evaluate_run, evaluate_dir):
     root, result = evaluate_dir, evaluate_run
     assert result.returncode == 0, result.stderr
@@ -575,9 +505,7 @@ def test_bad_input(bad_template, monkeypatch, name):
 @pytest.fixture(scope="module")
 def bad_runs(bad_template):
     cases = {name: bad_case(bad_template, name) for name in BAD_SUBPROCESS}
-    with ThreadPoolExecutor(WORKERS) as pool:
-        futures = {name: pool.submit(run, args, cwd, stdin) for name, (cwd, args, stdin) in cases.items()}
-        return {name: future.result() for name, future in futures.items()}
+    return run_many({name: (args, {"cwd": cwd, "stdin": stdin}) for name, (cwd, args, stdin) in cases.items()})
 
 
 @pytest.mark.parametrize("name", BAD_SUBPROCESS)
@@ -676,26 +604,20 @@ def test_compare_one_conll_file_two_columns(tmp_path, monkeypatch):
 
 @pytest.fixture(scope="module")
 def plain_runs(corpus_dir):
-    lines = [json.dumps({"text": f"document number {i} with a rather long name", **({"spans": []} if i % 2 else {})})
-             for i in range(8)]
-    (corpus_dir / "skips.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    env = {k: v for k, v in ENV.items() if k not in ("WASABI_LOG_FRIENDLY", "NO_COLOR")}
+    records = [{"text": f"document number {i} with a rather long name", **({"spans": []} if i % 2 else {})}
+               for i in range(8)]
+    write_jsonl(corpus_dir / "skips.jsonl", records)
+    plain = {"WASABI_LOG_FRIENDLY": None, "NO_COLOR": None}  # not set, whatever the caller's environment
     args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "-o", "out/plain.json"]
     skips = ["compare", "skips.jsonl", "skips.jsonl", "-s", "strict"]
-    cmd = [sys.executable, "-m", "spacy_spanf1"]
     jobs = {
-        "plain": (args, env),
-        "no-color": (args, dict(env, NO_COLOR="1")),
-        "usage": (["compare", "gold.jsonl", "pred.jsonl", "-s", "fuzzy"], env),
-        "input": (["compare", "gold.jsonl", "nope.jsonl", "-s", "strict"], env),
-        "skips": (skips, env),
+        "plain": (args, {"env": plain}),
+        "no-color": (args, {"env": dict(plain, NO_COLOR="1")}),
+        "usage": (["compare", "gold.jsonl", "pred.jsonl", "-s", "fuzzy"], {"env": plain}),
+        "input": (["compare", "gold.jsonl", "nope.jsonl", "-s", "strict"], {"env": plain}),
+        "skips": (skips, {"env": plain}),
     }
-    with ThreadPoolExecutor(WORKERS) as pool:
-        futures = {
-            name: pool.submit(subprocess.run, cmd + a, cwd=corpus_dir, capture_output=True, text=True, env=e, timeout=300)
-            for name, (a, e) in jobs.items()
-        }
-        return {name: f.result() for name, f in futures.items()}
+    return run_many(jobs, corpus_dir)
 
 
 @pytest.mark.parametrize("name", ["plain", "no-color", "usage", "input", "skips"])

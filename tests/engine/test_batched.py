@@ -35,6 +35,17 @@ def corpus(seed, n, overlapping):
     return gold, pred
 
 
+def both_engines(gold, pred, **settings):
+    """(batched results, per-document results) of every scheme, batches of 97."""
+    results = []
+    for batched in (True, False):
+        scorer = SpanScorer(list(SCHEMES), batched=batched, batch_size=97, **settings)
+        for g, p in zip(gold, pred):
+            scorer.add(g, p)
+        results.append(scorer.results())
+    return results
+
+
 SETTINGS = [
     {},
     {"min_overlap": 0.5},
@@ -48,14 +59,7 @@ SETTINGS = [
 @pytest.mark.parametrize("overlapping", [False, True], ids=["flat", "overlapping"])
 def test_batched_equals_per_document(settings, overlapping):
     for seed in range(6):
-        gold, pred = corpus(seed, 400, overlapping)
-        results = []
-        for batched in (True, False):
-            scorer = SpanScorer(list(SCHEMES), batched=batched, batch_size=97, **settings)
-            for g, p in zip(gold, pred):
-                scorer.add(g, p)
-            results.append(scorer.results())
-        fast, slow = results
+        fast, slow = both_engines(*corpus(seed, 400, overlapping), **settings)
         for scheme in SCHEMES:
             assert fast[scheme].totals == slow[scheme].totals, scheme
             assert fast[scheme].per_label == slow[scheme].per_label, scheme
@@ -66,16 +70,7 @@ def test_batched_equals_per_document(settings, overlapping):
 @pytest.mark.parametrize("overlapping", [False, True], ids=["flat", "overlapping"])
 def test_batched_equals_per_document_on_rows_errors_and_outcomes(settings, overlapping):
     for seed in range(3):
-        gold, pred = corpus(seed, 300, overlapping)
-        results = []
-        for batched in (True, False):
-            scorer = SpanScorer(
-                list(SCHEMES), batched=batched, batch_size=97, per_doc=True, keep_outcomes=True, **settings
-            )
-            for g, p in zip(gold, pred):
-                scorer.add(g, p)
-            results.append(scorer.results())
-        fast, slow = results
+        fast, slow = both_engines(*corpus(seed, 300, overlapping), per_doc=True, keep_outcomes=True, **settings)
         for scheme in SCHEMES:
             assert fast[scheme].per_doc.tolist() == slow[scheme].per_doc.tolist(), scheme
             assert fast[scheme].outcomes == slow[scheme].outcomes, scheme

@@ -1,20 +1,14 @@
 """Error records and the HTML report (`spacy_spanf1.report`); the page is
 opened in headless Chromium, which must lay out the highlighted spans."""
 import html
-import json
-import os
 import re
-import shutil
-import subprocess
-
 from types import SimpleNamespace
 
 import pytest
 import srsly
-from typer.testing import CliRunner
 
+from helpers import char_offsets, invoke, measure_in_chromium, write_jsonl
 from spacy_spanf1.app import score_pairs
-from spacy_spanf1.cli import app
 from spacy_spanf1.formats import DocPair, PairStats
 from spacy_spanf1.report import (
     error_records,
@@ -28,11 +22,7 @@ from spacy_spanf1.spans import Span
 
 
 def token_pair(index, words, gold, pred):
-    offsets, pos = [], 0
-    for word in words:
-        offsets.append((pos, pos + len(word)))
-        pos += len(word) + 1
-    return DocPair(index, f"sentence {index + 1}", sorted(gold), sorted(pred), " ".join(words), offsets)
+    return DocPair(index, f"sentence {index + 1}", sorted(gold), sorted(pred), " ".join(words), char_offsets(words))
 
 
 @pytest.fixture
@@ -150,8 +140,6 @@ def test_a_label_has_one_colour_in_every_report():
 # Headless Chromium
 # --------------------------------------------------------------------------
 
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-
 # Injected into a copy of the page: measures what the browser laid out.
 MEASURE = """
 <script>
@@ -185,19 +173,12 @@ document.body.appendChild(pre);
 """
 
 
-def find_browser():
-    candidates = [os.environ.get("CHROMIUM")] + [shutil.which(name) for name in BROWSERS]
-    return next((c for c in candidates if c), None)
-
-
 def rgb(hex_color):
     return "rgb({}, {}, {})".format(*(int(hex_color[i : i + 2], 16) for i in (1, 3, 5)))
 
 
+@pytest.mark.slow  # starts a browser
 def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
-    browser = find_browser()
-    if browser is None:
-        pytest.fail("headless Chromium not found: `make test` installs it (apt-get install -y chromium), or set CHROMIUM")
     monkeypatch.chdir(tmp_path)
     records = [
         {"text": "Barack Obama visited Paris.", "spans": [{"start": 0, "end": 12, "label": "PER"},
@@ -209,21 +190,11 @@ def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
                                                {"start": 21, "end": 26, "label": "LOC"}]},
         {"text": records[1]["text"], "spans": [{"start": 0, "end": 5, "label": "LOC"}]},
     ]
-    (tmp_path / "gold.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    (tmp_path / "pred.jsonl").write_text("".join(json.dumps(r) + "\n" for r in preds), encoding="utf-8")
-    result = CliRunner().invoke(app, ["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--html", "report.html"])
+    write_jsonl(tmp_path / "gold.jsonl", records)
+    write_jsonl(tmp_path / "pred.jsonl", preds)
+    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--html", "report.html"])
     assert result.exit_code == 0, result.stderr
-    page = (tmp_path / "report.html").read_text(encoding="utf-8")
-    (tmp_path / "measure.html").write_text(page.replace("</body>", MEASURE + "</body>"), encoding="utf-8")
-    profile = tmp_path / "profile"
-    out = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,2000",
-         f"--user-data-dir={profile}", "--dump-dom", (tmp_path / "measure.html").as_uri()],
-        capture_output=True, text=True, timeout=120,
-    )
-    match = re.search(r'<pre id="measured">(.*?)</pre>', out.stdout, re.S)
-    assert match, out.stderr[-2000:]
-    measured = json.loads(html.unescape(match.group(1)))
+    measured = measure_in_chromium((tmp_path / "report.html").read_text(encoding="utf-8"), MEASURE, tmp_path)
     colors = label_colors(["LOC", "ORG", "PER"])
     spans = {(s["doc"], s["side"], s["label"], s["token"]): s for s in measured["spans"]}
     assert set(spans) == {

@@ -22,7 +22,7 @@ import random
 import pytest
 from nervaluate import Evaluator
 
-from references import feedback_prize, feedback_prize_frames
+from helpers import feedback_prize, feedback_prize_frames
 from spacy_spanf1 import Span, SpanScorer, evaluate_spans
 
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
@@ -306,7 +306,7 @@ def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
 
 
 # --------------------------------------------------------------------------
-# overlap vs the Feedback Prize metric (tests/references.py, in pandas)
+# overlap vs the Feedback Prize metric (tests/helpers.py, in pandas)
 # --------------------------------------------------------------------------
 
 

@@ -1,0 +1,60 @@
+"""The doccano reader (`spacy_spanf1.formats.doccano`): a file written by hand in
+doccano's JSONL export ("label" or "entities"), read as the same data written as JSONL would be, and each
+problem named with its file in a one-line error."""
+import pytest
+
+import spacy_spanf1.formats.doccano  # noqa: F401  (registers "doccano")
+from helpers import GOLD, PRED, TEXT, as_jsonl, counts, one_line, read, write, write_jsonl
+from spacy_spanf1.formats import InputError
+
+
+def test_doccano_label_and_entities_forms_equal(tmp_path):
+    label = write_jsonl(tmp_path / "label.jsonl", [{"id": 7, "text": TEXT, "label": [[0, 12, "PER"], [17, 32, "PER"], [36, 42, "LOC"]], "Comments": []}])
+    entities = write_jsonl(tmp_path / "ent.jsonl", [{
+        "id": 7, "text": TEXT, "Comments": [],
+        "entities": [{"id": 1, "label": "PER", "start_offset": 0, "end_offset": 12},
+                     {"id": 2, "label": "PER", "start_offset": 17, "end_offset": 32},
+                     {"id": 3, "label": "LOC", "start_offset": 36, "end_offset": 42}],
+        "relations": [{"id": 1, "from_id": 1, "to_id": 2, "type": "knows"}]}])
+    a, b = read("doccano", label)[0], read("doccano", entities)[0]
+    assert a.spans == b.spans == GOLD
+    assert a.meta == {"id": 7, "Comments": []} and b.meta == {"id": 7, "Comments": [], "_counts": {"relations": 1}}
+    jg = as_jsonl(tmp_path, "g.jsonl", TEXT, GOLD)
+    assert jg[0].spans == a.spans and jg[0].text == a.text
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": TEXT, "label": [[0, 3, "PER"], [17, 32, "ORG"], [36, 42, "LOC"]]}])
+    p = read("doccano", pred, side="pred")[0]
+    jp = as_jsonl(tmp_path, "p.jsonl", TEXT, PRED)
+    assert counts([a.spans], [p.spans]) == counts([jg[0].spans], [jp[0].spans])
+
+
+def test_doccano_no_annotation(tmp_path):
+    path = write_jsonl(tmp_path / "d.jsonl", [{"text": TEXT}])
+    assert read("doccano", path)[0].spans is None
+    assert read("doccano", path, side="pred")[0].spans == []
+
+
+@pytest.mark.parametrize(
+    "record,problem",
+    [
+        ({"text": TEXT, "label": [[0, 99, "PER"]]}, "0 <= start < end <= 43"),
+        ({"text": TEXT, "label": [[0, 3]]}, "not [start, end, label]"),
+        ({"text": TEXT, "label": ["positive"]}, "text-classification export"),
+        ({"text": TEXT, "label": [[0, 3, ""]]}, "labels are non-empty strings"),
+        ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3}]}, "lacks 'label'"),
+        ({"text": TEXT, "label": [], "entities": []}, "both"),
+        ({"label": []}, "no 'text' field"),
+    ],
+    ids=["offsets", "short", "classification", "empty-label", "no-label", "both", "no-text"],
+)
+def test_doccano_errors(tmp_path, record, problem):
+    path = write_jsonl(tmp_path / "d.jsonl", [record])
+    with pytest.raises(InputError) as err:
+        read("doccano", path)
+    assert problem in one_line(err) and f"{path}:1:" in one_line(err)
+
+
+def test_doccano_malformed_json(tmp_path):
+    path = write(tmp_path / "d.jsonl", '{"text": "a"}\n{"text": \n')
+    with pytest.raises(InputError) as err:
+        read("doccano", path)
+    assert f"{path}:2: invalid JSON" in one_line(err)

@@ -1,0 +1,423 @@
+"""Plain helpers shared by the test modules, and by the benchmarks (which put
+`tests/` on their path); the fixtures are in conftest.py.
+
+pyproject.toml's pytest `pythonpath` puts `tests/` on sys.path, so every
+module, in any subdirectory, imports these as `from helpers import ...`.
+Heavy or optional libraries (pandas, Presidio, typer's CliRunner, pytest
+itself) are imported inside the functions that use them, so that importing
+this module (as benchmarks/bench.py does) costs nothing a caller does not use.
+"""
+import html
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Dict, List, Sequence, Tuple
+
+import numpy
+
+from spacy_spanf1 import SCHEMES
+from spacy_spanf1.spans import Span
+
+#: The checkout under test, and its tests/ folder.
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+
+# --------------------------------------------------------------------------
+# Files
+# --------------------------------------------------------------------------
+
+
+def write(path, text):
+    """Write text as UTF-8, line endings as given (brat offsets count a
+    "\\r\\n" as written), and return the path."""
+    path.write_text(text, encoding="utf-8", newline="")
+    return path
+
+
+def jsonl(*records) -> str:
+    """The records as JSON Lines text, one record a line."""
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def write_jsonl(path, records):
+    """Write the records (an iterable of dicts) as a JSON Lines file; return the path."""
+    return write(path, jsonl(*records))
+
+
+def docbin(path, docs):
+    """Save the Docs as a spaCy DocBin; return the path."""
+    from spacy.tokens import DocBin
+
+    DocBin(docs=docs).to_disk(path)
+    return path
+
+
+def char_offsets(words) -> List[Tuple[int, int]]:
+    """(start, end) of each word in " ".join(words)."""
+    offsets, pos = [], 0
+    for word in words:
+        offsets.append((pos, pos + len(word)))
+        pos += len(word) + 1
+    return offsets
+
+
+def iob2(n, spans) -> List[str]:
+    """IOB2 tags of n tokens for (start, end, label) token spans, end
+    exclusive, that do not overlap."""
+    tags = ["O"] * n
+    for start, end, label in spans:
+        tags[start] = f"B-{label}"
+        for i in range(start + 1, end):
+            tags[i] = f"I-{label}"
+    return tags
+
+
+# --------------------------------------------------------------------------
+# The readers (spacy_spanf1.formats)
+# --------------------------------------------------------------------------
+
+#: One sentence, written by each reader's tests in its tool's own layout,
+#: and its gold and predicted spans in characters.
+TEXT = "Ada Lovelace met Charles Babbage in London."
+# Ada Lovelace 0-12, Charles Babbage 17-32, London 36-42
+GOLD = [Span(0, 12, "PER"), Span(17, 32, "PER"), Span(36, 42, "LOC")]
+PRED = [Span(0, 3, "PER"), Span(17, 32, "ORG"), Span(36, 42, "LOC")]
+
+
+def read(name, path, side="gold", unit=None, **options):
+    """Every document the registered format `name` reads from path."""
+    from spacy_spanf1 import registry
+
+    fmt = registry.formats.get(name)
+    return list(fmt.read(path, side=side, unit=unit or fmt.units[0], **options))
+
+
+def as_jsonl(tmp_path, name, text, spans):
+    """The documents read back from a JSONL file of one record (text, spans)."""
+    from spacy_spanf1.formats import read_jsonl
+
+    spans = [{"start": s, "end": e, "label": lab} for s, e, lab in spans]
+    return list(read_jsonl(write_jsonl(tmp_path / name, [{"text": text, "spans": spans}])))
+
+
+def counts(gold, pred, unit="char"):
+    """{scheme: totals} under strict and iou."""
+    from spacy_spanf1.evaluate import evaluate_spans
+
+    res = evaluate_spans(gold, pred, schemes=["strict", "iou"], unit=unit)
+    return {scheme: result.totals for scheme, result in res.items()}
+
+
+def one_line(err):
+    """The message of a pytest.raises ExceptionInfo, checked to be one line."""
+    msg = str(err.value)
+    assert "\n" not in msg
+    return msg
+
+
+def load_corpus(gold, pred, fmt=None, **options):
+    """The paired stream, read whole (for tests only)."""
+    from spacy_spanf1.formats import open_pairs
+
+    pairs = open_pairs(gold, pred, fmt, **options)
+    read_pairs = list(pairs)
+    return SimpleNamespace(pairs=read_pairs, n_docs=pairs.stats.documents, skipped=pairs.stats.skipped_names,
+                           unit=pairs.unit)
+
+
+# --------------------------------------------------------------------------
+# The command line
+# --------------------------------------------------------------------------
+
+#: Threads that run CLI subprocesses at once (each mostly waits on imports).
+WORKERS = 6
+
+
+def cli_env(**changes) -> Dict[str, str]:
+    """The environment of a CLI subprocess: this checkout's package (and the
+    tests' helpers, for Dask workers) first on PYTHONPATH, plain log output,
+    UTF-8; `changes` set variables, or remove them where the value is None."""
+    paths = [str(ROOT), str(TESTS)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env = dict(os.environ, WASABI_LOG_FRIENDLY="1", PYTHONIOENCODING="utf-8", PYTHONPATH=os.pathsep.join(paths))
+    env.update(changes)
+    return {key: value for key, value in env.items() if value is not None}
+
+
+def run(args, cwd, stdin=None, *, console_script=False, env=None, timeout=300):
+    """Run the CLI as a subprocess: python -m spacy_spanf1 (or the installed
+    console script) with `args` (str() of each), in cwd. env: changes to
+    cli_env()."""
+    if console_script:
+        exe = shutil.which("spacy-spanf1")
+        assert exe, "the spacy-spanf1 console script is not installed (pip install -e .)"
+        cmd = [exe]
+    else:
+        cmd = [sys.executable, "-m", "spacy_spanf1"]
+    return subprocess.run(
+        [*cmd, *map(str, args)], cwd=cwd, input=stdin, capture_output=True, text=True,
+        env=cli_env(**(env or {})), timeout=timeout,
+    )
+
+
+def run_many(jobs, cwd=None):
+    """{name: (args, kwargs of run)} -> {name: CompletedProcess}, run
+    concurrently; a job's kwargs may give its own cwd."""
+    with ThreadPoolExecutor(WORKERS) as pool:
+        futures = {
+            name: pool.submit(run, args, kwargs.get("cwd", cwd), **{k: v for k, v in kwargs.items() if k != "cwd"})
+            for name, (args, kwargs) in jobs.items()
+        }
+        return {name: future.result() for name, future in futures.items()}
+
+
+def python(*args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
+    """Run this interpreter with args (e.g. "-m", "spacy", ...) and capture its output."""
+    return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def invoke(args, stdin=None):
+    """Run the CLI in-process (typer's CliRunner), in the current directory."""
+    from typer.testing import CliRunner
+
+    from spacy_spanf1.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args], input=stdin, prog_name="spacy-spanf1")
+
+
+def assert_clean_failure(result, status, message):
+    """Exit status, no traceback, and the message: for status 1, stderr is one
+    line, the "✘" line holding it; otherwise a usage error whose text holds
+    it. result is a CompletedProcess or a CliRunner Result."""
+    code = getattr(result, "returncode", getattr(result, "exit_code", None))
+    assert code == status, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr + result.stdout
+    exception = getattr(result, "exception", None)
+    assert exception is None or isinstance(exception, SystemExit), repr(exception)
+    if status == 1:
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("✘"), result.stderr
+        assert message in lines[0], result.stderr
+    else:
+        assert "Usage:" in result.stderr
+        assert message in " ".join(result.stderr.split()), result.stderr
+
+
+# --------------------------------------------------------------------------
+# Statistics (spacy_spanf1.stats): a corpus, and what scipy is given
+# --------------------------------------------------------------------------
+
+#: The count family of each scheme, as spacy_spanf1.metrics.prf_of_counts takes it.
+FAMILY = {s: "semeval" if s in ("strict", "exact", "partial", "type") else "prf" for s in SCHEMES}
+
+
+def error_corpus(seed, n_docs, labels="AB", correct=0.6):
+    """Gold spans and a system's predictions with every kind of error."""
+    rng = random.Random(seed)
+    gold, pred = [], []
+    for _ in range(n_docs):
+        g, p, pos = [], [], 0
+        for _ in range(rng.randint(0, 5)):
+            start = pos + rng.randint(0, 3)
+            end = start + rng.randint(1, 3)
+            label = rng.choice(labels)
+            pos = end + 1
+            g.append((start, end, label))
+            r = rng.random()
+            if r < correct:
+                p.append((start, end, label))
+            elif r < correct + 0.15:
+                p.append((start, end + 1, label))
+            elif r < correct + 0.25:
+                p.append((start, end, "C"))
+        if rng.random() < 0.3:
+            p.append((pos + 1, pos + 2, "A"))
+        gold.append(g)
+        pred.append(sorted(set(p)))
+    return gold, pred
+
+
+def group_rows_first_seen(rows, groups):
+    """The test's own grouping: one summed row per group, in order of first
+    occurrence."""
+    order, sums = [], {}
+    for row, key in zip(rows.tolist(), groups):
+        if key not in sums:
+            order.append(key)
+            sums[key] = [0] * len(row)
+        sums[key] = [a + b for a, b in zip(sums[key], row)]
+    return numpy.array([sums[key] for key in order], dtype=numpy.int64)
+
+
+# --------------------------------------------------------------------------
+# Headless Chromium
+# --------------------------------------------------------------------------
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+
+
+def find_browser():
+    """$CHROMIUM, or the first Chromium-like browser on PATH, or None."""
+    candidates = [os.environ.get("CHROMIUM")] + [shutil.which(name) for name in BROWSERS]
+    return next((c for c in candidates if c), None)
+
+
+def measure_in_chromium(page, script, workdir):
+    """Lay out the HTML page, with `script` injected at the end of its body,
+    in headless Chromium; return the JSON the script leaves in
+    <pre id="measured">. A missing browser fails the test."""
+    import pytest
+
+    browser = find_browser()
+    if browser is None:
+        pytest.fail("headless Chromium not found: `make test` installs it (apt-get install -y chromium), or set CHROMIUM")
+    measure = workdir / "measure.html"
+    measure.write_text(page.replace("</body>", script + "</body>"), encoding="utf-8")
+    out = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--no-first-run", "--window-size=1280,2000", f"--user-data-dir={workdir / 'profile'}", "--dump-dom",
+         measure.as_uri()],
+        capture_output=True, text=True, timeout=120,
+    )
+    match = re.search(r'<pre id="measured">(.*?)</pre>', out.stdout, re.S)
+    assert match, out.stderr[-2000:]
+    return json.loads(html.unescape(match.group(1)))
+
+
+# --------------------------------------------------------------------------
+# References: Presidio's SpanEvaluator (iou) and the Feedback Prize metric (overlap)
+# --------------------------------------------------------------------------
+#
+# SpanEvaluator reads a DataFrame with one row per token (sentence_id, token,
+# start_indices, annotation, prediction) holding IO tags: a label or "O".
+# IO tags cannot separate two touching spans of one label, and spans may not
+# overlap, so `presidio_iou` refuses such input rather than feed Presidio
+# something other than what the engine scores.
+
+
+def _io_tags(spans, n_tokens, side, doc):
+    tags = ["O"] * n_tokens
+    for start, end, label in spans:
+        assert 0 <= start < end <= n_tokens, (side, doc, (start, end, label))
+        for i in range(start, end):
+            assert tags[i] == "O", f"overlapping {side} spans in doc {doc}"
+            tags[i] = label
+    for a in spans:
+        for b in spans:
+            assert not (a[1] == b[0] and a[2] == b[2]), f"touching same-label {side} spans in doc {doc}"
+    return tags
+
+
+def presidio_iou(gold_docs, pred_docs, tokens, threshold):
+    """Score with Presidio's SpanEvaluator on token IoU, no skip words.
+
+    tokens: one list of token strings per document.
+    RETURNS: ({label: (true_positives, num_predicted, num_annotated)},
+              the confusion Counter {(annotation, prediction): n},
+              Presidio's EvaluationResult itself).
+    """
+    # Imported here, not at collection, so that test sessions which never
+    # call Presidio do not pay for its slow import; a missing Presidio still
+    # fails every test that uses it.
+    import pandas as pd
+    from presidio_evaluator.evaluation import SpanEvaluator
+
+    rows = []
+    for doc, (gold, pred, words) in enumerate(zip(gold_docs, pred_docs, tokens)):
+        gold_tags = _io_tags(gold, len(words), "gold", doc)
+        pred_tags = _io_tags(pred, len(words), "pred", doc)
+        offset = 0
+        for word, g, p in zip(words, gold_tags, pred_tags):
+            rows.append((doc, word, offset, g, p))
+            offset += len(word) + 1
+    df = pd.DataFrame(rows, columns=["sentence_id", "token", "start_indices", "annotation", "prediction"])
+    evaluator = SpanEvaluator(iou_threshold=threshold, char_based=False, skip_words=[])
+    result = evaluator.calculate_score_on_df(df, level="entity")
+    per_type = {
+        label: (m.true_positives, m.num_predicted, m.num_annotated)
+        for label, m in result.per_type.items()
+    }
+    return per_type, Counter(result.results), result
+
+
+#: The overlap threshold of the Feedback Prize.
+OVERLAP_THRESHOLD = 0.5
+
+
+def feedback_prize_frames(gold_docs: Sequence[Sequence[tuple]], pred_docs: Sequence[Sequence[tuple]]):
+    """(pred_df, gt_df) as the Feedback Prize metric reads them: one row per
+    span of (start, end, label) tuples, its token indices as a
+    space-separated "predictionstring"; documents are ids 0, 1, ..."""
+    import pandas as pd
+
+    def rows(docs) -> List[Tuple[int, str, str]]:
+        return [
+            (i, label, " ".join(str(t) for t in range(s, e)))
+            for i, spans in enumerate(docs)
+            for s, e, label in sorted(spans)
+        ]
+
+    pred_df = pd.DataFrame(rows(pred_docs), columns=["id", "class", "predictionstring"])
+    gt_df = pd.DataFrame(rows(gold_docs), columns=["id", "discourse_type", "predictionstring"])
+    return pred_df, gt_df
+
+
+def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict[str, Tuple[int, int, int]]:
+    """The Feedback Prize (Kaggle) span-overlap metric in pandas, as the
+    competition's reference code computes it: predictions and gold merged on
+    document and class, both overlap ratios as set-size ratios of the token
+    indices, a pair is a potential TP when both reach the threshold. The
+    one-to-one de-duplication is greedy in the package's order (highest gold
+    overlap, then highest prediction overlap, then earlier gold, then earlier
+    prediction). RETURNS: label -> (tp, fp, fn)."""
+    import pandas as pd
+
+    gt_df = gt_df[["id", "discourse_type", "predictionstring"]].reset_index(drop=True).copy()
+    pred_df = pred_df[["id", "class", "predictionstring"]].reset_index(drop=True).copy()
+    pred_df["pred_id"] = pred_df.index
+    gt_df["gt_id"] = gt_df.index
+    joined = pred_df.merge(
+        gt_df, left_on=["id", "class"], right_on=["id", "discourse_type"],
+        how="outer", suffixes=("_pred", "_gt"),
+    )
+    joined["predictionstring_gt"] = joined["predictionstring_gt"].fillna(" ")
+    joined["predictionstring_pred"] = joined["predictionstring_pred"].fillna(" ")
+
+    def calc_overlap(gt_string: str, pred_string: str) -> Tuple[float, float]:
+        set_pred = set(pred_string.split(" "))
+        set_gt = set(gt_string.split(" "))
+        inter = len(set_gt.intersection(set_pred))
+        return inter / len(set_gt), inter / len(set_pred)
+
+    overlaps = [
+        calc_overlap(g, p) for g, p in zip(joined["predictionstring_gt"], joined["predictionstring_pred"])
+    ]
+    joined["overlap1"] = [o1 for o1, _ in overlaps]
+    joined["overlap2"] = [o2 for _, o2 in overlaps]
+    joined["potential_TP"] = (joined["overlap1"] >= threshold) & (joined["overlap2"] >= threshold)
+    potential = joined[joined["potential_TP"]].sort_values(
+        ["overlap1", "overlap2", "gt_id", "pred_id"], ascending=[False, False, True, True]
+    )
+    used_gt, used_pred, tp_labels = set(), set(), []
+    for gt_id, pred_id, label in zip(potential["gt_id"], potential["pred_id"], potential["discourse_type"]):
+        if gt_id in used_gt or pred_id in used_pred:
+            continue
+        used_gt.add(gt_id)
+        used_pred.add(pred_id)
+        tp_labels.append(label)
+    tp = pd.Series(tp_labels, dtype=object).value_counts()
+    n_pred = pred_df["class"].value_counts()
+    n_gold = gt_df["discourse_type"].value_counts()
+    out = {}
+    for label in set(n_pred.index) | set(n_gold.index):
+        t = int(tp.get(label, 0))
+        out[label] = (t, int(n_pred.get(label, 0)) - t, int(n_gold.get(label, 0)) - t)
+    return out
