@@ -202,7 +202,9 @@ def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, 
         input was read in) replaces its unit when given.
     read (Optional[ReadSettings]): The reading settings of file input;
         `fmt` the format the files were read as.
-    analysis (Optional[AnalysisSettings]): The analysis, when one was run.
+    analysis (Optional[AnalysisSettings]): The analysis settings of a
+        front door (all of them, as given: `bootstrap` None means no
+        intervals); None for scores of `score_pairs` alone.
     RETURNS (Dict[str, Any]): version, spacy, match, read, analysis.
     """
     signed_match = match.to_dict()
@@ -213,16 +215,9 @@ def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, 
         signed_read = read.to_dict()
         signed_read["format"] = fmt if fmt is not None else signed_read["format"]
     signed_analysis = None
-    if analysis is not None and analysis.active:
+    if analysis is not None:
         signed_analysis = analysis.to_dict()
-        if analysis.baseline is None:
-            for name in ("test", "alpha"):
-                signed_analysis.pop(name)
-        else:
-            signed_analysis["test_resamples"] = TEST_RESAMPLES[analysis.test]
-        if analysis.bootstrap is None:
-            for name in ("confidence", "method"):
-                signed_analysis.pop(name)
+        signed_analysis["test_resamples"] = TEST_RESAMPLES[analysis.test]
     return {
         "version": __version__,
         "spacy": spacy_version(),

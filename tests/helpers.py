@@ -117,6 +117,16 @@ def counts(gold, pred, unit="char"):
     return {scheme: result.totals for scheme, result in res.items()}
 
 
+def figures(data):
+    """A scores JSON (`CorpusScores.to_dict()` or a --output file) without
+    its signature: for comparing the figures of runs whose reading
+    settings differ by design (one CoNLL file with two columns and two
+    files)."""
+    data = dict(data)
+    del data["signature"]
+    return data
+
+
 def one_line(err):
     """The message of a pytest.raises ExceptionInfo, checked to be one line."""
     msg = str(err.value)

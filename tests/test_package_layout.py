@@ -178,3 +178,32 @@ def test_import_is_light():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "old,new",
+    [
+        ("app", "api"),
+        ("evaluate", "engine.scorer"),
+        ("scorer", "integrations.spacy"),
+        ("hf", "integrations.hf"),
+        ("docs", "integrations.spacy"),
+        ("counts", "engine.counts"),
+        ("metrics", "engine.metrics"),
+    ],
+)
+def test_old_import_paths_are_the_moved_modules(old, new):
+    import importlib
+
+    assert importlib.import_module(f"spacy_spanf1.{old}") is importlib.import_module(f"spacy_spanf1.{new}")
+
+
+def test_public_names_keep_working():
+    import spacy_spanf1
+    from spacy_spanf1.hf import make_compute_metrics  # noqa: F401
+
+    for name in spacy_spanf1.__all__:
+        assert getattr(spacy_spanf1, name) is not None, name
+    import spacy
+
+    assert spacy.registry.scorers.get("spacy-spanf1.scorer.v1").__module__ == "spacy_spanf1.integrations.spacy"

@@ -197,6 +197,12 @@ def test_signature_of_two_runs_differs_exactly_when_a_setting_does(tmp_path):
         assert changed != first["signature"], name
         differing = [k for k in changed["match"] if changed["match"][k] != first["signature"]["match"][k]]
         assert differing == [name], (name, differing)
+    for name, value in [("seed", 7), ("confidence", 0.9), ("test", "bootstrap"), ("alpha", 0.1), ("buckets", 3),
+                        ("method", "BCa"), ("by", "label")]:
+        changed = compare_files(gold, pred, **{**base, name: value}).to_dict()["signature"]
+        assert changed["match"] == first["signature"]["match"], name
+        differing = {k for k in changed["analysis"] if changed["analysis"][k] != first["signature"]["analysis"][k]}
+        assert differing == ({name, "test_resamples"} if name == "test" else {name}), (name, differing)
     # what does not shape the numbers leaves the signature alone
     assert compare_files(gold, pred, keep_errors=True, **base).to_dict()["signature"] == first["signature"]
     # the analysis is signed: seed, resamples

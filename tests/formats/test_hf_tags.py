@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-import spacy_spanf1.formats.tags  # noqa: F401  (registers "tags")
+import spacy_spanf1.formats.huggingface  # noqa: F401  (registers "tags")
 from helpers import counts, invoke, one_line, read, write, write_jsonl
 from spacy_spanf1.formats import InputError, UsageError, read_conll, read_jsonl
 from spacy_spanf1.spans import Span
