@@ -9,9 +9,11 @@ against spaCy's `get_ner_prf`, `evaluate_spans`, `evaluate_tags`),
 `bench_compare.py` (`compare` against reading the files into lists) and
 `bench_stats.py` (`bootstrap_ci`, `paired_test`); the trees take turns
 within a round, and the fastest figure of each over the rounds counts
-(timeit's rule: the others measured the machine's other load). It prints
-each figure of both trees and AFTER / BEFORE, which should stay within
-5 % for a change that is not about speed.
+(timeit's rule: the others measured the machine's other load), and a
+ratio (the scorer against `get_ner_prf`, `compare` against its floor) is
+taken of those fastest figures. It prints each figure of both trees and
+AFTER / BEFORE, which should stay within 5 % for a change that is not
+about speed.
 """
 import json
 import os
@@ -57,19 +59,22 @@ def measure(tree: Path, docs: int, compare_docs: int) -> Dict[str, float]:
         run(tree, ["benchmarks/bench.py", "--sizes", str(docs), "--runs", "5", "--skip", "presidio,seqeval",
                    "--stream", "0", "--json", str(report)])
         medians = json.loads(report.read_text())["sizes"][str(docs)]["medians"]
-    for task in BENCH_TASKS:
-        if task in medians:
-            found[f"{task}_s"] = medians[task]
-    for ours, ref in BENCH_RATIOS:
-        found[f"{ours} / {ref}"] = medians[ours] / medians[ref]
+    missing = [task for task in BENCH_TASKS if task not in medians]
+    if missing:
+        raise SystemExit(f"{tree}: bench.py timed no {', '.join(missing)}")
+    found.update({f"{task}_s": medians[task] for task in BENCH_TASKS})
     printed = run(tree, ["benchmarks/bench_compare.py", "--docs", str(compare_docs), "--brat", "0"])
-    printed += run(tree, ["benchmarks/bench_stats.py", "--n-docs", str(docs), "--runs", "3"])
+    printed += run(tree, ["benchmarks/bench_stats.py", "--n-docs", str(docs), "--runs", "5"])
     for name, pattern in PRINTED.items():
         match = re.search(pattern, printed)
-        if match:
-            found[name] = float(match.group(1))
-    found["compare / floor"] = found["compare_s"] / found["compare_floor_s"]
+        if match is None:
+            raise SystemExit(f"{tree}: no {name} in the benchmarks' output")
+        found[name] = float(match.group(1))
     return found
+
+
+#: Ratios of two figures, each the fastest of the rounds.
+RATIOS = tuple((f"{ours}_s", f"{ref}_s") for ours, ref in BENCH_RATIOS) + (("compare_s", "compare_floor_s"),)
 
 
 def main(
@@ -86,12 +91,13 @@ def main(
             rounds[name].append(measure(tree, docs, compare_docs))
             print(f"round {i + 1}, {name}: done", file=sys.stderr, flush=True)
     best = {name: {key: min(r[key] for r in runs) for key in runs[0]} for name, runs in rounds.items()}
+    for figures in best.values():
+        for ours, ref in RATIOS:
+            figures[f"{ours[:-2]} / {ref[:-2]}"] = figures[ours] / figures[ref]
     print(f"{repeat} rounds, fastest of each; before = {trees['before']}, after = {trees['after']}")
     print(f"{'figure':<44}{'before':>10}{'after':>10}{'after / before':>16}")
     for key in best["before"]:
-        a, b = best["before"][key], best["after"].get(key)
-        if b is None:
-            continue
+        a, b = best["before"][key], best["after"][key]
         print(f"{key:<44}{a:>10.3f}{b:>10.3f}{b / a:>16.3f}")
     print("runs: " + json.dumps(rounds))
 
