@@ -207,3 +207,11 @@ def test_public_names_keep_working():
     import spacy
 
     assert spacy.registry.scorers.get("spacy-spanf1.scorer.v1").__module__ == "spacy_spanf1.integrations.spacy"
+
+
+def test_every_folder_of_the_package_is_a_package():
+    # setuptools' find_packages ships only folders with an __init__.py: a
+    # folder without one would be missing from a wheel (not from -e installs)
+    folders = {path.parent for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts}
+    assert [str(f.relative_to(PACKAGE)) for f in sorted(folders) if not (f / "__init__.py").exists()] == []
+    assert (PACKAGE / "py.typed").exists()
