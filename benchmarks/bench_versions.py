@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import typer
 
@@ -51,9 +51,24 @@ def run(tree: Path, args: List[str]) -> str:
     return out.stdout
 
 
-def measure(tree: Path, docs: int, compare_docs: int) -> Dict[str, float]:
-    """One round of every figure in one tree."""
+#: The benchmarks a round runs (--only).
+BENCHMARKS = ("bench", "compare", "stats")
+
+
+def measure(tree: Path, docs: int, compare_docs: int, only: Tuple[str, ...] = BENCHMARKS) -> Dict[str, float]:
+    """One round of the figures of the benchmarks `only` names, in one tree."""
     found: Dict[str, float] = {}
+    printed = ""
+    if "compare" in only:
+        printed += run(tree, ["benchmarks/bench_compare.py", "--docs", str(compare_docs), "--brat", "0"])
+    if "stats" in only:
+        printed += run(tree, ["benchmarks/bench_stats.py", "--n-docs", str(docs), "--runs", "5"])
+    for name, pattern in PRINTED.items():
+        match = re.search(pattern, printed)
+        if match is not None:
+            found[name] = float(match.group(1))
+    if "bench" not in only:
+        return found
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "bench.json"
         run(tree, ["benchmarks/bench.py", "--sizes", str(docs), "--runs", "5", "--skip", "presidio,seqeval",
@@ -63,13 +78,6 @@ def measure(tree: Path, docs: int, compare_docs: int) -> Dict[str, float]:
     if missing:
         raise SystemExit(f"{tree}: bench.py timed no {', '.join(missing)}")
     found.update({f"{task}_s": medians[task] for task in BENCH_TASKS})
-    printed = run(tree, ["benchmarks/bench_compare.py", "--docs", str(compare_docs), "--brat", "0"])
-    printed += run(tree, ["benchmarks/bench_stats.py", "--n-docs", str(docs), "--runs", "5"])
-    for name, pattern in PRINTED.items():
-        match = re.search(pattern, printed)
-        if match is None:
-            raise SystemExit(f"{tree}: no {name} in the benchmarks' output")
-        found[name] = float(match.group(1))
     return found
 
 
@@ -83,17 +91,24 @@ def main(
     repeat: int = typer.Option(3, "--repeat", min=1, help="Rounds; the fastest of each figure counts"),
     docs: int = typer.Option(10000, "--docs", help="Documents of bench.py and bench_stats.py"),
     compare_docs: int = typer.Option(100000, "--compare-docs", help="Documents of bench_compare.py"),
+    only: str = typer.Option(",".join(BENCHMARKS), "--only", help=f"Comma-separated benchmarks to run: {', '.join(BENCHMARKS)}"),
 ) -> None:
+    chosen = tuple(name.strip() for name in only.split(",") if name.strip())
+    unknown = [name for name in chosen if name not in BENCHMARKS]
+    if unknown or not chosen:
+        raise typer.BadParameter(f"unknown benchmark {unknown[0] if unknown else only!r}; valid: {', '.join(BENCHMARKS)}",
+                                 param_hint="'--only'")
     trees = {"before": before.resolve(), "after": (after or HERE).resolve()}
     rounds: Dict[str, List[Dict[str, float]]] = {name: [] for name in trees}
     for i in range(repeat):
         for name, tree in (trees.items() if i % 2 == 0 else reversed(list(trees.items()))):
-            rounds[name].append(measure(tree, docs, compare_docs))
+            rounds[name].append(measure(tree, docs, compare_docs, chosen))
             print(f"round {i + 1}, {name}: done", file=sys.stderr, flush=True)
     best = {name: {key: min(r[key] for r in runs) for key in runs[0]} for name, runs in rounds.items()}
     for figures in best.values():
         for ours, ref in RATIOS:
-            figures[f"{ours[:-2]} / {ref[:-2]}"] = figures[ours] / figures[ref]
+            if ours in figures and ref in figures:
+                figures[f"{ours[:-2]} / {ref[:-2]}"] = figures[ours] / figures[ref]
     print(f"{repeat} rounds, fastest of each; before = {trees['before']}, after = {trees['after']}")
     print(f"{'figure':<44}{'before':>10}{'after':>10}{'after / before':>16}")
     for key in best["before"]:
