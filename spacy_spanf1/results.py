@@ -19,7 +19,7 @@ from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from .settings import SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
+from .settings import SCHEMES, SEMEVAL_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
 __all__ = ["CorpusScores", "SchemeResult", "make_signature"]
 
@@ -172,7 +172,7 @@ class SchemeResult:
         outcomes)."""
         if scheme not in SCHEMES:
             raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES)}")
-        kind = PRFCounts if scheme in ("iou", "overlap") else SemEvalCounts
+        kind = SemEvalCounts if scheme in SEMEVAL_SCHEMES else PRFCounts
         try:
             per_label = {label: kind(**counts) for label, counts in (label_counts or {}).items()}
             rows = {(gold, pred): int(n) for gold, pred, n in confusion}

@@ -33,6 +33,7 @@ __all__ = [
     "ReadSettings",
     "RunSettings",
     "SCHEMES",
+    "SEMEVAL_SCHEMES",
     "SPAN_ATTRIBUTES",
     "TESTS",
     "UNITS",
@@ -42,6 +43,9 @@ __all__ = [
 
 #: Every scheme, in the order tables list them. The only list of names.
 SCHEMES: Tuple[str, ...] = ("strict", "exact", "partial", "type", "iou", "overlap")
+#: The schemes that count as SemEval-2013 does (COR INC PAR MIS SPU); the
+#: others count TP FP FN.
+SEMEVAL_SCHEMES: Tuple[str, ...] = SCHEMES[:4]
 UNITS: Tuple[str, ...] = ("token", "char")
 #: Paired tests and bootstrap interval methods.
 TESTS: Tuple[str, ...] = ("randomization", "bootstrap")

@@ -215,3 +215,10 @@ def test_every_folder_of_the_package_is_a_package():
     folders = {path.parent for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts}
     assert [str(f.relative_to(PACKAGE)) for f in sorted(folders) if not (f / "__init__.py").exists()] == []
     assert (PACKAGE / "py.typed").exists()
+
+
+def test_the_settings_name_the_engines_schemes():
+    from spacy_spanf1.engine.matching import SEMEVAL_RULES
+    from spacy_spanf1.settings import SCHEMES, SEMEVAL_SCHEMES
+
+    assert tuple(SEMEVAL_RULES) == SEMEVAL_SCHEMES and SCHEMES[: len(SEMEVAL_SCHEMES)] == SEMEVAL_SCHEMES

@@ -10,10 +10,10 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import srsly
 from wasabi import Printer, color
 
-from ..engine.matching import SEMEVAL_RULES
 from ..exceptions import InputError
 from ..report import HTML_DOCS, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from ..results import CorpusScores
+from ..settings import SEMEVAL_SCHEMES
 
 def use_color(stream=None) -> bool:
     """Colours only on a terminal, and never with NO_COLOR set."""
@@ -91,7 +91,7 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
             max_col=80,
             title=f"{primary} (per type)",
         )
-        if primary in SEMEVAL_RULES:
+        if primary in SEMEVAL_SCHEMES:
             say(msg, "text", "Per type, each label is scored on its own spans (as nervaluate does): the counts "
                 "need not add up to the totals (a wrong label is one INC there, a MIS and a SPU here).")
     say(msg, "info", f"Documents: {scores.documents}, scored: {scores.scored}, skipped: {scores.skipped}")
