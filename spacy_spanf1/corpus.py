@@ -21,7 +21,16 @@ from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from .formats.base import Format, gc_paused
 from .results import CorpusScores, make_signature
-from .settings import ATTRIBUTES, DOC_ATTRIBUTES, UNITS, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+from .settings import (
+    ATTRIBUTES,
+    DOC_ATTRIBUTES,
+    UNITS,
+    AnalysisSettings,
+    MatchSettings,
+    ReadSettings,
+    RunSettings,
+    split_keywords,
+)
 
 __all__ = [
     "FULL_COLLECTION",
@@ -93,9 +102,10 @@ KEEP_KEYWORDS = {
 def as_match(match: Union[None, MatchSettings, str, Sequence[str]], settings: Mapping[str, Any]) -> MatchSettings:
     """MatchSettings from settings objects or keywords: `match` is one, or
     the schemes, with further keywords of MatchSettings in `settings`."""
+    known, _ = split_keywords(settings, MatchSettings, where="score_pairs")
     if isinstance(match, MatchSettings):
-        return match.replace(**settings) if settings else match
-    return MatchSettings(match, **settings)
+        return match.replace(**known) if known else match
+    return MatchSettings(match, **known)
 
 
 def score_pairs(
