@@ -399,6 +399,9 @@ def test_ctrl_c_closes_the_local_cluster(corpus, tmp_path):
         [sys.executable, "-m", "spacy_spanf1", "evaluate", str(corpus / "die_model"), str(corpus / "all.spacy"), "-s", "strict",
          "--shard-docs", "10", "--cluster", "local:2", "--code", str(TESTS / "dask_helpers.py"), "-o", str(tmp_path / "x.json")],
         cwd=corpus, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a shell's background job starts with SIGINT ignored, and so would the
+        # command: give it the default disposition, as a terminal's would have
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 150
