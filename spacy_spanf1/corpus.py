@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Seque
 from .engine.scorer import BATCH_SIZE, SpanScorer
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
-from .formats.base import Format, gc_paused
+from .formats.base import gc_paused
 from .results import CorpusScores, make_signature
 from .settings import (
     ATTRIBUTES,
@@ -258,32 +258,26 @@ def doc_length(pair: DocPair, unit: str) -> int:
 # --------------------------------------------------------------------------
 
 
-def read_format(gold_path: PathLike, pred_path: Optional[PathLike], read: ReadSettings) -> Format:
-    """The format the files are read in; SettingError where the settings
-    do not fit the files."""
-    fmt = get_format(infer_format(gold_path, read.format))
-    if read.one_file and fmt.name != "conll":
-        raise SettingError(f"'gold_column' and 'pred_column' apply to conll input, not {fmt.name}", "gold_column")
-    if pred_path is None and not read.one_file and not getattr(fmt, "both_sides", False):
+def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings) -> Pairs:
+    """The paired documents of two files (or of one file holding both
+    sides) as the settings read them (nothing is read yet); SettingError
+    where the settings do not fit the files' format."""
+    gold_options = pred_options = None
+    if read.one_file:
+        gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
+    elif pred_path is None and not getattr(get_format(infer_format(gold_path, read.format)), "both_sides", False):
         raise SettingError(
             "no predicted file: give 'pred_path', or, for a CoNLL file with both tag columns, "
             "'gold_column' and 'pred_column'",
             "pred_path",
         )
-    return fmt
-
-
-def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings) -> Pairs:
-    """The paired documents of two files (or of one file holding both
-    sides) as the settings read them."""
-    read_format(gold_path, pred_path, read)
-    gold_options = pred_options = None
-    if read.one_file:
-        gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
-    return open_pairs(
+    pairs = open_pairs(
         gold_path, pred_path, read.format, unit=match.unit, gold_options=gold_options, pred_options=pred_options,
         spans_key=match.spans_key, **read.options,
     )
+    if read.one_file and pairs.fmt.name != "conll":
+        raise SettingError(f"'gold_column' and 'pred_column' apply to conll input, not {pairs.fmt.name}", "gold_column")
+    return pairs
 
 
 def score_files(
@@ -492,6 +486,4 @@ def score_pipeline(
     checks). stream: the keywords of `pipeline_pairs` (sources, start,
     gold_source, prefix, progress)."""
     pairs, stats = pipeline_pairs(nlp, refs, match, run, **stream)
-    unit = match.unit or UNITS[0]
-    return score_pairs(pairs, match, keep=keep, stats=stats, unit=unit, sources=stream["sources"],
-                       signature=make_signature(match, unit=unit))
+    return score_pairs(pairs, match, keep=keep, stats=stats, sources=stream["sources"])

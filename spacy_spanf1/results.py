@@ -10,7 +10,7 @@ spaCy's version and every setting that shapes the numbers.
 """
 import dataclasses
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -182,6 +182,7 @@ class SchemeResult:
         return cls(scheme, totals, per_label, rows)
 
 
+@lru_cache(maxsize=None)
 def spacy_version() -> Optional[str]:
     """spaCy's installed version, read without importing spaCy; None when
     it is not installed."""

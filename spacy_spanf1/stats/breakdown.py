@@ -19,7 +19,7 @@ import numpy
 
 from ..engine.scorer import SpanScorer, evaluate_spans, warn_unseen_labels
 from ..results import SchemeResult
-from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES, UNITS, AnalysisSettings, check_unit
+from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES, UNITS, AnalysisSettings, check_count, check_unit
 from ..engine.metrics import f_score, prf_of_counts, safe_div
 from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
@@ -91,7 +91,7 @@ def bucket_edges(values: Iterable[Real], buckets: int = AnalysisSettings.buckets
 
     RETURNS (List[Tuple]): (lo, hi) per bucket, sorted; [] for no values.
     """
-    buckets = _check_buckets(buckets)
+    buckets = check_count(buckets, "buckets")
     ordered = sorted(_plain(v) for v in values)
     n = len(ordered)
     if not n:
@@ -168,7 +168,7 @@ def breakdown(
     which scores each label on its own matching (nervaluate's way).
     """
     name = _check_by(by)
-    buckets = _check_buckets(buckets)
+    buckets = check_count(buckets, "buckets")
     unknown = sorted(set(settings).difference(SETTINGS))
     if unknown:
         raise ValueError(
@@ -357,12 +357,6 @@ def _check_values(by: Sequence[Any], n: int) -> List[Any]:
             f"The values of 'by' must be all numbers or all strings; {detail}."
         )
     return values
-
-
-def _check_buckets(buckets: Any) -> int:
-    if not is_int(buckets) or buckets < 1:
-        raise ValueError(f"'buckets' must be an integer >= 1, got {buckets!r}.")
-    return int(buckets)
 
 
 def _plain(value: Any) -> Any:
