@@ -124,7 +124,7 @@ def _compare(gold_path, pred_path, match: MatchSettings, read: ReadSettings, kee
     else:
         scores = score_files(gold_path, pred_path, match, read, keep)
     scores = finish(scores, match)
-    check_outcome(scores, match)
+    scores = check_outcome(scores, match)
     return scores
 
 
@@ -202,7 +202,7 @@ def _evaluate(model: Any, data_path: Any, match: MatchSettings, run: RunSettings
             nlp, read_docbin(data_path, nlp.vocab), match, run, keep,
             sources=(str(data_path), f"pipeline {name}"), progress=progress,
         )
-    check_outcome(scores, match)
+    scores = check_outcome(scores, match)
     return scores
 
 

@@ -223,6 +223,7 @@ def score_pairs(
         doc_lengths if keep.doc_lengths else None,
         (gold_spans, pred_spans) if keep.spans else None,
         make_signature(match, unit=unit) if signature is None else signature,
+        notes={side: {kind: dict(n) for kind, n in found.items()} for side, found in stats.notes.items()},
     )
 
 
@@ -320,11 +321,18 @@ def finish(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
     return scores if official is None else scores.replace(official_score=official)
 
 
-def check_outcome(scores: CorpusScores, match: MatchSettings) -> None:
-    """No silent zeros: a span group no gold document has, a corpus whose
-    every gold document was skipped, a label of `labels` found in neither
-    gold nor prediction (each known only once the whole corpus is read)."""
+def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
+    """No silent zeros: no document at all, a span group no gold document
+    has, a corpus whose every gold document was skipped, a label of
+    `labels` found in neither gold nor prediction (each known only once the
+    whole corpus is read) are errors. RETURNS the scores with the warnings
+    of what is suspicious but not wrong (`label_warnings`)."""
     spans_key = match.spans_key
+    if not scores.documents:
+        raise InputError(
+            f"{scores.sources[0]} holds no document (and {scores.sources[1]} none to pair with it): "
+            "there is nothing to score; is this the right file?",
+        )
     if spans_key is not None and spans_key not in scores.spans_keys:
         keys = ", ".join(sorted(scores.spans_keys)) or "none"
         raise InputError(
@@ -351,6 +359,26 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> None:
                     f"Labels found: {listed}",
                     setting="labels",
                 )
+    return scores.replace(warnings=tuple(scores.warnings) + label_warnings(scores))
+
+
+def label_warnings(scores: CorpusScores) -> Tuple[str, ...]:
+    """A warning when the predictions have labels but none of them occurs in
+    the gold (a label set in another case, another tag set): every
+    prediction is then wrong, whatever the spans."""
+    result = scores.results[scores.primary]
+    gold = sorted(label for label, c in result.per_type.items() if c.possible)
+    pred = sorted(label for label, c in result.per_type.items() if c.predicted)
+    if not gold or not pred or set(gold) & set(pred):
+        return ()
+    hint = ""
+    folded = {label.casefold() for label in gold}
+    if any(label.casefold() in folded for label in pred):
+        hint = " (they differ in case only: labels are compared as written)"
+    return (
+        f"no predicted label occurs in the gold{hint}: gold labels {', '.join(gold)}; "
+        f"predicted labels {', '.join(pred)}",
+    )
 
 
 # --------------------------------------------------------------------------

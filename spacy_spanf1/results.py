@@ -19,7 +19,8 @@ from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from .settings import SCHEMES, SEMEVAL_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
+from .notes import merge_notes
+from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
 __all__ = ["CorpusScores", "SchemeResult", "make_signature"]
 
@@ -182,6 +183,14 @@ class SchemeResult:
         return cls(scheme, totals, per_label, rows)
 
 
+def _plain_notes(notes: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Dict[str, Dict[str, Dict[str, Any]]]:
+    """Notes as plain dicts and lists (JSON), by side and kind."""
+    return {
+        side: {kind: {"count": int(n["count"]), "examples": list(n["examples"])} for kind, n in found.items()}
+        for side, found in notes.items()
+    }
+
+
 @lru_cache(maxsize=None)
 def spacy_version() -> Optional[str]:
     """spaCy's installed version, read without importing spaCy; None when
@@ -308,6 +317,14 @@ class CorpusScores:
     signature (Mapping[str, Any]): `make_signature` of the run.
     analysis (Any): The intervals, comparison and breakdowns
         (`stats.apply.AnalysisResult`), attached by `with_analysis`.
+    notes (Mapping[str, Mapping[str, Mapping]]): By side, what the readers
+        and the pairing noted: kind -> {"count", "examples"} (span texts
+        that disagree with their offsets: "text_mismatch"; documents whose
+        offsets were converted: "utf16_offsets", "newline_offsets"; gold
+        documents without a predicted one: "missing_documents").
+    warnings (Tuple[str, ...]): What the whole-corpus checks found
+        suspicious but not wrong (`corpus.check_outcome`), e.g. no
+        predicted label occurring in the gold.
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
@@ -332,6 +349,8 @@ class CorpusScores:
     doc_spans: Optional[Tuple[List[Any], List[Any]]] = field(default=None, repr=False, compare=False)
     signature: Mapping[str, Any] = field(default_factory=dict, repr=False)
     analysis: Any = field(default=None, repr=False, compare=False)
+    notes: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict, repr=False)
+    warnings: Tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def scored(self) -> int:
@@ -398,6 +417,10 @@ class CorpusScores:
             for what, n in counts.items():
                 totals[what] = totals.get(what, 0) + n
         doc_meta = {name: list(values) + list(other.doc_meta.get(name, ())) for name, values in self.doc_meta.items()}
+        notes: Dict[str, Dict[str, Any]] = {}
+        for part in (self.notes, other.notes):
+            for side, found in part.items():
+                merge_notes(notes.setdefault(side, {}), found, NOTE_EXAMPLES)
         return CorpusScores(
             results,
             self.documents + other.documents,
@@ -418,6 +441,7 @@ class CorpusScores:
             None if self.doc_spans is None or other.doc_spans is None
             else (self.doc_spans[0] + other.doc_spans[0], self.doc_spans[1] + other.doc_spans[1]),
             self.signature,
+            notes=notes,
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -438,6 +462,10 @@ class CorpusScores:
             data["official_score"] = self.official_score
         if self.not_scored:
             data["not_scored"] = {side: dict(counts) for side, counts in self.not_scored.items()}
+        if self.notes:
+            data["notes"] = _plain_notes(self.notes)
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
         if self.analysis is not None:
             self.analysis.add_to(data, self)
         data["signature"] = dict(self.signature)
@@ -468,6 +496,8 @@ class CorpusScores:
                 labels_seen=tuple(data.get("labels", ())),
                 official_score=data.get("official_score"),
                 not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},
+                notes=_plain_notes(data.get("notes", {})),
+                warnings=tuple(data.get("warnings", ())),
                 signature=dict(data.get("signature", {})),
                 analysis=RecordedAnalysis(cis, blocks) if cis or blocks else None,
             )

@@ -67,6 +67,17 @@ TEST_RESAMPLES: Mapping[str, int] = {"randomization": 10000, "bootstrap": N_RESA
 #: Reports stay a readable size: the names of at most this many skipped
 #: documents are kept.
 SKIPPED_NAMES = 5
+#: ... and at most this many examples of each note of the readers (span
+#: texts that disagree with their offsets, documents missing a side).
+NOTE_EXAMPLES = 5
+#: What a reader does with a span whose written text disagrees with the
+#: text at its offsets (offsets are authoritative, as in brat): count and
+#: show it (the default), stop with an error, or not compare the texts.
+TEXT_MISMATCH: Tuple[str, ...] = ("warn", "error", "ignore")
+#: What pairing does with a gold document the predicted side lacks (brat
+#: files, keyed records): count and show it, scored as predicting nothing
+#: (the default), or stop with an error.
+MISSING_PRED: Tuple[str, ...] = ("warn", "error")
 
 
 # --------------------------------------------------------------------------

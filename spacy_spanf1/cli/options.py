@@ -18,7 +18,9 @@ import typer
 from ..formats import extension_map, format_names
 from ..report import HTML_DOCS
 from ..settings import (
+    MISSING_PRED,
     SCHEMES,
+    TEXT_MISMATCH,
     TEST_RESAMPLES,
     AnalysisSettings,
     MatchSettings,
@@ -112,6 +114,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("tag_scheme", ("--tag-scheme",), _OPTIONAL_STR, f"conll, with --tag-mode strict: {', '.join(TAG_SCHEMES)}", extra={"show_default": False}),
     Option("fragments", ("--fragments",), _OPTIONAL_STR, "brat: discontinuous entities: error (default), merge (one span) or split (one span per fragment); fragments split only by whitespace are always merged", extra={"show_default": False}),
     Option("newlines", ("--newlines",), _OPTIONAL_STR, "brat: brat (default: offsets count \\r\\n as one character, as brat reads the .txt) or keep", extra={"show_default": False}),
+    Option("text_mismatch", ("--text-mismatch",), _OPTIONAL_STR, f"brat, labelstudio, prodigy: a span whose quoted text is not the text at its offsets: {', '.join(TEXT_MISMATCH)} (default {TEXT_MISMATCH[0]}: scored at its offsets, counted and shown; offsets explained by UTF-16 code units or CRLF line breaks are converted and counted)", extra={"show_default": False}),
+    Option("missing_pred", ("--missing-pred",), _OPTIONAL_STR, f"brat, kaggle, labelstudio, prodigy: a gold document the predicted side lacks: {', '.join(MISSING_PRED)} (default {MISSING_PRED[0]}: scored as predicting nothing, counted and shown)", extra={"show_default": False}),
     Option("annotator", ("--annotator",), _OPTIONAL_STR, "labelstudio: the annotation to read, by completed_by id or e-mail [default: the first not cancelled]", extra={"show_default": False}),
     Option("model_version", ("--model-version",), _OPTIONAL_STR, "labelstudio: the prediction to read, by model_version [default: the first]", extra={"show_default": False}),
     Option("pred_from", ("--pred-from",), _OPTIONAL_STR, "labelstudio: predictions (default) or annotations (a second export's annotations)", extra={"show_default": False}),

@@ -103,10 +103,41 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
         listed = ", ".join(f"{what} {n}" for what, n in sorted(counts.items()))
         where = scores.sources[0] if side == "gold" else scores.sources[1]
         say(msg, "info", f"Read but not scored ({'gold' if side == 'gold' else 'predicted'}, {where}): {listed}")
+    print_notes(msg, scores)
+    for warning in scores.warnings:
+        say(msg, "warn", warning)
     if scores.official_score is not None:
         n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
         say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
 
+
+
+#: How the summary words each note of the readers: kind -> (icon, text
+#: before the count's noun, the noun, what was done).
+NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
+    "text_mismatch": ("warn", "span(s) quote a text that is not the text at their offsets",
+                      "scored at their offsets (--text-mismatch error stops instead)"),
+    "utf16_offsets": ("info", "document(s) count offsets in UTF-16 code units (as browser front ends do)",
+                      "converted to characters"),
+    "newline_offsets": ("info", "document(s) count a \\r\\n line break as one character",
+                        "converted to characters"),
+    "utf16_newline_offsets": ("info", "document(s) count UTF-16 code units and \\r\\n as one character",
+                              "converted to characters"),
+    "missing_documents": ("warn", "gold document(s) have no predicted document",
+                          "scored as predicting nothing (--missing-pred error stops instead)"),
+}
+
+
+def print_notes(msg: Printer, scores: CorpusScores) -> None:
+    """One line per note of the readers and the pairing, by side, with the
+    first examples."""
+    for side, found in scores.notes.items():
+        where = scores.sources[0] if side == "gold" else scores.sources[1]
+        for kind, n in found.items():
+            icon, what, done = NOTE_TEXTS.get(kind, ("info", kind.replace("_", " "), ""))
+            examples = "; ".join(n["examples"]) + ("; …" if n["count"] > len(n["examples"]) else "")
+            side_name = "gold" if side == "gold" else "predicted"
+            say(msg, icon, f"{n['count']} {what} ({side_name}, {where}): {done}. {examples}".replace(": .", ":"))
 
 
 def write_outputs(

@@ -19,7 +19,7 @@ from .base import Document, Format, PathLike
 from ..exceptions import InputError, SettingError, UsageError
 from ..settings import UNITS
 from .base import check_file, read_lines, read_text
-from .pairing import DocPair, PairStats, pair_documents, token_offsets
+from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents, token_offsets
 
 #: The built-in reader modules, imported (and so registered) on import of
 #: this package, in the order `--format`'s help lists them. Adding a format
@@ -95,10 +95,11 @@ def check_options(fmt: Format, unit: Optional[str], options: Dict[str, Any]) -> 
         raise UsageError(
             f"{fmt.name} input is scored in {' or '.join(units)} unit; 'unit' {unit} does not apply", "unit"
         )
-    taken = tuple(getattr(fmt, "options", ()))
+    taken = tuple(getattr(fmt, "options", ())) + (PAIRING_OPTIONS if getattr(fmt, "keyed", False) else ())
     for name, value in options.items():
         if value is not None and name not in taken:
-            users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
+            users = [n for n, f in _registry.get_all().items()
+                     if name in getattr(f, "options", ()) or (name in PAIRING_OPTIONS and getattr(f, "keyed", False))]
             raise UsageError(
                 f"'{name}' applies to {', '.join(users) or 'no'} input, not {fmt.name}", name
             )
@@ -164,12 +165,14 @@ def open_pairs(
     format_obj = get_format(gold_name)
     side_options = {**(gold_options or {}), **(pred_options or {})}
     unit, options = check_options(format_obj, unit, {**options, **side_options})
+    pairing = {k: options.pop(k) for k in PAIRING_OPTIONS if k in options}
     shared = {k: v for k, v in options.items() if k not in side_options}
     gold_opts = {**shared, **{k: v for k, v in (gold_options or {}).items() if v is not None}}
     pred_opts = {**shared, **{k: v for k, v in (pred_options or {}).items() if v is not None}}
     gold_docs = format_obj.read(gold_path, side="gold", unit=unit, **gold_opts)
     pred_docs = format_obj.read(pred_path, side="pred", unit=unit, **pred_opts)
-    return Pairs(gold_docs, pred_docs, fmt=format_obj, unit=unit, sources=(str(gold_path), str(pred_path)), options=shared)
+    return Pairs(gold_docs, pred_docs, fmt=format_obj, unit=unit, sources=(str(gold_path), str(pred_path)),
+                 options={**shared, **pairing})
 
 
 __all__ = [

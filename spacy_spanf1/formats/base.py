@@ -11,9 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..exceptions import InputError, PathLike, SettingError
+
 from ..spans import Span
 
 UsageError = SettingError
+
+#: A Document's `meta[NOTES_KEY]` holds its reader's notes (`notes.Notes`):
+#: what the reader met and handled (span texts that disagree with their
+#: offsets, offsets it converted). Pairing sums them by side.
+NOTES_KEY = "_notes"
 
 
 @dataclass
@@ -59,6 +65,9 @@ class Format:
         and side, e.g. ("tag_column", "tag_mode", "tag_scheme").
     both_sides (bool): One file holds gold and predictions (a Label
         Studio export): the predicted path may be left out.
+    keyed (bool): Its documents carry keys (file names, ids), so a gold
+        document may have no predicted one: it takes the pairing setting
+        `missing_pred`.
 
     A format may add a score of its own once the corpus is scored (the
     Feedback Prize's official score): `keeps_gold_labels` asks the scorer
@@ -70,6 +79,7 @@ class Format:
     extensions: Tuple[str, ...] = ()
     options: Tuple[str, ...] = ()
     both_sides: bool = False
+    keyed: bool = False
 
     def keeps_gold_labels(self, match: Any) -> bool:
         """Whether `official_score` needs the gold labels (`CorpusScores.gold_labels`)."""

@@ -4,8 +4,10 @@ Each NAME is a document (in sorted name order, key NAME). Text-bound lines
 `T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
 events (E), attributes (A, M), normalizations (N), notes (#) and
 equivalences (*) are not, and are counted under meta["_counts"]. The .ann
-text of each entity is checked against the .txt at its offsets (brat joins
-the texts of fragments with a space).
+text of each entity is compared with the .txt at its offsets (brat joins
+the texts of fragments with a space); the offsets are authoritative, as in
+brat and BratEval: a disagreement is counted and shown (`offsets.py`,
+option `text_mismatch`).
 
 Offsets count characters as brat reads the .txt: brat opens it with
 universal newlines (`annotation.open_textfile`), so "\\r\\n" (and a lone
@@ -22,9 +24,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from .base import Document, Format, PathLike
-from .base import InputError
-from .base import decode_utf8
+from .base import NOTES_KEY, Document, Format, InputError, PathLike, decode_utf8
+from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read, with_counts
 
@@ -54,21 +55,26 @@ class BratFormat(Format):
         merged whatever the setting.
     newlines (Optional[str]): "brat" (default: offsets count "\\r\\n" as one
         character, as brat reads files) or "keep" (characters as written).
+    text_mismatch (Optional[str]): An entity whose quoted text is not the
+        text at its offsets: "warn" (default: scored at its offsets, counted
+        and shown), "error" or "ignore" (`offsets.place_spans`).
     """
 
     name = "brat"
     units = ("char",)
     extensions = ("",)
-    options = ("fragments", "newlines")
+    options = ("fragments", "newlines", "text_mismatch")
+    keyed = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
+        text_mismatch = check_text_mismatch(opts.get("text_mismatch"))
         fragments = opts.get("fragments", "error")
         newlines = opts.get("newlines", "brat")
         check_choice("fragments", fragments, FRAGMENTS)
         check_choice("newlines", newlines, NEWLINES)
         names = _document_names(Path(path))
-        return (_read_document(Path(path), name, fragments, newlines) for name in names)
+        return (_read_document(Path(path), name, fragments, newlines, text_mismatch) for name in names)
 
 
 def _document_names(folder: Path) -> List[str]:
@@ -121,14 +127,15 @@ def _ann_lines(path: str) -> Iterator[Tuple[int, str]]:
         yield lineno, line[:-1] if line.endswith("\r") else line
 
 
-def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Document:
+def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_mismatch: str) -> Document:
     base = os.path.join(folder, name)
     ann_path = base + ".ann"
     text, shift, has_cr = _read_text(base + ".txt", newlines)
     # brat's offsets index the text with the BOM as character 0.
     brat_text = "\ufeff" + text if shift else text
     counts: Dict[str, int] = {}
-    spans = set()
+    entities: List[QuotedSpan] = []
+    entity_lines: List[int] = []
     seen: Dict[str, int] = {}
     for lineno, line in _ann_lines(ann_path):
         if not line.strip():
@@ -148,22 +155,21 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Do
         if ann_id in seen:
             raise InputError(f"entity {ann_id} is defined twice (first on line {seen[ann_id]})", ann_path, lineno)
         seen[ann_id] = lineno
-        label, frags, written = _parse_textbound(line, ann_id, len(brat_text), ann_path, lineno)
-        if written is not None:
-            found = " ".join(brat_text[s:e] for s, e in frags)
-            if written != found:
-                where = ";".join(f"{s} {e}" for s, e in frags)
-                raise InputError(
-                    f"entity {ann_id} ({label} {where}) has the text {written!r} in {name}.ann but "
-                    f"{found!r} in {name}.txt{_newline_hint(has_cr, newlines)}",
-                    ann_path,
-                    lineno,
-                )
-        groups = _join_whitespace(frags, brat_text)
+        label, frags, written = _parse_textbound(line, ann_id, ann_path, lineno)
+        entities.append(QuotedSpan(frags, label, written, f"entity {ann_id}", lineno))
+        entity_lines.append(lineno)
+    document = f"file '{name}.ann'"
+    placed, notes = place_spans(
+        entities, brat_text, policy=text_mismatch, document=document, path=ann_path,
+        line=None, hint=_newline_hint(has_cr, newlines),
+    )
+    spans = set()
+    for entity, frags, lineno in zip(entities, placed, entity_lines):
+        groups = _join_whitespace(sorted(frags), brat_text)
         if len(groups) > 1:
             if fragments == "error":
                 raise InputError(
-                    f"entity {ann_id} ({label}) is discontinuous ({len(groups)} fragments); pass "
+                    f"{entity.where} ({entity.label}) is discontinuous ({len(groups)} fragments); pass "
                     f"fragments=merge (one span) or fragments=split (one span per fragment)",
                     ann_path,
                     lineno,
@@ -171,15 +177,15 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str) -> Do
             if fragments == "merge":
                 groups = [(groups[0][0], max(e for _, e in groups))]
         for start, end in groups:
-            spans.add(Span(max(start - shift, 0), end - shift, label))
+            spans.add(Span(max(start - shift, 0), end - shift, entity.label))
     meta = with_counts({}, counts)
-    return Document(
-        f"file '{name}.ann'", sorted(spans), text, meta=meta, key=name, source=ann_path
-    )
+    if notes:
+        meta[NOTES_KEY] = notes
+    return Document(document, sorted(spans), text, meta=meta, key=name, source=ann_path)
 
 
 def _parse_textbound(
-    line: str, ann_id: str, limit: int, path: Path, lineno: int
+    line: str, ann_id: str, path: Path, lineno: int
 ) -> Tuple[str, List[Tuple[int, int]], Optional[str]]:
     """Label, fragments (sorted) and the written text (None when the line
     has no text field) of a T line."""
@@ -194,16 +200,11 @@ def _parse_textbound(
         if len(numbers) != 2 or not all(n.isdigit() for n in numbers):
             raise InputError(bad, path, lineno)
         start, end = int(numbers[0]), int(numbers[1])
-        if not start < end <= limit:
-            raise InputError(
-                f"entity {ann_id} has the fragment {start} {end}; offsets need "
-                f"0 <= start < end <= {limit} (the length of the .txt)",
-                path,
-                lineno,
-            )
+        if not start < end:
+            raise InputError(f"entity {ann_id} has the fragment {start} {end}; offsets need 0 <= start < end", path, lineno)
         frags.append((start, end))
     written = parts[2] if len(parts) == 3 else None
-    return label, sorted(frags), written
+    return label, frags, written
 
 
 def _join_whitespace(frags: List[Tuple[int, int]], text: str) -> List[Tuple[int, int]]:

@@ -9,6 +9,7 @@ ClassLabel names of the tag field in a `dataset_info.json` beside the file
 the tokens joined by single spaces.
 """
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional
 
@@ -18,7 +19,7 @@ from ..tags import spans_from_tags
 from .base import Document, Format, PathLike
 from .base import InputError, UsageError, read_text
 from .conll import check_tag_options
-from .records import check_read, json_lines, no_annotation
+from .records import SpanFields, check_read, json_lines, no_annotation
 
 INFO_FILE = "dataset_info.json"
 _SEQUENCE_TYPES = ("Sequence", "List", "LargeList")
@@ -47,7 +48,22 @@ class TagsFormat(Format):
         tag_field = opts.get("tag_field", "ner_tags")
         names = _label_names(opts.get("label_names"))
         path = Path(path)
-        return _read(path, side, opts.get("token_field", "tokens"), tag_field, _namer(path, tag_field, names), mode, scheme)
+        fields = Fields(opts.get("token_field", "tokens"), tag_field, names)
+        return _read(path, side, fields, _namer(path, tag_field, names), mode, scheme)
+
+
+@dataclass(frozen=True)
+class Fields:
+    """Where a record keeps its tokens and tags, and the tag names given.
+
+    token_field (str), tag_field (str): The fields.
+    label_names (Optional[List[str]]): The names passed as `label_names`
+        (string tags must be among them); None: not passed.
+    """
+
+    token_field: str
+    tag_field: str
+    label_names: Optional[List[str]] = None
 
 
 def _label_names(value: Any) -> Optional[List[str]]:
@@ -56,7 +72,7 @@ def _label_names(value: Any) -> Optional[List[str]]:
     if isinstance(value, str):
         value = [name.strip() for name in value.split(",")]
     if not (isinstance(value, (list, tuple)) and value and all(isinstance(n, str) and n for n in value)):
-        raise UsageError(f"label_names must be a non-empty list of tag names (or a comma-separated string), got {value!r}", "label_names")
+        raise UsageError(f"'label_names' must be a non-empty list of tag names (or a comma-separated string), got {value!r}", "label_names")
     return list(value)
 
 
@@ -78,7 +94,7 @@ def _names_from_info(path: Path, tag_field: str) -> List[str]:
     if not info_path.is_file():
         raise InputError(
             f"the tags in {tag_field!r} are integer ids, and there is no {INFO_FILE} beside the file "
-            f"to name them; pass label_names (e.g. O,B-PER,I-PER) or add {INFO_FILE}",
+            f"to name them; pass 'label_names' (e.g. O,B-PER,I-PER) or add {INFO_FILE}",
             path,
         )
     try:
@@ -94,15 +110,17 @@ def _names_from_info(path: Path, tag_field: str) -> List[str]:
         raise InputError(
             f'has no ClassLabel names for {tag_field!r} (expected "features": {{"{tag_field}": '
             f'{{"feature": {{"names": [...], "_type": "ClassLabel"}}, "_type": "Sequence"}}}}); '
-            "pass label_names instead",
+            "pass 'label_names' instead",
             info_path,
         )
     return names
 
 
 def _read(
-    path: Path, side: str, token_field: str, tag_field: str, names: Callable[[], List[str]], mode: str, scheme: Optional[str]
+    path: Path, side: str, fields: Fields, names: Callable[[], List[str]], mode: str, scheme: Optional[str]
 ) -> Iterator[Document]:
+    token_field, tag_field = fields.token_field, fields.tag_field
+    has_tags = SpanFields(path, side, (tag_field,))
     for lineno, record in json_lines(path):
         tokens = record.get(token_field)
         if not (isinstance(tokens, list) and all(isinstance(t, str) for t in tokens)):
@@ -112,17 +130,22 @@ def _read(
             offsets.append((pos, pos + len(token)))
             pos += len(token) + 1
         meta = {k: v for k, v in record.items() if k not in (token_field, tag_field)}
-        if tag_field in record:
-            tags = _tag_strings(record[tag_field], len(tokens), tag_field, names, path, lineno)
+        if has_tags.see(record, lineno):
+            tags = _tag_strings(record[tag_field], len(tokens), fields, names, path, lineno)
             spans: Optional[List[Span]] = _decode(tags, mode, scheme, path, lineno)
+            _check_named(tags, fields, path, lineno)
         else:
             spans = no_annotation(side)
         yield Document(
             f"line {lineno}", spans, " ".join(tokens), tokens, offsets, meta=meta, line=lineno, source=str(path)
         )
+    has_tags.finish()
 
 
-def _tag_strings(tags: Any, n_tokens: int, tag_field: str, names: Callable[[], List[str]], path: Path, lineno: int) -> List[str]:
+def _tag_strings(
+    tags: Any, n_tokens: int, fields: Fields, names: Callable[[], List[str]], path: Path, lineno: int
+) -> List[str]:
+    tag_field = fields.tag_field
     if not isinstance(tags, list):
         raise InputError(f"{tag_field!r} must be a list of tags, got {_cut(tags)}", path, lineno)
     if len(tags) != n_tokens:
@@ -130,8 +153,18 @@ def _tag_strings(tags: Any, n_tokens: int, tag_field: str, names: Callable[[], L
     if all(isinstance(t, str) for t in tags):
         return tags
     if not all_ints(tags):
-        bad = next(t for t in tags if not (isinstance(t, str) or is_int(t)))
-        raise InputError(f"{tag_field!r} holds {bad!r}; tags are all strings or all integer ids", path, lineno)
+        kinds = [_kind(tag) for tag in tags]
+        first = kinds[0]
+        k = next(k for k, kind in enumerate(kinds) if kind != first or kind == "other")
+        if kinds[k] == "other":
+            problem = f"holds {tags[k]!r} at token {k}"
+        else:
+            problem = f"mixes tag kinds: token 0 has {tags[0]!r} and token {k} has {tags[k]!r}"
+        raise InputError(
+            f"{tag_field!r} {problem}; the tags of a record are all strings or all integer ids",
+            path,
+            lineno,
+        )
     labels = names()
     for k, tag in enumerate(tags):
         if not 0 <= tag < len(labels):
@@ -141,6 +174,26 @@ def _tag_strings(tags: Any, n_tokens: int, tag_field: str, names: Callable[[], L
                 lineno,
             )
     return [labels[tag] for tag in tags]
+
+
+def _kind(tag: Any) -> str:
+    return "id" if is_int(tag) else "string" if isinstance(tag, str) else "other"
+
+
+def _check_named(tags: List[str], fields: Fields, path: Path, lineno: int) -> None:
+    """InputError for a string tag that is not among the label names passed
+    (a model's "LABEL_0" would otherwise be decoded as an entity "ABEL_0")."""
+    if fields.label_names is None:
+        return
+    known = set(fields.label_names)
+    for k, tag in enumerate(tags):
+        if tag not in known:
+            shown = ", ".join(fields.label_names[:12]) + (", …" if len(fields.label_names) > 12 else "")
+            raise InputError(
+                f"tag {tag!r} (token {k}) of {fields.tag_field!r} is not among 'label_names' ({shown})",
+                path,
+                lineno,
+            )
 
 
 def _decode(tags: List[str], mode: str, scheme: Optional[str], path: Path, lineno: int) -> List[Span]:

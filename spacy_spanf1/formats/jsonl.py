@@ -22,7 +22,7 @@ from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
 from .base import Document, Format, PathLike
 from .base import InputError, gc_paused, read_line_blocks
-from .records import check_span_object
+from .records import check_span_object, close_key, misspelled_error, predicts_nothing_error
 
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
@@ -30,7 +30,12 @@ OTHER_SPAN_FIELDS: Dict[str, str] = {
     "label": "doccano",
     "labels": "doccano",
     "ner": "tags",
+    "ner_tags": "tags",
+    "tags": "tags",
 }
+#: Fields only Prodigy writes: a record with one is Prodigy's (whose
+#: rejected answers are not gold), even when it has "spans".
+PRODIGY_FIELDS: Tuple[str, ...] = ("answer", "_input_hash")
 
 
 def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
@@ -128,6 +133,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
         if not line or line.isspace():
             continue  # blank lines are not records
         record = _record(line, path, lineno)
+        if "answer" in record or "_input_hash" in record:
+            _prodigy_error(record, path, lineno)
         text = record.get("text")
         if type(text) is not str:
             problem = "no" if "text" not in record else f"a non-string ({type(text).__name__})"
@@ -186,9 +193,24 @@ def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:
     return set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
 
 
+def _prodigy_error(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
+    found = next(name for name in PRODIGY_FIELDS if name in record)
+    raise InputError(
+        f'the record has "{found}": this is a Prodigy file; read it with \'format\' prodigy, which '
+        'takes only "answer": "accept" records as gold and pairs records by "_input_hash" (jsonl would '
+        "score rejected and ignored answers as gold)",
+        path,
+        lineno,
+    )
+
+
 def _other_span_field(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
     """The error of a record that keeps its spans under another format's
-    field (doccano's "label", ...); nothing if it has none of them."""
+    field (doccano's "label", Hugging Face's "ner_tags", ...) or under a
+    misspelling of "spans"; nothing if it has none of them."""
+    close = close_key(record, ("spans",))
+    if close is not None:
+        raise misspelled_error(close[0], close[1], path, lineno)
     for name, fmt in OTHER_SPAN_FIELDS.items():
         if name in record:
             raise InputError(
@@ -226,7 +248,23 @@ class JsonlFormat(Format):
     counted_as = "documents (JSONL records)"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        return read_jsonl(path, unit)
+        docs = read_jsonl(path, unit)
+        return docs if side == "gold" else _predicting(docs, path)
+
+
+def _predicting(docs: Iterator[Document], path: PathLike) -> Iterator[Document]:
+    """The predicted documents; InputError at the end when no record had
+    "spans" (the file would predict nothing: a silent zero)."""
+    first: Dict[str, Any] = {}
+    with_spans = n = 0
+    for doc in docs:
+        if n == 0:
+            first = doc.meta
+        n += 1
+        with_spans += doc.spans is not None
+        yield doc
+    if n and not with_spans:
+        raise predicts_nothing_error(("spans",), ["text", *first], path)
 
 
 JSONL = JsonlFormat()

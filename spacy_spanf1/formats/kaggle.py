@@ -112,6 +112,7 @@ class KaggleFormat(Format):
     units = ("token",)
     extensions = (".csv",)
     options = ()
+    keyed = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         yield from read_kaggle(path).values()

@@ -12,6 +12,7 @@ annotations as the prediction).
 pass `--format labelstudio`.
 """
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -19,15 +20,10 @@ from ..registry import formats
 from ..spans import Span
 from ..exceptions import InputError
 from ..settings import check_choice
-from .base import Document, Format, PathLike, read_text
-from .records import (
-    char_span,
-    check_read,
-    check_span_text,
-    no_annotation,
-    record_text,
-    with_counts,
-)
+from ..notes import Notes
+from .base import NOTES_KEY, Document, Format, PathLike, read_text
+from .offsets import QuotedSpan, check_text_mismatch, place_spans
+from .records import check_read, no_annotation, quoted_span, record_text, with_counts
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
 
@@ -42,27 +38,47 @@ class LabelStudioFormat(Format):
         this id or e-mail (default: the first annotation not cancelled).
     model_version (Optional[str]): Read the prediction of this
         `model_version` (default: the first prediction).
+    text_mismatch (Optional[str]): A result whose `value.text` is not the
+        text at its offsets: "warn" (default: scored at its offsets, counted
+        and shown), "error" or "ignore". A task whose results all agree once
+        its offsets are read as UTF-16 code units, or with "\\r\\n" as one
+        character (as Label Studio's browser front end counted them), is
+        converted and counted (`offsets.place_spans`).
+
+    An annotator or a model version that no task has is an error listing
+    those the file has.
     """
 
     name = "labelstudio"
     units = ("char",)
     extensions = ()
-    options = ("text_field", "pred_from", "annotator", "model_version")
+    options = ("text_field", "pred_from", "annotator", "model_version", "text_mismatch")
     both_sides = True  # one export holds annotations (gold) and predictions
+    keyed = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
         pred_from = opts.get("pred_from", "predictions")
         check_choice("pred_from", pred_from, PRED_FROM)
         source = "annotations" if side == "gold" else pred_from
+        choice = Choice(source, opts.get("annotator"), opts.get("model_version"))
         return _read(
-            Path(path),
-            side,
-            source,
-            opts.get("text_field", "text"),
-            opts.get("annotator"),
-            opts.get("model_version"),
+            Path(path), side, choice, opts.get("text_field", "text"), check_text_mismatch(opts.get("text_mismatch"))
         )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which entry of each task a side reads.
+
+    source (str): "annotations" or "predictions".
+    annotator (Optional[str]): Of annotations, the one by this annotator.
+    model_version (Optional[str]): Of predictions, the one of this version.
+    """
+
+    source: str
+    annotator: Optional[str] = None
+    model_version: Optional[str] = None
 
 
 def _load(path: Path) -> List[Any]:
@@ -78,15 +94,9 @@ def _load(path: Path) -> List[Any]:
     return tasks
 
 
-def _read(
-    path: Path,
-    side: str,
-    source: str,
-    text_field: str,
-    annotator: Optional[str],
-    model_version: Optional[str],
-) -> Iterator[Document]:
+def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str) -> Iterator[Document]:
     tasks = _load(path)
+    source = choice.source
     if source == "predictions" and tasks and not any(
         isinstance(t, dict) and t.get("predictions") for t in tasks
     ):
@@ -95,6 +105,7 @@ def _read(
             "pass pred_from=annotations",
             path,
         )
+    _check_choice(tasks, choice, path)
     for position, task in enumerate(tasks, 1):
         where = f"task {task['id']}" if isinstance(task, dict) and "id" in task else f"task #{position}"
         if not isinstance(task, dict):
@@ -104,31 +115,67 @@ def _read(
             raise InputError(f'{where} has no "data" object', path)
         text = record_text(data, text_field, f"the data of {where}", path, None)
         counts: Dict[str, int] = {}
-        entry = _choose(task, source, annotator, model_version, where, path, counts)
+        entry = _choose(task, choice, where, path, counts)
+        notes: Notes = {}
         if entry is None:
             spans = no_annotation(side)
             if side == "pred":
                 counts[f"tasks_without_{source}"] = 1
         else:
-            spans = _spans(entry, text, where, path, counts)
+            spans, notes = _spans(entry, text, where, path, counts, text_mismatch)
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
+        meta = with_counts(meta, counts)
+        if notes:
+            meta[NOTES_KEY] = notes
         key = str(task["id"]) if "id" in task else None
-        yield Document(where, spans, text, meta=with_counts(meta, counts), key=key, source=str(path))
+        yield Document(where, spans, text, meta=meta, key=key, source=str(path))
+
+
+def _entries(task: Any, source: str) -> List[Any]:
+    entries = task.get(source) if isinstance(task, dict) else None
+    return entries if isinstance(entries, list) else []
+
+
+def _check_choice(tasks: List[Any], choice: Choice, path: Path) -> None:
+    """InputError when the annotator or model version asked for is in no
+    task, listing those the file has."""
+    if choice.source == "annotations" and choice.annotator is not None:
+        wanted, what, setting = str(choice.annotator), "annotator", "annotator"
+        found = [e.get("completed_by") for t in tasks for e in _entries(t, "annotations")
+                 if isinstance(e, dict) and not e.get("was_cancelled")]
+        if any(_annotator_matches(by, wanted) for by in found):
+            return
+        names = sorted({_annotator_name(by) for by in found if by is not None})
+    elif choice.source == "predictions" and choice.model_version is not None:
+        wanted, what, setting = str(choice.model_version), "model version", "model_version"
+        found = [e.get("model_version") for t in tasks for e in _entries(t, "predictions") if isinstance(e, dict)]
+        if wanted in {str(version) for version in found}:
+            return
+        names = sorted({str(version) for version in found if version is not None})
+    else:
+        return
+    listed = ", ".join(names) or "none (no entry names one)"
+    raise InputError(
+        f"no task has {choice.source} of the {what} {wanted!r} ('{setting}'); the {what}s in the file: {listed}",
+        path,
+    )
+
+
+def _annotator_name(completed_by: Any) -> str:
+    if isinstance(completed_by, dict):
+        email = completed_by.get("email")
+        return f"{completed_by.get('id')} ({email})" if email else str(completed_by.get("id"))
+    return str(completed_by)
 
 
 def _choose(
-    task: Dict[str, Any],
-    source: str,
-    annotator: Optional[str],
-    model_version: Optional[str],
-    where: str,
-    path: Path,
-    counts: Dict[str, int],
+    task: Dict[str, Any], choice: Choice, where: str, path: Path, counts: Dict[str, int]
 ) -> Optional[Dict[str, Any]]:
     """The annotation or prediction to read (None: none fits), counting
     the cancelled annotations and the unused others."""
+    source, annotator, model_version = choice.source, choice.annotator, choice.model_version
     entries = task.get(source) or []
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise InputError(f'{where} has "{source}" that is not a list of objects', path)
@@ -156,11 +203,13 @@ def _annotator_matches(completed_by: Any, wanted: str) -> bool:
     return completed_by is not None and str(completed_by) == wanted
 
 
-def _spans(entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dict[str, int]) -> List[Span]:
+def _spans(
+    entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dict[str, int], text_mismatch: str
+) -> Tuple[List[Span], Notes]:
     results = entry.get("result", [])
     if not isinstance(results, list):
         raise InputError(f'{where} has a "result" that is not a list', path)
-    spans = set()
+    quoted: List[QuotedSpan] = []
     for i, result in enumerate(results):
         rid = f"result {result.get('id', i)!s}" if isinstance(result, dict) else f"result {i}"
         if not isinstance(result, dict):
@@ -180,12 +229,12 @@ def _spans(entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dic
             raise InputError(
                 f'{where}, {rid} has "labels" {labels!r}; a labels result names one or more labels', path
             )
+        start, end = value.get("start"), value.get("end")
         for label in labels:
-            span = char_span(value.get("start"), value.get("end"), label, text, f"{where}, {rid}", path, None)
-            if "text" in value:
-                check_span_text(span, value["text"], text, f"{where}, {rid}", path, None)
-            spans.add(span)
-    return sorted(spans)
+            quoted.append(quoted_span(start, end, label, value.get("text"), rid, path, None))
+    placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
+    spans = {Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)}
+    return sorted(spans), notes
 
 
 LABELSTUDIO = LabelStudioFormat()

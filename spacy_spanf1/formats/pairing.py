@@ -23,9 +23,16 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..exceptions import InputError
-from ..settings import SKIPPED_NAMES
+from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
-from .base import Document
+from ..notes import Notes, merge_notes, note
+from .base import NOTES_KEY, Document
+
+#: The note of gold documents the predicted side has no document for.
+MISSING = "missing_documents"
+#: The settings pairing takes (not a reader's): what a missing predicted
+#: document is (`MISSING_PRED`).
+PAIRING_OPTIONS = ("missing_pred",)
 
 
 @dataclass
@@ -71,6 +78,10 @@ class PairStats:
     not_scored (Dict[str, Dict[str, int]]): By side ("gold", "pred"), what
         the readers read but did not score (relations, cancelled
         annotations, rejected answers, ...: `meta["_counts"]`), summed.
+    notes (Dict[str, Notes]): By side, what the readers and the pairing
+        noted (span texts that disagree with their offsets, converted
+        offsets, missing documents: `meta[NOTES_KEY]`), summed, with the
+        first NOTE_EXAMPLES examples of each.
     """
 
     documents: int = 0
@@ -78,14 +89,23 @@ class PairStats:
     skipped_names: List[str] = field(default_factory=list)
     spans_keys: Set[str] = field(default_factory=set)
     not_scored: Dict[str, Dict[str, int]] = field(default_factory=dict)
+    notes: Dict[str, Notes] = field(default_factory=dict)
 
     def count(self, side: str, doc: Optional[Document]) -> None:
-        """Add what a document's reader counted and did not score."""
-        counts = doc.meta.get("_counts") if doc is not None and doc.meta else None
+        """Add what a document's reader counted and did not score, and its notes."""
+        if doc is None or not doc.meta:
+            return
+        counts = doc.meta.get("_counts")
         if counts:
             totals = self.not_scored.setdefault(side, {})
             for what, n in counts.items():
                 totals[what] = totals.get(what, 0) + n
+        notes = doc.meta.get(NOTES_KEY)
+        if notes:
+            self.add_notes(side, notes)
+
+    def add_notes(self, side: str, notes: Notes) -> None:
+        merge_notes(self.notes.setdefault(side, {}), notes, NOTE_EXAMPLES)
 
     @property
     def scored(self) -> int:
@@ -183,7 +203,9 @@ def pair_documents(
     or tokens, or a predicted key that is not a gold document.
     """
     stats = stats if stats is not None else PairStats()
-    options = options or {}
+    options = dict(options or {})
+    missing_pred = options.pop("missing_pred", None) or MISSING_PRED[0]
+    check_choice("missing_pred", missing_pred, MISSING_PRED)
     align = getattr(fmt, "align", None)
     what = getattr(fmt, "counted_as", "documents")
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
@@ -215,6 +237,14 @@ def pair_documents(
             stats.count("gold", gold)
         if pred is not None and pred.meta:
             stats.count("pred", pred)
+        if pred is None:
+            if missing_pred == "error":
+                raise InputError(
+                    f"{gold.name} of {sources[0]} has no predicted document in {sources[1]}; every gold "
+                    "document needs one (or pass missing_pred=warn to score it as predicting nothing)",
+                    sources[1],
+                )
+            stats.add_notes("pred", {MISSING: note(1, [gold.name])})
         if pred is not None:
             error = _mismatch(i, gold, pred, sources[0], sources[1], align is not None)
             if error is not None:

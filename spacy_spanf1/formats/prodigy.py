@@ -8,16 +8,19 @@ token_end + 1, with the record's `tokens` list of {"text", "start", "end",
 "answer": "accept" are annotation; "reject", "ignore" and records without an
 answer are yielded with spans None (skipped by the pairing code) and
 counted. On the pred side every record is taken as it is. The key is
-`_input_hash` when present.
+`_input_hash` when present. A span that gives both character and token
+offsets must give the same characters by both; a span's "text" is compared
+with the text at its offsets (option `text_mismatch`).
 """
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span, is_int, span_problem
-from .base import Document, Format, PathLike
-from .base import InputError
-from .records import char_span, check_read, check_span_text, json_lines, record_text, with_counts
+from ..notes import Notes
+from .base import NOTES_KEY, Document, Format, InputError, PathLike
+from .offsets import check_text_mismatch, place_spans
+from .records import SpanFields, check_read, json_lines, quoted_span, record_text, with_counts
 
 #: Fields that are read, or Prodigy's own bookkeeping: not passed to meta
 #: (nor is any other field whose name starts with "_").
@@ -28,36 +31,48 @@ SKIPPED_ANSWERS = {"reject": "rejected", "ignore": "ignored"}
 
 
 class ProdigyFormat(Format):
-    """Prodigy JSONL (unit char or token); no options."""
+    """Prodigy JSONL (unit char or token).
+
+    text_mismatch (Optional[str]): A span whose "text" is not the text at
+        its character offsets: "warn" (default: scored at its offsets,
+        counted and shown), "error" or "ignore" (`offsets.place_spans`).
+    """
 
     name = "prodigy"
     units = ("char", "token")
     extensions = ()
-    options = ()
+    options = ("text_mismatch",)
+    keyed = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        check_read(self, side, unit, options)
-        return _read(Path(path), side, unit)
+        opts = check_read(self, side, unit, options)
+        return _read(Path(path), side, unit, check_text_mismatch(opts.get("text_mismatch")))
 
 
-def _read(path: Path, side: str, unit: str) -> Iterator[Document]:
+def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Document]:
+    fields = SpanFields(path, side, ("spans",))
     for lineno, record in json_lines(path):
         text = record_text(record, "text", "the record", path, lineno)
         tokens = offsets = None
         if unit == "token":
             tokens, offsets = _tokens(record, text, path, lineno)
         counts: Dict[str, int] = {}
+        notes: Notes = {}
         answer = record.get("answer")
+        fields.see(record, lineno)
         if side == "gold" and answer != "accept":
             counts[SKIPPED_ANSWERS.get(answer, "unanswered")] = 1
             spans: Optional[List[Span]] = None
         else:
-            spans = _spans(record, text, offsets, unit, path, lineno)
+            spans, notes = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
         if isinstance(record.get("relations"), list):
             counts["relations"] = len(record["relations"])
         meta = {k: v for k, v in record.items() if k not in READ_FIELDS and not k.startswith("_")}
         if isinstance(record.get("meta"), dict):
             meta.update(record["meta"])
+        meta = with_counts(meta, counts)
+        if notes:
+            meta[NOTES_KEY] = notes
         key = str(record["_input_hash"]) if "_input_hash" in record else None
         yield Document(
             f"line {lineno}",
@@ -65,11 +80,12 @@ def _read(path: Path, side: str, unit: str) -> Iterator[Document]:
             text,
             tokens,
             offsets,
-            meta=with_counts(meta, counts),
+            meta=meta,
             line=lineno,
             key=key,
             source=str(path),
         )
+    fields.finish()
 
 
 def _tokens(record: Dict[str, Any], text: str, path: Path, lineno: int) -> Tuple[List[str], List[Tuple[int, int]]]:
@@ -93,29 +109,65 @@ def _tokens(record: Dict[str, Any], text: str, path: Path, lineno: int) -> Tuple
     return words, offsets
 
 
+def _token_offsets(record: Dict[str, Any], text: str) -> Optional[List[Tuple[int, int]]]:
+    """The tokens' character offsets when the record has well-formed tokens
+    (to check spans that give both kinds of offsets), else None."""
+    try:
+        return _tokens(record, text, Path(), 0)[1]
+    except InputError:
+        return None
+
+
 def _spans(
-    record: Dict[str, Any], text: str, offsets: Optional[List[Tuple[int, int]]], unit: str, path: Path, lineno: int
-) -> List[Span]:
+    record: Dict[str, Any], text: str, offsets: Optional[List[Tuple[int, int]]], unit: str, path: Path, lineno: int,
+    text_mismatch: str,
+) -> Tuple[List[Span], Notes]:
     items = record.get("spans", [])
     if not isinstance(items, list):
         raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
-    spans = set()
+    keys = ("start", "end", "label") if unit == "char" else ("token_start", "token_end", "label")
+    checked = []
     for i, item in enumerate(items):
         where = f"span {i}"
-        keys = ("start", "end", "label") if unit == "char" else ("token_start", "token_end", "label")
         if not isinstance(item, dict):
             raise InputError(f"{where} is {item!r}, not an object", path, lineno)
         missing = [k for k in keys if k not in item]
         if missing:
             raise InputError(f"{where} lacks {', '.join(map(repr, missing))} (unit {unit}): {item!r}", path, lineno)
-        if unit == "char":
-            span = char_span(item["start"], item["end"], item["label"], text, where, path, lineno)
-            if "text" in item:
-                check_span_text(span, item["text"], text, where, path, lineno)
-        else:
-            span = _token_span(item, len(offsets), where, path, lineno)
-        spans.add(span)
-    return sorted(spans)
+        checked.append((where, item))
+    if unit == "token":
+        spans = {_token_span(item, len(offsets), where, path, lineno) for where, item in checked}
+        _check_both_offsets(checked, offsets, path, lineno)
+        return sorted(spans), {}
+    quoted = [quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
+              for where, item in checked]
+    placed, notes = place_spans(quoted, text, policy=text_mismatch, document=f"line {lineno}", path=path, line=lineno)
+    if any("token_start" in item for _, item in checked):
+        _check_both_offsets(checked, _token_offsets(record, text), path, lineno)
+    return sorted({Span(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)}), notes
+
+
+def _check_both_offsets(
+    checked: List[Tuple[str, Dict[str, Any]]], offsets: Optional[List[Tuple[int, int]]], path: Path, lineno: int
+) -> None:
+    """InputError for a span whose character offsets (start, end) are not
+    those of its tokens (token_start, token_end inclusive): whichever unit
+    is scored, the other offsets would say something else."""
+    if not offsets:
+        return
+    for where, item in checked:
+        start, end, first, last = (item.get(k) for k in ("start", "end", "token_start", "token_end"))
+        if not all(is_int(v) for v in (start, end, first, last)) or not 0 <= first <= last < len(offsets):
+            continue
+        chars = (offsets[first][0], offsets[last][1])
+        if chars != (start, end):
+            raise InputError(
+                f"{where} ({item.get('label')}) has the characters {start}-{end} but its tokens "
+                f"{first}-{last} (token_end inclusive) cover the characters {chars[0]}-{chars[1]}; "
+                "its character and token offsets must agree",
+                path,
+                lineno,
+            )
 
 
 def _token_span(item: Dict[str, Any], n_tokens: int, where: str, path: Path, lineno: int) -> Span:

@@ -8,12 +8,14 @@ cancelled Label Studio annotations, rejected Prodigy answers, ...), so that
 nothing is dropped silently; the pairing code sums and shows them. It is
 present only when some count is non-zero.
 """
+import difflib
 import json
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..spans import Span, span_problem
 from ..exceptions import InputError, PathLike, UsageError
 from .base import read_lines
+from .offsets import QuotedSpan
 
 
 COUNTS_KEY = "_counts"
@@ -82,6 +84,19 @@ def char_span(
     return Span(int(start), int(end), label)
 
 
+def quoted_span(
+    start: Any, end: Any, label: Any, quoted: Any, where: str, path: PathLike, line: Optional[int]
+) -> QuotedSpan:
+    """A span whose offsets are to be placed in its text (`offsets.place_spans`,
+    which checks them against the text): types and label checked here."""
+    problem = span_problem(start, end, label, limit=None, unit="char", empty_label=False)
+    if problem is not None:
+        raise InputError(f"{where} {problem}", path, line)
+    if quoted is not None and not isinstance(quoted, str):
+        raise InputError(f"{where} has a non-string text {quoted!r}", path, line)
+    return QuotedSpan([(int(start), int(end))], label, quoted, where, line)
+
+
 def check_span_text(
     span: Span, written: Any, text: str, where: str, path: PathLike, line: Optional[int]
 ) -> None:
@@ -114,3 +129,72 @@ def check_span_object(item: Any, keys: Tuple[str, str, str], where: str, path: P
     missing = [key for key in keys if key not in item]
     if missing:
         raise InputError(f"{where} lacks {', '.join(map(repr, missing))}: {item!r}", path, lineno)
+
+
+def close_key(record: Dict[str, Any], fields: Sequence[str]) -> Optional[Tuple[str, str]]:
+    """(key, field) when the record lacks every one of fields but has a key
+    that looks like a misspelling of one ("spnas" for "spans"), else None."""
+    for key in record:
+        if isinstance(key, str) and key not in fields:
+            found = difflib.get_close_matches(key.lower(), fields, n=1, cutoff=0.75)
+            if found:
+                return key, found[0]
+    return None
+
+
+def misspelled_error(key: str, field: str, path: PathLike, lineno: Optional[int]) -> InputError:
+    return InputError(
+        f'the record has no "{field}" but has "{key}": a misspelling of "{field}"? Without "{field}" '
+        "the record would be read as having no annotation",
+        path,
+        lineno,
+    )
+
+
+def predicts_nothing_error(fields: Sequence[str], found: Iterable[str], path: PathLike) -> InputError:
+    """The error of a predicted file none of whose records has a span field."""
+    named = " or ".join(f'"{f}"' for f in fields)
+    listed = ", ".join(f'"{key}"' for key in found) or "none"
+    return InputError(
+        f"no record has {named}, so the file predicts nothing and every score would be 0; its records "
+        f"have the fields {listed}. A document without predictions is written with {named.split(' or ')[0]}: []",
+        path,
+    )
+
+
+class SpanFields:
+    """No silent zeros from a missing span field: a record that lacks the
+    field but has a key that looks like a misspelling of it is an error,
+    and so is a predicted file none of whose records has it.
+
+    path (PathLike): The file, for messages.
+    side (str): "gold" or "pred".
+    fields (Sequence[str]): The fields spans may be under ("spans"; doccano:
+        "label", "labels", "entities").
+    """
+
+    def __init__(self, path: PathLike, side: str, fields: Sequence[str]) -> None:
+        self.path = path
+        self.side = side
+        self.fields = tuple(fields)
+        self.records = 0
+        self.with_field = 0
+        self.first_keys: List[str] = []
+
+    def see(self, record: Dict[str, Any], lineno: Optional[int]) -> bool:
+        """Whether the record has a span field; InputError for a misspelled one."""
+        self.records += 1
+        if any(name in record for name in self.fields):
+            self.with_field += 1
+            return True
+        close = close_key(record, self.fields)
+        if close is not None:
+            raise misspelled_error(close[0], close[1], self.path, lineno)
+        if not self.first_keys:
+            self.first_keys = [str(key) for key in record]
+        return False
+
+    def finish(self) -> None:
+        """InputError when this is a predicted file and no record had a span field."""
+        if self.side == "pred" and self.records and not self.with_field:
+            raise predicts_nothing_error(self.fields, self.first_keys, self.path)

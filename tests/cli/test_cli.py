@@ -569,8 +569,11 @@ def test_no_silent_zeros(tmp_path, monkeypatch):
     result = invoke(["compare", "g.jsonl", "doccano.jsonl", "-s", "strict"])
     assert_clean_failure(result, 1, "doccano.jsonl:1: the record has no \"spans\" but has \"label\": spans under \"label\" "
                                     "are another format's; read the file with '--format' doccano")
-    result = invoke(["compare", "none.jsonl", "none.jsonl", "-s", "strict"])
+    (tmp_path / "empty-spans.jsonl").write_text('{"text": "Ann", "spans": []}\n', encoding="utf-8")
+    result = invoke(["compare", "none.jsonl", "empty-spans.jsonl", "-s", "strict"])
     assert_clean_failure(result, 1, "every gold document of none.jsonl (1) was skipped: none has annotation")
+    result = invoke(["compare", "g.jsonl", "none.jsonl", "-s", "strict"])
+    assert_clean_failure(result, 1, 'none.jsonl: no record has "spans", so the file predicts nothing')
     vocab = spacy.blank("en").vocab
     doc = make_doc(vocab, ["Ann", "met"], [(0, 1, "PER")])
     doc.spans["sc"] = SpanGroup(doc, spans=[SpacySpan(doc, 0, 1, label="PER")])

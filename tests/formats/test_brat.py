@@ -114,10 +114,10 @@ def test_brat_no_counts_when_nothing_skipped(tmp_path):
     assert "_counts" not in read("brat", brat_dir(tmp_path, {"d": (TEXT, GOLD_ANN)}))[0].meta
 
 
-def test_brat_text_mismatch(tmp_path):
+def test_brat_text_mismatch_is_an_error_when_asked(tmp_path):
     folder = brat_dir(tmp_path, {"d": (TEXT, "T1\tPER 0 12\tAda Byron\n")})
     with pytest.raises(InputError) as err:
-        read("brat", folder)
+        read("brat", folder, text_mismatch="error")
     msg = one_line(err)
     assert "d.ann:1:" in msg and "entity T1" in msg and "'Ada Byron'" in msg and "'Ada Lovelace'" in msg
 
@@ -125,7 +125,7 @@ def test_brat_text_mismatch(tmp_path):
 def test_brat_fragment_text_joined_with_space(tmp_path):
     folder = brat_dir(tmp_path, {"d": ("tea and coffee cups", "T1\tITEM 0 3;15 19\ttea  cups\n")})
     with pytest.raises(InputError, match="entity T1"):
-        read("brat", folder, fragments="merge")
+        read("brat", folder, fragments="merge", text_mismatch="error")
 
 
 @pytest.mark.parametrize("missing", ["txt", "ann"])

@@ -6,6 +6,7 @@ import pytest
 import spacy_spanf1.formats.doccano  # noqa: F401  (registers "doccano")
 from helpers import GOLD, PRED, TEXT, as_jsonl, counts, one_line, read, write, write_jsonl
 from spacy_spanf1.formats import InputError
+from spacy_spanf1.spans import Span
 
 
 def test_doccano_label_and_entities_forms_equal(tmp_path):
@@ -28,9 +29,31 @@ def test_doccano_label_and_entities_forms_equal(tmp_path):
 
 
 def test_doccano_no_annotation(tmp_path):
-    path = write_jsonl(tmp_path / "d.jsonl", [{"text": TEXT}])
+    path = write_jsonl(tmp_path / "d.jsonl", [{"text": TEXT}, {"text": TEXT, "label": [[0, 3, "PER"]]}])
     assert read("doccano", path)[0].spans is None
     assert read("doccano", path, side="pred")[0].spans == []
+
+
+def test_doccano_prediction_without_any_span_field_is_an_error(tmp_path):
+    path = write_jsonl(tmp_path / "d.jsonl", [{"text": TEXT}, {"text": TEXT}])
+    with pytest.raises(InputError) as err:
+        read("doccano", path, side="pred")
+    message = str(err.value)
+    assert "predicts nothing" in message and '"label"' in message and "d.jsonl" in message
+
+
+def test_doccano_1x_labels_is_read_as_label(tmp_path):
+    # doccano 1.x sequence-labeling export: {"id", "text", "labels": [[start, end, label]]}
+    old = write_jsonl(tmp_path / "old.jsonl", [{"id": 7, "text": TEXT, "labels": [[0, 12, "PER"], [36, 42, "LOC"]]}])
+    new = write_jsonl(tmp_path / "new.jsonl", [{"id": 7, "text": TEXT, "label": [[0, 12, "PER"], [36, 42, "LOC"]]}])
+    assert read("doccano", old)[0].spans == read("doccano", new)[0].spans == [Span(0, 12, "PER"), Span(36, 42, "LOC")]
+    assert read("doccano", old)[0].meta == {"id": 7}
+
+
+def test_doccano_misspelled_span_field_is_an_error(tmp_path):
+    path = write_jsonl(tmp_path / "d.jsonl", [{"text": TEXT, "lable": [[0, 3, "PER"]]}])
+    with pytest.raises(InputError, match='"lable": a misspelling of "label"'):
+        read("doccano", path)
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ def test_tags_ids_without_names(tmp_path):
     path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS, "ner_tags": ID_TAGS}])
     with pytest.raises(InputError) as err:
         read("tags", path)
-    assert "pass label_names" in one_line(err) and "dataset_info.json" in one_line(err)
+    assert "pass 'label_names'" in one_line(err) and "dataset_info.json" in one_line(err)
 
 
 def test_tags_count_differs(tmp_path):
@@ -112,9 +112,48 @@ def test_tags_errors(tmp_path, record, problem):
 
 
 def test_tags_missing_tag_field(tmp_path):
-    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS}])
+    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS}, {"tokens": WORDS, "ner_tags": STR_TAGS}])
     assert read("tags", path)[0].spans is None
     assert read("tags", path, side="pred")[0].spans == []
+
+
+def test_tags_prediction_without_any_tag_field_is_an_error(tmp_path):
+    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS}, {"tokens": WORDS}])
+    with pytest.raises(InputError, match='no record has "ner_tags", so the file predicts nothing'):
+        read("tags", path, side="pred")
+
+
+def test_tags_misspelled_tag_field_is_an_error(tmp_path):
+    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS, "ner_tag": STR_TAGS}])
+    with pytest.raises(InputError, match='"ner_tag": a misspelling of "ner_tags"'):
+        read("tags", path)
+
+
+def test_tags_outside_label_names_are_an_error(tmp_path):
+    # A model without id2label writes LABEL_0, LABEL_1...: seqeval would read "LABEL_0" as an
+    # entity of type "ABEL_0"; with the names given, such a tag is an error naming it.
+    tags = ["LABEL_1", "LABEL_2", "LABEL_0", "LABEL_0"] + ["LABEL_0"] * (len(WORDS) - 4)
+    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS, "ner_tags": tags}])
+    with pytest.raises(InputError) as err:
+        read("tags", path, label_names=NAMES)
+    assert "tag 'LABEL_1' (token 0)" in one_line(err) and f"{path}:1:" in one_line(err)
+
+
+@pytest.mark.parametrize("tags", [[0, "O"], ["O", 0]], ids=["id-then-string", "string-then-id"])
+def test_tags_mixing_ids_and_strings_is_an_error(tmp_path, tags):
+    record = {"tokens": WORDS[:2], "ner_tags": tags}
+    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS[:2], "ner_tags": [0, 0]}, record])
+    with pytest.raises(InputError) as err:
+        read("tags", path, label_names=NAMES)
+    assert f"{path}:2:" in one_line(err) and "mixes tag kinds" in one_line(err) and "token 1" in one_line(err)
+
+
+def test_tags_mixed_through_the_command_line_is_one_line(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"tokens": WORDS[:2], "ner_tags": [0, "O"]}])
+    result = invoke(["compare", str(gold), str(gold), "--format", "tags", "--label-names", ",".join(NAMES),
+                     "--schemes", "strict"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "mixes tag kinds" in result.output and len(result.output.strip().splitlines()) == 1
 
 
 # --------------------------------------------------------------------------

@@ -47,8 +47,9 @@ def test_load_corpus_options_that_do_not_fit(tmp_path, names, options, param):
 
 def test_every_gold_document_skipped_is_an_error(tmp_path):
     gold = write(tmp_path / "g.jsonl", jsonl({"text": "Ann"}, {"text": "Bob"}))
+    pred = write(tmp_path / "p.jsonl", jsonl({"text": "Ann", "spans": []}, {"text": "Bob", "spans": []}))
     with pytest.raises(InputError, match=r"every gold document of .*g\.jsonl \(2\) was skipped: none has annotation"):
-        compare_files(gold, gold, schemes="strict")
+        compare_files(gold, pred, schemes="strict")
 
 
 # --------------------------------------------------------------------------

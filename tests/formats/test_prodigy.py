@@ -66,11 +66,10 @@ def test_prodigy_answers_counted(tmp_path):
     [
         ([{"start": 0, "end": 99, "label": "PER"}], "char", "0 <= start < end <= 43"),
         ([{"start": 0, "end": 3}], "char", "lacks 'label'"),
-        ([{"start": 0, "end": 3, "label": "PER", "text": "Bob"}], "char", "gives the text 'Bob'"),
         ([{"token_start": 1, "token_end": 8, "label": "PER"}], "token", "token_end < 8"),
         ([{"start": 0, "end": 3, "label": "PER"}], "token", "lacks 'token_start', 'token_end'"),
     ],
-    ids=["offsets", "no-label", "text", "token-range", "no-token-offsets"],
+    ids=["offsets", "no-label", "token-range", "no-token-offsets"],
 )
 def test_prodigy_errors(tmp_path, spans, unit, problem):
     path = write_jsonl(tmp_path / "g.jsonl", [prodigy_record(spans)])

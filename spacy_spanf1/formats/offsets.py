@@ -1,0 +1,179 @@
+"""Offsets that disagree with the text a file quotes for them.
+
+brat, Label Studio and Prodigy files give each span its offsets and the
+text it covers. The offsets are authoritative, as in brat and BratEval:
+the quoted text is a convenience, and tools get it wrong (BratEval's own
+ChEMU data quotes 43 of a span's 79 characters). `place_spans` applies one
+policy for every reader (`text_mismatch`):
+
+- "warn" (default): a span whose quoted text is not the text at its
+  offsets is scored at its offsets, and counted with the first few
+  examples (`Document.meta[NOTES_KEY]`, shown in the summary and the JSON);
+- "error": such a span is an InputError naming the file, document and span;
+- "ignore": the quoted texts are not compared.
+
+Before a document's mismatches are counted, two common causes are tried:
+offsets counted in UTF-16 code units (browser front ends counted them so
+for years: an emoji is two units, so every later offset is one too far)
+and offsets that count a "\\r\\n" line break as one character (a browser
+normalizes line breaks). When one of them (or both together) explains every
+quoted text of the document, its offsets are converted to the characters
+of the text, and the document is counted under "utf16_offsets" or
+"newline_offsets" instead: converted, and said so.
+"""
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+from ..exceptions import InputError, PathLike
+from ..settings import NOTE_EXAMPLES, TEXT_MISMATCH, check_choice
+from ..notes import Notes, note
+
+#: Fragments of a span: (start, end) pairs, end exclusive.
+Fragments = List[Tuple[int, int]]
+#: The note kinds `place_spans` gives: documents whose offsets it
+#: converted, by the cause, and spans whose quoted text disagrees.
+CONVERSIONS: Tuple[str, ...] = ("utf16_offsets", "newline_offsets", "utf16_newline_offsets")
+MISMATCH = "text_mismatch"
+
+
+@dataclass
+class QuotedSpan:
+    """A span as a file writes it, before its offsets are trusted.
+
+    fragments (Fragments): Its offsets as written (one pair for a
+        continuous span).
+    label (str): Its label.
+    quoted (Optional[str]): The text the file gives for it (fragments
+        joined by a space, as brat writes them); None: none given.
+    where (str): How messages name it ("entity T13", "span 2").
+    line (Optional[int]): The line of its file, when it has its own.
+    """
+
+    fragments: Fragments
+    label: str
+    quoted: Optional[str]
+    where: str
+    line: Optional[int] = None
+
+
+def check_text_mismatch(value: Optional[str]) -> str:
+    """The policy named (default "warn"); SettingError naming
+    'text_mismatch' for another value."""
+    policy = TEXT_MISMATCH[0] if value is None else value
+    check_choice("text_mismatch", policy, TEXT_MISMATCH)
+    return policy
+
+
+def place_spans(
+    spans: Sequence[QuotedSpan],
+    text: str,
+    *,
+    policy: str,
+    document: str,
+    path: PathLike,
+    line: Optional[int] = None,
+    hint: str = "",
+) -> Tuple[List[Fragments], Notes]:
+    """The fragments of each span in characters of text, and the notes of
+    the document (a conversion, or the mismatches counted).
+
+    policy (str): One of TEXT_MISMATCH.
+    document (str): How messages name the document ("file 'a.ann'").
+    hint (str): Added to the error of a mismatch (a reader's advice).
+    Raises InputError for offsets outside the text (whatever the policy),
+    and for a mismatch under "error".
+    """
+    written = [(span, span.fragments) for span in spans]
+    if policy == "ignore" or all(span.quoted is None for span in spans):
+        _check_bounds(written, text, path, line)
+        return [fragments for _, fragments in written], {}
+    bad = [span for span in spans if not _agrees(span.fragments, span.quoted, text)]
+    if not bad:
+        return [span.fragments for span in spans], {}
+    for kind, positions in _readings(text):
+        converted = [_convert(span.fragments, positions) for span in spans]
+        if all(c is not None for c in converted) and all(
+            _agrees(c, span.quoted, text) for c, span in zip(converted, spans)
+        ):
+            return converted, {kind: note(1, [document])}  # type: ignore[list-item]
+    _check_bounds(written, text, path, line)
+    if policy == "error":
+        first = bad[0]
+        raise InputError(f"{_describe(first, text, document)}; offsets and quoted texts must agree "
+                         f"(or pass text_mismatch=warn to score the offsets){hint}",
+                         path, line if first.line is None else first.line)
+    examples = [_describe(span, text, document) for span in bad[:NOTE_EXAMPLES]]
+    return [span.fragments for span in spans], {MISMATCH: note(len(bad), examples)}
+
+
+def _agrees(fragments: Fragments, quoted: Optional[str], text: str) -> bool:
+    if quoted is None:
+        return all(0 <= s < e <= len(text) for s, e in fragments)
+    if len(fragments) == 1:
+        s, e = fragments[0]
+        return 0 <= s < e <= len(text) and text[s:e] == quoted
+    return all(0 <= s < e <= len(text) for s, e in fragments) and " ".join(text[s:e] for s, e in fragments) == quoted
+
+
+def _check_bounds(spans: Sequence[Tuple[QuotedSpan, Fragments]], text: str, path: PathLike, line: Optional[int]) -> None:
+    for span, fragments in spans:
+        for start, end in fragments:
+            if not 0 <= start < end <= len(text):
+                raise InputError(
+                    f"{span.where} ({span.label}) has the offsets {start}-{end}; offsets need "
+                    f"0 <= start < end <= {len(text)} (the length of the text)",
+                    path,
+                    line if span.line is None else span.line,
+                )
+
+
+def _readings(text: str) -> Iterator[Tuple[str, Dict[int, int]]]:
+    """Other ways a tool may have counted offsets into text, each as a map
+    from such an offset to the character it means; only the ways that
+    differ from counting characters."""
+    astral = any(ord(c) > 0xFFFF for c in text)
+    crlf = "\r\n" in text
+    if astral:
+        yield CONVERSIONS[0], _positions(text, utf16=True, crlf=False)
+    if crlf:
+        yield CONVERSIONS[1], _positions(text, utf16=False, crlf=True)
+    if astral and crlf:
+        yield CONVERSIONS[2], _positions(text, utf16=True, crlf=True)
+
+
+def _positions(text: str, *, utf16: bool, crlf: bool) -> Dict[int, int]:
+    """offset -> character, for offsets counting UTF-16 code units (utf16)
+    and "\\r\\n" as one character (crlf)."""
+    positions: Dict[int, int] = {}
+    unit = 0
+    previous = ""
+    for i, char in enumerate(text):
+        if crlf and char == "\n" and previous == "\r":
+            previous = char
+            continue
+        positions[unit] = i
+        unit += 2 if utf16 and ord(char) > 0xFFFF else 1
+        previous = char
+    positions[unit] = len(text)
+    return positions
+
+
+def _convert(fragments: Fragments, positions: Dict[int, int]) -> Optional[Fragments]:
+    converted = []
+    for start, end in fragments:
+        if start not in positions or end not in positions:
+            return None
+        converted.append((positions[start], positions[end]))
+    return converted
+
+
+def _describe(span: QuotedSpan, text: str, document: str) -> str:
+    where = ";".join(f"{s}-{e}" for s, e in span.fragments)
+    found = " ".join(text[s:e] for s, e in span.fragments)
+    return (f"{document}, {span.where} ({span.label} {where}) quotes {_cut(span.quoted)} but the text at "
+            f"its offsets is {_cut(found)}")
+
+
+def _cut(value: Optional[str], n: int = 50) -> str:
+    text = repr(value)
+    return text if len(text) <= n else text[: n - 2] + "…" + text[-1]

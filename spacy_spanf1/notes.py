@@ -1,0 +1,25 @@
+"""Notes: what the readers and the pairing met in the input and handled
+without stopping (span texts that disagree with their offsets, offsets
+converted from UTF-16 code units, gold documents without a predicted one).
+A note counts them and keeps the first few examples, so that nothing is
+handled silently and reports stay a readable size on any corpus.
+"""
+from typing import Any, Dict, List, Mapping
+
+#: kind -> {"count": int, "examples": List[str]}
+Notes = Dict[str, Dict[str, Any]]
+
+
+def note(count: int, examples: List[str]) -> Dict[str, Any]:
+    """One note: how many, and the first examples."""
+    return {"count": int(count), "examples": list(examples)}
+
+
+def merge_notes(into: Notes, notes: Mapping[str, Mapping[str, Any]], limit: int) -> None:
+    """Add notes to `into`: counts add, examples are kept up to limit."""
+    for kind, found in notes.items():
+        total = into.setdefault(kind, note(0, []))
+        total["count"] += found["count"]
+        room = limit - len(total["examples"])
+        if room > 0:
+            total["examples"].extend(found["examples"][:room])
