@@ -1,6 +1,7 @@
 """The typer app of `spacy-spanf1` and what every command shares: running
 a plain function with its errors turned into one line (`run`), the
 --schemes option given once, and a Dask client when one is asked for."""
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
@@ -55,11 +56,26 @@ def fail(message: str, exits: int = 1) -> None:
     raise typer.Exit(exits)
 
 
+def closed_pipe() -> None:
+    """Exit quietly with status 0 when the reader of stdout has gone (`|
+    head`): what is still to print goes nowhere (click would exit 1, and
+    Python's flush at exit would print a traceback)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    raise typer.Exit(0)
+
+
 def run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run a plain function; bad input -> one line on stderr, status 1; a
-    bad setting -> a usage error naming its flag, status 2."""
+    bad setting -> a usage error naming its flag, status 2; stdout closed
+    early by its reader -> status 0, quietly."""
     try:
-        return func(*args, **kwargs)
+        result = func(*args, **kwargs)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+        return result
+    except BrokenPipeError:
+        closed_pipe()
     except SettingError as err:
         message = flags_of(err.message)
         if err.setting:

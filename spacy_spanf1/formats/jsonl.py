@@ -137,6 +137,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
             _prodigy_error(record, path, lineno)
         text = record.get("text")
         if type(text) is not str:
+            if "spans" not in record:
+                _other_span_field(record, path, lineno)  # another format's record (tokens and ner_tags)
             problem = "no" if "text" not in record else f"a non-string ({type(text).__name__})"
             raise InputError(f'the record has {problem} "text"', path, lineno)
         tokens = offsets = None

@@ -48,7 +48,9 @@ class PairedTest:
     low, high (float): Percentile interval of delta at confidence
         1 - alpha, from the paired bootstrap (for `randomization`, a paired
         bootstrap of INTERVAL_RESAMPLES resamples with the same seed).
-    p_value (float): Two-sided p of delta F; significant: p_value < alpha.
+    p_value (float): Two-sided p of delta F; significant: p_value < alpha
+        and delta != 0 (an exact zero difference is never significant, and
+        its p is 1).
     exact (bool): Every assignment was enumerated (randomization only).
     adjustment (Optional[str]): "holm" once adjusted by `holm`.
     """
@@ -156,6 +158,10 @@ def paired_test(
         p_values, exact = _randomization_p(table_a, table_b, edges, families, n_resamples, seed)
     else:
         p_values = [_bootstrap_p(boot[i], deltas[s][2]) for i, s in enumerate(schemes)]
+    # An exact zero difference is no evidence of one: never significant. The
+    # bootstrap's p, (#{s_i > 0} + 1) / (n + 1), would be 1 / (n + 1) for two
+    # identical systems; it is 1 then, as the randomization test's is.
+    p_values = [1.0 if deltas[s][2] == 0 else p for s, p in zip(schemes, p_values)]
     probabilities = percentile_probabilities(1 - alpha)
     out: Dict[str, PairedTest] = {}
     for i, scheme in enumerate(schemes):
@@ -164,7 +170,7 @@ def paired_test(
         dp, dr, df = deltas[scheme]
         out[scheme] = PairedTest(
             scheme=scheme, delta=float(df), low=float(low), high=float(high), p_value=p,
-            significant=bool(p < alpha), method=method, n_resamples=n_resamples, seed=seed,
+            significant=bool(p < alpha and df != 0), method=method, n_resamples=n_resamples, seed=seed,
             alpha=alpha, delta_p=float(dp), delta_r=float(dr), unit=unit, n_units=n,
             exact=exact,
         )
@@ -302,7 +308,7 @@ def holm(p_values: Union[Sequence[Any], Mapping[Any, Any]]) -> Union[List[Any], 
         running = max(running, min(1.0, (m - rank) * raw[i]))
         adjusted[i] = running
     out = [
-        replace(item, p_value=adjusted[i], significant=adjusted[i] < item.alpha, adjustment="holm")
+        replace(item, p_value=adjusted[i], significant=adjusted[i] < item.alpha and item.delta != 0, adjustment="holm")
         if isinstance(item, PairedTest) else adjusted[i]
         for i, item in enumerate(items)
     ]

@@ -99,13 +99,24 @@ def test_identical_systems(stats_results, method):
     for scheme in SCHEMES:
         assert found[scheme].delta == 0.0 and found[scheme].delta_p == 0.0
         assert found[scheme].low == found[scheme].high == 0.0
-        if method == "randomization":
-            assert found[scheme].p_value == 1.0
-            assert not found[scheme].significant
-        else:
-            # the definitions' (sacrebleu's) formula: every s_i = 0, none > |delta| = 0,
-            # so p = (0 + 1) / (300 + 1), however alike the systems are
-            assert found[scheme].p_value == 1 / 301
+        # randomization: every assignment gives the same delta 0, p = 1. The bootstrap's
+        # formula would give (#{s_i > 0} + 1) / (300 + 1) = 1/301 (every s_i = 0): a zero
+        # difference is no evidence of one, so p is 1 and it is never significant.
+        assert found[scheme].p_value == 1.0
+        assert not found[scheme].significant
+
+
+def test_zero_delta_of_different_systems_is_not_significant():
+    # A and B differ per document but have the same F: A misses the span of doc 0, B that of
+    # doc 1 (overlap: A (0,0,1) (1,0,0), B (1,0,0) (0,0,1); F(A) = F(B) = 2/3, delta exactly 0).
+    gold = [[(0, 1, "A")], [(0, 1, "A")]]
+    a = evaluate_spans(gold, [[], [(0, 1, "A")]], schemes=["overlap"], per_doc=True)["overlap"]
+    b = evaluate_spans(gold, [[(0, 1, "A")], []], schemes=["overlap"], per_doc=True)["overlap"]
+    for method in ("randomization", "bootstrap"):
+        found = paired_test(a, b, method=method, n_resamples=200, alpha=0.5)
+        assert found.delta == 0.0 and found.p_value == 1.0 and not found.significant
+    adjusted = holm([paired_test(a, b, method="bootstrap", n_resamples=200, alpha=0.5)])
+    assert not adjusted[0].significant
 
 
 @pytest.mark.parametrize("method", ["randomization", "bootstrap"])

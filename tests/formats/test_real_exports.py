@@ -1,0 +1,337 @@
+"""Exports written the way their tools write them, as a new user brings
+them: offsets that disagree with their quoted text (brat, BratEval's data),
+UTF-16 offsets (Label Studio's and doccano's browser front ends), old export
+layouts (doccano 1.x), files that are not what their extension says
+(Prodigy and Hugging Face records in a .jsonl), and every case that used to
+score a silent zero. Each is a one-line message or a counted, shown note;
+never an exit 0 without a word."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from helpers import assert_clean_failure, cli_env, invoke, read, write, write_jsonl
+from spacy_spanf1 import compare_files
+from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.spans import Span
+
+# --------------------------------------------------------------------------
+# brat: the offsets are the truth, the quoted text a convenience
+# --------------------------------------------------------------------------
+
+#: Like BratEval's ChEMU sample (pred 0007.ann T13): the predicted entity's offsets cover
+#: "was added to a solution of ethanone" (characters 10-45), its quoted text is only the
+#: last word. brat and BratEval score the offsets.
+BRAT_TEXT = "Water 2 g was added to a solution of ethanone in THF."
+BRAT_GOLD = "T1\tSTARTING_MATERIAL 37 45\tethanone\nT2\tSOLVENT 49 52\tTHF\n"
+BRAT_PRED = "T1\tSTARTING_MATERIAL 10 45\tethanone\nT2\tSOLVENT 49 52\tTHF\n#1\tAnnotatorNotes T2\tchecked\n"
+
+
+def brat_pair(tmp_path, gold_docs, pred_docs):
+    for side, docs in (("gold", gold_docs), ("pred", pred_docs)):
+        folder = tmp_path / side
+        folder.mkdir()
+        for name, (text, ann) in docs.items():
+            write(folder / f"{name}.txt", text)
+            write(folder / f"{name}.ann", ann)
+    return tmp_path / "gold", tmp_path / "pred"
+
+
+def test_brat_quoted_text_that_disagrees_is_scored_at_its_offsets_and_counted(tmp_path):
+    gold, pred = brat_pair(tmp_path, {"d": (BRAT_TEXT, BRAT_GOLD)}, {"d": (BRAT_TEXT, BRAT_PRED)})
+    assert BRAT_TEXT[37:45] == "ethanone" and BRAT_TEXT[10:45] == "was added to a solution of ethanone"
+    scores = compare_files(gold, pred, format="brat", schemes=["strict", "type"])
+    # strict: T2 COR; T1 10-45 overlaps gold 37-45 with other boundaries: INC (hand count,
+    # SemEval's strict); type: same label and overlapping: COR
+    assert scores.results["strict"].counts == {"cor": 1, "inc": 1, "par": 0, "mis": 0, "spu": 0}
+    assert scores.results["type"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 0, "spu": 0}
+    mismatch = scores.notes["pred"]["text_mismatch"]
+    assert mismatch["count"] == 1 and "gold" not in scores.notes
+    assert "entity T1" in mismatch["examples"][0] and "'ethanone'" in mismatch["examples"][0]
+    assert "'was added to a solution of ethanone'" in mismatch["examples"][0]
+    assert scores.to_dict()["notes"]["pred"]["text_mismatch"]["count"] == 1
+    assert scores.not_scored == {"pred": {"notes": 1}}
+
+
+def test_brat_text_mismatch_policies(tmp_path):
+    gold, pred = brat_pair(tmp_path, {"d": (BRAT_TEXT, BRAT_GOLD)}, {"d": (BRAT_TEXT, BRAT_PRED)})
+    with pytest.raises(InputError) as err:
+        compare_files(gold, pred, format="brat", schemes="strict", text_mismatch="error")
+    assert "d.ann:1:" in str(err.value) and "entity T1" in str(err.value)
+    ignored = compare_files(gold, pred, format="brat", schemes="strict", text_mismatch="ignore")
+    assert ignored.notes == {} and ignored.results["strict"].counts["inc"] == 1
+    with pytest.raises(UsageError) as bad:
+        compare_files(gold, pred, format="brat", schemes="strict", text_mismatch="loud")
+    assert "warn, error, ignore" in str(bad.value)
+
+
+def test_brat_text_mismatch_is_shown_by_the_command_and_written_to_the_json(tmp_path):
+    gold, pred = brat_pair(tmp_path, {"d": (BRAT_TEXT, BRAT_GOLD)}, {"d": (BRAT_TEXT, BRAT_PRED)})
+    out = tmp_path / "scores.json"
+    result = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict", "--output", out])
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.stdout.splitlines() if "quote a text" in line)
+    assert line.startswith("⚠ 1 span(s)") and "entity T1" in line and "--text-mismatch error" in line
+    assert json.loads(out.read_text())["notes"]["pred"]["text_mismatch"]["count"] == 1
+    stopped = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict", "--text-mismatch", "error"])
+    assert_clean_failure(stopped, 1, "entity T1")
+    assert "--text-mismatch=warn" in stopped.stderr
+
+
+def test_brat_prediction_missing_a_document_is_counted_and_can_be_an_error(tmp_path):
+    gold, pred = brat_pair(
+        tmp_path, {"a": (BRAT_TEXT, BRAT_GOLD), "b": (BRAT_TEXT, BRAT_GOLD)}, {"a": (BRAT_TEXT, BRAT_GOLD)}
+    )
+    scores = compare_files(gold, pred, format="brat", schemes="strict")
+    assert scores.documents == 2 and scores.scored == 2
+    assert scores.results["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 2, "spu": 0}
+    assert scores.notes["pred"]["missing_documents"] == {"count": 1, "examples": ["file 'b.ann'"]}
+    result = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict"])
+    assert result.exit_code == 0
+    assert "⚠ 1 gold document(s) have no predicted document" in result.stdout and "file 'b.ann'" in result.stdout
+    stopped = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict", "--missing-pred", "error"])
+    assert_clean_failure(stopped, 1, "file 'b.ann' of")
+    with pytest.raises(UsageError, match="'missing_pred' applies to"):
+        compare_files(gold, gold, format="jsonl", schemes="strict", missing_pred="error")
+
+
+def test_brat_valid_variants_are_counted_not_scored(tmp_path):
+    ann = (BRAT_GOLD + "R1\tSolvent Arg1:T2 Arg2:T1\nE1\tSTARTING_MATERIAL:T1\nA1\tNegated E1\n"
+           "N1\tReference T1 ChEBI:123\t ethanone\n#1\tAnnotatorNotes T1\tnote\n")
+    gold, pred = brat_pair(tmp_path, {"d": (BRAT_TEXT, ann)}, {"d": (BRAT_TEXT, BRAT_GOLD)})
+    scores = compare_files(gold, pred, format="brat", schemes="strict")
+    assert scores.results["strict"].f1 == 1.0 and scores.notes == {}
+    assert scores.not_scored["gold"] == {"relations": 1, "events": 1, "attributes": 1, "normalizations": 1, "notes": 1}
+
+
+# --------------------------------------------------------------------------
+# Label Studio: UTF-16 offsets, line breaks, selections that select nothing
+# --------------------------------------------------------------------------
+
+EMOJI_TEXT = "Great trip 😀 to London with Ada Lovelace."
+
+
+def ls_task(task_id, text, annotations=(), predictions=()):
+    """A task as Label Studio's JSON export writes it (fields of Label Studio 1.x)."""
+    return {
+        "id": task_id,
+        "annotations": [
+            {"id": 10 + k, "completed_by": 1, "result": result, "was_cancelled": False, "ground_truth": False,
+             "created_at": "2024-05-02T10:00:00.000000Z", "lead_time": 12.5, "task": task_id}
+            for k, result in enumerate(annotations)
+        ],
+        "predictions": [
+            {"id": 20 + k, "model_version": version, "score": 0.9, "result": result, "task": task_id}
+            for k, (version, result) in enumerate(predictions)
+        ],
+        "data": {"text": text},
+        "meta": {},
+        "created_at": "2024-05-01T09:00:00.000000Z",
+        "inner_id": task_id,
+        "total_annotations": len(annotations),
+    }
+
+
+def ls_result(start, end, label, text, rid):
+    return {"value": {"start": start, "end": end, "text": text, "labels": [label]}, "id": rid,
+            "from_name": "label", "to_name": "text", "type": "labels", "origin": "manual"}
+
+
+def utf16_offsets(text, piece):
+    """Where the browser puts piece: offsets in UTF-16 code units."""
+    start = len(text[: text.index(piece)].encode("utf-16-le")) // 2
+    return start, start + len(piece.encode("utf-16-le")) // 2
+
+
+def test_labelstudio_utf16_offsets_after_an_emoji_are_converted_and_counted(tmp_path):
+    london, ada = utf16_offsets(EMOJI_TEXT, "London"), utf16_offsets(EMOJI_TEXT, "Ada Lovelace")
+    assert london == (17, 23) and EMOJI_TEXT[16:22] == "London"  # one past, as the issue reports
+    results = [ls_result(*london, "LOC", "London", "r1"), ls_result(*ada, "PER", "Ada Lovelace", "r2")]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [results]), ls_task(2, "Plain text here.", [[]])]),
+                    encoding="utf-8")
+    docs = read("labelstudio", path)
+    assert docs[0].spans == [Span(16, 22, "LOC"), Span(28, 40, "PER")]
+    assert docs[0].meta["_notes"] == {"utf16_offsets": {"count": 1, "examples": ["task 1"]}}
+    scores = compare_files(path, path, format="labelstudio", schemes="strict", pred_from="annotations")
+    assert scores.results["strict"].f1 == 1.0
+    assert scores.notes["gold"]["utf16_offsets"]["count"] == 1
+    result = invoke(["compare", path, "--format", "labelstudio", "--pred-from", "annotations", "--schemes", "strict"])
+    assert result.exit_code == 0 and "1 document(s) count offsets in UTF-16 code units" in result.stdout
+
+
+def test_labelstudio_offsets_counting_crlf_as_one_are_converted(tmp_path):
+    text = "Dear Ada,\r\nLondon is rainy.\r\nYours, Charles"
+    # the browser shows "\r\n" as one line break: offsets count it as one character
+    shown = text.replace("\r\n", "\n")
+    results = [ls_result(shown.index("London"), shown.index("London") + 6, "LOC", "London", "a"),
+               ls_result(shown.index("Charles"), shown.index("Charles") + 7, "PER", "Charles", "b")]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([ls_task(1, text, [results])]), encoding="utf-8")
+    doc = read("labelstudio", path)[0]
+    assert [doc.text[s.start : s.end] for s in doc.spans] == ["London", "Charles"]
+    assert doc.meta["_notes"] == {"newline_offsets": {"count": 1, "examples": ["task 1"]}}
+
+
+def test_labelstudio_unexplained_mismatch_is_counted_and_offsets_kept(tmp_path):
+    # Label Studio trims whitespace from the selection's text, not from its offsets
+    text = "Visit  London  today."
+    results = [ls_result(5, 14, "LOC", "London", "a")]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([ls_task(1, text, [results])]), encoding="utf-8")
+    doc = read("labelstudio", path)[0]
+    assert doc.spans == [Span(5, 14, "LOC")]
+    assert doc.meta["_notes"]["text_mismatch"]["count"] == 1
+    with pytest.raises(InputError, match="task 1, result a"):
+        read("labelstudio", path, text_mismatch="error")
+
+
+def test_labelstudio_model_version_or_annotator_selecting_nothing_is_an_error(tmp_path):
+    result = [ls_result(0, 5, "X", "Great", "a")]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result), ("v2", result)])]),
+                    encoding="utf-8")
+    outcome = invoke(["compare", path, "--format", "labelstudio", "--schemes", "strict", "--model-version", "v9"])
+    assert_clean_failure(outcome, 1, "no task has predictions of the model version 'v9'")
+    assert "the model versions in the file: v1, v2" in outcome.stderr
+    outcome = invoke(["compare", path, "--format", "labelstudio", "--schemes", "strict", "--annotator", "99"])
+    assert_clean_failure(outcome, 1, "no task has annotations of the annotator '99'")
+    assert "the annotators in the file: 1" in outcome.stderr
+
+
+def test_labelstudio_tasks_without_predictions_are_counted(tmp_path):
+    result = [ls_result(0, 5, "X", "Great", "a")]
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result)]), ls_task(2, "Other.", [[]])]),
+                    encoding="utf-8")
+    scores = compare_files(path, format="labelstudio", schemes="strict")
+    assert scores.documents == 2 and scores.not_scored["pred"]["tasks_without_predictions"] == 1
+
+
+# --------------------------------------------------------------------------
+# Files that are not what their extension says
+# --------------------------------------------------------------------------
+
+PRODIGY_RECORDS = [
+    {"text": "Ada met Bob.", "_input_hash": 11, "_task_hash": 21, "spans": [{"start": 0, "end": 3, "label": "PER"}],
+     "answer": "accept", "_timestamp": 1700000000},
+    {"text": "Bob met Ada.", "_input_hash": 12, "_task_hash": 22, "spans": [{"start": 0, "end": 3, "label": "ORG"}],
+     "answer": "reject", "_timestamp": 1700000001},
+]
+
+
+def test_a_prodigy_file_read_as_jsonl_is_an_error_naming_prodigy(tmp_path):
+    path = write_jsonl(tmp_path / "db-out.jsonl", PRODIGY_RECORDS)
+    result = invoke(["compare", path, path, "--schemes", "strict"])
+    assert_clean_failure(result, 1, "db-out.jsonl:1:")
+    assert "'--format' prodigy" in result.stderr
+    scores = compare_files(path, path, format="prodigy", schemes="strict")
+    assert scores.skipped == 1 and scores.not_scored["gold"] == {"rejected": 1}
+
+
+def test_a_hugging_face_tags_file_read_as_jsonl_is_an_error_naming_tags(tmp_path):
+    path = write_jsonl(tmp_path / "train.jsonl", [{"id": "0", "tokens": ["Ada", "met"], "ner_tags": [1, 0]}])
+    result = invoke(["compare", path, path, "--schemes", "strict"])
+    assert_clean_failure(result, 1, "train.jsonl:1:")
+    assert "'--format' tags" in result.stderr
+
+
+def test_a_doccano_1x_file_read_as_jsonl_is_an_error_naming_doccano(tmp_path):
+    path = write_jsonl(tmp_path / "all.jsonl", [{"id": 1, "text": "Ada met Bob.", "labels": [[0, 3, "PER"]]}])
+    result = invoke(["compare", path, path, "--schemes", "strict"])
+    assert_clean_failure(result, 1, "'--format' doccano")
+    scores = compare_files(path, path, format="doccano", schemes="strict")
+    assert scores.results["strict"].counts["cor"] == 1
+
+
+def test_prodigy_character_and_token_offsets_that_disagree_are_an_error(tmp_path):
+    tokens = [{"text": "Ada", "start": 0, "end": 3, "id": 0}, {"text": "met", "start": 4, "end": 7, "id": 1},
+              {"text": "Bob", "start": 8, "end": 11, "id": 2}]
+    record = {"text": "Ada met Bob", "tokens": tokens, "answer": "accept", "_input_hash": 1,
+              "spans": [{"start": 8, "end": 11, "token_start": 0, "token_end": 0, "label": "PER"}]}
+    path = write_jsonl(tmp_path / "p.jsonl", [record])
+    for unit in ("char", "token"):
+        with pytest.raises(InputError) as err:
+            read("prodigy", path, unit=unit)
+        message = str(err.value)
+        assert "p.jsonl:1:" in message and "span 0 (PER) has the characters 8-11" in message
+        assert "tokens 0-0" in message and "characters 0-3" in message
+
+
+def test_prodigy_reject_and_ignore_are_skipped_and_counted(tmp_path):
+    records = PRODIGY_RECORDS + [dict(PRODIGY_RECORDS[0], _input_hash=13, answer="ignore")]
+    path = write_jsonl(tmp_path / "db-out.jsonl", records)
+    scores = compare_files(path, path, format="prodigy", schemes="strict")
+    assert scores.documents == 3 and scores.skipped == 2
+    assert scores.not_scored["gold"] == {"rejected": 1, "ignored": 1}
+
+
+# --------------------------------------------------------------------------
+# No silent zeros
+# --------------------------------------------------------------------------
+
+GOLD_RECORDS = [{"text": "Ada met Bob.", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+                {"text": "Bob is in Paris.", "spans": [{"start": 10, "end": 15, "label": "LOC"}]}]
+
+
+def test_a_misspelled_span_field_is_an_error_naming_the_key(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": r["text"], "spnas": r["spans"]} for r in GOLD_RECORDS])
+    result = invoke(["compare", gold, pred, "--schemes", "strict"])
+    assert_clean_failure(result, 1, 'pred.jsonl:1: the record has no "spans" but has "spnas"')
+
+
+def test_a_prediction_without_any_span_field_is_an_error(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": r["text"], "predictions": []} for r in GOLD_RECORDS])
+    result = invoke(["compare", gold, pred, "--schemes", "strict"])
+    assert_clean_failure(result, 1, 'no record has "spans", so the file predicts nothing')
+    assert '"predictions"' in result.stderr
+
+
+def test_no_documents_is_an_error(tmp_path):
+    gold, pred = write(tmp_path / "gold.jsonl", ""), write(tmp_path / "pred.jsonl", "\n")
+    result = invoke(["compare", gold, pred, "--schemes", "strict"])
+    assert_clean_failure(result, 1, "holds no document")
+
+
+def test_predicted_labels_none_of_which_is_gold_are_a_warning(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
+    lower = [{"text": r["text"], "spans": [dict(s, label=s["label"].lower()) for s in r["spans"]]}
+             for r in GOLD_RECORDS]
+    pred = write_jsonl(tmp_path / "pred.jsonl", lower)
+    scores = compare_files(gold, pred, schemes="strict")
+    assert scores.results["strict"].counts == {"cor": 0, "inc": 2, "par": 0, "mis": 0, "spu": 0}
+    (warning,) = scores.warnings
+    assert "no predicted label occurs in the gold" in warning and "differ in case only" in warning
+    assert "gold labels LOC, PER" in warning and "predicted labels loc, per" in warning
+    result = invoke(["compare", gold, pred, "--schemes", "strict"])
+    assert result.exit_code == 0 and "⚠ no predicted label occurs in the gold" in result.stdout
+    same = compare_files(gold, gold, schemes="strict")
+    assert same.warnings == ()
+
+
+def test_an_identical_baseline_is_never_significant(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
+    pred = write_jsonl(tmp_path / "pred.jsonl", [GOLD_RECORDS[0], {"text": GOLD_RECORDS[1]["text"], "spans": []}])
+    for test in ("bootstrap", "randomization"):
+        scores = compare_files(gold, pred, schemes="strict", baseline=pred, test=test)
+        comparison = scores.comparison["strict"]
+        assert comparison.delta == 0.0 and comparison.p_value == 1.0 and not comparison.significant
+    result = invoke(["compare", gold, pred, "--schemes", "strict", "--baseline", pred, "--test", "bootstrap"])
+    row = next(line for line in result.stdout.splitlines() if line.startswith("strict") and "+0.00" in line)
+    assert "*" not in row and "1.0000" in row
+
+
+def test_a_closed_pipe_exits_quietly(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS * 50)
+    # The reader of stdout is gone before the command prints (`| head` closing early).
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spacy_spanf1", "compare", gold, gold, "--schemes", "strict,partial", "--by", "label"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env(),
+    )
+    process.stdout.close()
+    with process.stderr:
+        stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 0 and stderr == ""
