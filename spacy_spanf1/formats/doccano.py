@@ -5,19 +5,24 @@ sequence-labeling export; doccano 1.x writes the same list under "labels")
 or `{"text": ..., "entities": [{"id",
 "start_offset", "end_offset", "label"}], "relations": [...]}` (the export
 of projects with relations); relations are counted, other fields go to
-meta. Documents pair by order (doccano's "id" is kept in meta).
+meta. Documents pair by order (doccano's "id" is kept in meta). Offsets
+past the end of a text that has characters outside the Basic Multilingual
+Plane (emoji) are read as UTF-16 code units when that places every span of
+the record, as doccano's browser front end counted them (counted under
+"utf16_offsets"); doccano gives no span text to check offsets otherwise.
 """
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 from ..registry import formats
 from ..spans import Span
-from .base import Document, Format, PathLike
-from .base import InputError
+from ..notes import Notes
+from .base import NOTES_KEY, Document, Format, InputError, PathLike
+from .offsets import QuotedSpan, place_spans
 from .records import (
     SpanFields,
-    char_span,
     check_read,
+    quoted_span,
     check_span_object,
     json_lines,
     no_annotation,
@@ -54,43 +59,48 @@ def _read(path: Path, side: str) -> Iterator[Document]:
         if len(present) > 1:
             both = " and ".join(f'"{f}"' for f in present)
             raise InputError(f"the record has {both}; doccano writes one of them", path, lineno)
+        notes: Notes = {}
         if not present:
             spans = no_annotation(side)
-        elif present[0] in LIST_FIELDS:
-            spans = _label_spans(record[present[0]], present[0], text, path, lineno)
         else:
-            spans = _entity_spans(record["entities"], text, path, lineno)
+            if present[0] in LIST_FIELDS:
+                items = _label_spans(record[present[0]], present[0], path, lineno)
+            else:
+                items = _entity_spans(record["entities"], path, lineno)
+            placed, notes = place_spans(items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno)
+            spans = sorted({Span(f[0][0], f[0][1], item.label) for item, f in zip(items, placed)})
         relations = record.get("relations")
         if isinstance(relations, list):
             counts["relations"] = len(relations)
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
-        yield Document(
-            f"line {lineno}", spans, text, meta=with_counts(meta, counts), line=lineno, source=str(path)
-        )
+        meta = with_counts(meta, counts)
+        if notes:
+            meta[NOTES_KEY] = notes
+        yield Document(f"line {lineno}", spans, text, meta=meta, line=lineno, source=str(path))
     fields.finish()
 
 
-def _label_spans(items: Any, field: str, text: str, path: Path, lineno: int) -> List[Span]:
+def _label_spans(items: Any, field: str, path: Path, lineno: int) -> List[QuotedSpan]:
     if not isinstance(items, list):
         raise InputError(f'"{field}" is a {type(items).__name__}, not a list of [start, end, label]', path, lineno)
-    spans = set()
+    spans = []
     for i, item in enumerate(items):
         if not (isinstance(item, list) and len(item) == 3):
             hint = " (a text-classification export?)" if isinstance(item, str) else ""
             raise InputError(f'item {i} of "{field}" is {item!r}, not [start, end, label]{hint}', path, lineno)
-        spans.add(char_span(item[0], item[1], item[2], text, f'item {i} of "{field}"', path, lineno))
-    return sorted(spans)
+        spans.append(quoted_span(item[0], item[1], item[2], None, f'item {i} of "{field}"', path, lineno))
+    return spans
 
 
-def _entity_spans(items: Any, text: str, path: Path, lineno: int) -> List[Span]:
+def _entity_spans(items: Any, path: Path, lineno: int) -> List[QuotedSpan]:
     if not isinstance(items, list):
         raise InputError(f'"entities" is a {type(items).__name__}, not a list of objects', path, lineno)
-    spans = set()
+    spans = []
     for i, item in enumerate(items):
         where = f"entity {i}"
         check_span_object(item, ("start_offset", "end_offset", "label"), where, path, lineno)
-        spans.add(char_span(item["start_offset"], item["end_offset"], item["label"], text, where, path, lineno))
-    return sorted(spans)
+        spans.append(quoted_span(item["start_offset"], item["end_offset"], item["label"], None, where, path, lineno))
+    return spans
 
 
 DOCCANO = DoccanoFormat()

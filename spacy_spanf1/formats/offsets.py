@@ -19,7 +19,9 @@ and offsets that count a "\\r\\n" line break as one character (a browser
 normalizes line breaks). When one of them (or both together) explains every
 quoted text of the document, its offsets are converted to the characters
 of the text, and the document is counted under "utf16_offsets" or
-"newline_offsets" instead: converted, and said so.
+"newline_offsets" instead: converted, and said so. A document whose spans
+quote no text (doccano) is converted only when its offsets run past the
+text and UTF-16 code units explain every one of them.
 """
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
@@ -85,6 +87,12 @@ def place_spans(
     """
     written = [(span, span.fragments) for span in spans]
     if policy == "ignore" or all(span.quoted is None for span in spans):
+        if policy != "ignore" and not all(_agrees(span.fragments, None, text) for span in spans):
+            # No quoted text to compare, but offsets past the text: UTF-16 code units?
+            for kind, positions in _readings(text):
+                converted = [_convert(span.fragments, positions) for span in spans]
+                if all(c is not None for c in converted):
+                    return converted, {kind: note(1, [document])}  # type: ignore[list-item]
         _check_bounds(written, text, path, line)
         return [fragments for _, fragments in written], {}
     bad = [span for span in spans if not _agrees(span.fragments, span.quoted, text)]

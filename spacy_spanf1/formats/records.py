@@ -73,17 +73,6 @@ def record_text(record: Dict[str, Any], field: str, where: str, path: PathLike, 
     return text
 
 
-def char_span(
-    start: Any, end: Any, label: Any, text: str, where: str, path: PathLike, line: Optional[int]
-) -> Span:
-    """A checked Span of character offsets into text (end exclusive), by
-    the package's one span check (`spans.span_problem`)."""
-    problem = span_problem(start, end, label, limit=len(text), unit="char", empty_label=False)
-    if problem is not None:
-        raise InputError(f"{where} {problem}", path, line)
-    return Span(int(start), int(end), label)
-
-
 def quoted_span(
     start: Any, end: Any, label: Any, quoted: Any, where: str, path: PathLike, line: Optional[int]
 ) -> QuotedSpan:
@@ -95,21 +84,6 @@ def quoted_span(
     if quoted is not None and not isinstance(quoted, str):
         raise InputError(f"{where} has a non-string text {quoted!r}", path, line)
     return QuotedSpan([(int(start), int(end))], label, quoted, where, line)
-
-
-def check_span_text(
-    span: Span, written: Any, text: str, where: str, path: PathLike, line: Optional[int]
-) -> None:
-    """InputError unless the text a file gives for a span is the text at its
-    offsets."""
-    found = text[span.start : span.end]
-    if written != found:
-        raise InputError(
-            f"{where} ({span.start}-{span.end}, {span.label}) gives the text {written!r} but the text "
-            f"at those offsets is {found!r}; offsets and texts must agree",
-            path,
-            line,
-        )
 
 
 def with_counts(meta: Dict[str, Any], counts: Dict[str, int]) -> Dict[str, Any]:

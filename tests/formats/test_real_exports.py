@@ -335,3 +335,16 @@ def test_a_closed_pipe_exits_quietly(tmp_path):
     with process.stderr:
         stderr = process.stderr.read().decode()
     assert process.wait(timeout=120) == 0 and stderr == ""
+
+
+def test_doccano_utf16_offsets_past_the_text_are_converted(tmp_path):
+    text = "Ciao 😀 from Paris"  # doccano's browser counted the emoji as two code units
+    start, end = utf16_offsets(text, "Paris")
+    assert end == len(text) + 1
+    path = write_jsonl(tmp_path / "all.jsonl", [{"id": 1, "text": text, "label": [[start, end, "LOC"]]}])
+    doc = read("doccano", path)[0]
+    assert [doc.text[s.start : s.end] for s in doc.spans] == ["Paris"]
+    assert doc.meta["_notes"] == {"utf16_offsets": {"count": 1, "examples": ["line 1"]}}
+    past = write_jsonl(tmp_path / "past.jsonl", [{"id": 1, "text": "No emoji", "label": [[0, 40, "X"]]}])
+    with pytest.raises(InputError, match="0 <= start < end <= 8"):
+        read("doccano", past)
