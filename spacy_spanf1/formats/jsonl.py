@@ -5,7 +5,10 @@ that does not fall on token boundaries is scored as it is written. With unit
 `token`, each record also holds "tokens" (strings, or Prodigy's {"text",
 "start", "end"} dicts) and "start"/"end" are token offsets, end exclusive.
 A gold line without "spans" has no annotation and is skipped (counted); a
-predicted line without "spans" predicts nothing. Blank lines are not records.
+predicted line without "spans" predicts nothing (a predicted file none of
+whose lines has "spans" is an error). A span's "text", when given, is
+compared with the text at its offsets (option `text_mismatch`, as for brat).
+Blank lines are not records.
 
 Lines are read about a megabyte at a time (`base.read_line_blocks`) and
 parsed with srsly; the spans of a block are checked at once
@@ -20,9 +23,10 @@ import srsly
 
 from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
-from .base import Document, Format, PathLike
-from .base import InputError, gc_paused, read_line_blocks
-from .records import check_span_object, close_key, misspelled_error, predicts_nothing_error
+from ..notes import Notes
+from .base import NOTES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .offsets import check_text_mismatch, place_spans
+from .records import check_span_object, close_key, misspelled_error, predicts_nothing_error, quoted_span
 
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
@@ -112,7 +116,7 @@ _SPAN_FIELDS = itemgetter("start", "end", "label")
 _NOT_META = frozenset(("text", "spans", "tokens"))
 
 
-def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List[Document]:
+def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn") -> List[Document]:
     """The documents of a block of lines, their spans checked at once.
 
     Each record is taken apart as soon as it is parsed (its span objects
@@ -120,10 +124,10 @@ def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str) ->
     paused: parsed JSON holds no cycles, and a collection every few hundred
     records would walk the block's documents again and again."""
     with gc_paused():
-        return _read_block(block, path, unit)
+        return _read_block(block, path, unit, text_mismatch)
 
 
-def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List[Document]:
+def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str) -> List[Document]:
     source = str(path)
     docs: List[Document] = []
     flat: List[Tuple[Any, Any, Any]] = []
@@ -145,12 +149,16 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
         if unit == "token":
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
+        notes = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
             try:
-                flat.extend(map(_SPAN_FIELDS, items))
+                found = list(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
                 _span_error(limit, items, unit, path, lineno)
+            if unit == "char" and text_mismatch != "ignore" and line.count('"text"') > 1:
+                found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
+            flat.extend(found)
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
@@ -160,6 +168,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str) -> List
         else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
+        if notes:
+            meta[NOTES_KEY] = notes
         docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
@@ -206,6 +216,22 @@ def _prodigy_error(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
     )
 
 
+def _quoted_spans(
+    found: List[Tuple[Any, Any, Any]], items: List[Any], text: str, policy: str, path: PathLike, lineno: int
+) -> Tuple[List[Tuple[Any, Any, Any]], Notes]:
+    """The (start, end, label) of a record whose spans quote their "text"
+    (spaCy's and Prodigy's convention), placed by the one policy for
+    offsets that disagree with their text (`offsets.place_spans`)."""
+    if not any(type(item) is dict and "text" in item for item in items):
+        return found, {}
+    quoted = [
+        quoted_span(start, end, label, item.get("text"), f"span {i}", path, lineno)
+        for i, ((start, end, label), item) in enumerate(zip(found, items))
+    ]
+    placed, notes = place_spans(quoted, text, policy=policy, document=f"line {lineno}", path=path, line=lineno)
+    return [(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)], notes
+
+
 def _other_span_field(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
     """The error of a record that keeps its spans under another format's
     field (doccano's "label", Hugging Face's "ner_tags", ...) or under a
@@ -235,22 +261,25 @@ def _span_error(limit: int, items: list, unit: str, path: PathLike, lineno: int)
     raise AssertionError("no bad span found")  # pragma: no cover
 
 
-def read_jsonl(path: PathLike, unit: str = "char") -> Iterator[Document]:
+def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn") -> Iterator[Document]:
     """Documents of a JSONL file, one at a time, read a block of lines at a
-    time. Raises InputError naming the line of any problem."""
+    time. Raises InputError naming the line of any problem.
+
+    text_mismatch (str): A span whose "text" is not the text at its
+        offsets (char unit): "warn", "error" or "ignore" (`offsets.py`)."""
     for block in read_line_blocks(path):
-        yield from _block_documents(block, path, unit)
+        yield from _block_documents(block, path, unit, text_mismatch)
 
 
 class JsonlFormat(Format):
     name = "jsonl"
     units = ("char", "token")
     extensions = (".jsonl",)
-    options = ()
+    options = ("text_mismatch",)
     counted_as = "documents (JSONL records)"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        docs = read_jsonl(path, unit)
+        docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")))
         return docs if side == "gold" else _predicting(docs, path)
 
 

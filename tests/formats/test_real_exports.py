@@ -348,3 +348,18 @@ def test_doccano_utf16_offsets_past_the_text_are_converted(tmp_path):
     past = write_jsonl(tmp_path / "past.jsonl", [{"id": 1, "text": "No emoji", "label": [[0, 40, "X"]]}])
     with pytest.raises(InputError, match="0 <= start < end <= 8"):
         read("doccano", past)
+
+
+def test_jsonl_span_texts_are_compared_when_given(tmp_path):
+    text = "Visit 😀 London"
+    start, end = utf16_offsets(text, "London")
+    records = [{"text": text, "spans": [{"start": start, "end": end, "label": "LOC", "text": "London"}]},
+               {"text": "Ada met Bob", "spans": [{"start": 0, "end": 3, "label": "PER", "text": "Bob"}]},
+               {"text": "Plain", "spans": [{"start": 0, "end": 5, "label": "X"}]}]
+    path = write_jsonl(tmp_path / "p.jsonl", records)
+    docs = read("jsonl", path)
+    assert (start, end) == (9, 15) and docs[0].spans == [Span(8, 14, "LOC")] and docs[1].spans == [Span(0, 3, "PER")]
+    assert docs[0].meta["_notes"]["utf16_offsets"]["count"] == 1
+    assert docs[1].meta["_notes"]["text_mismatch"]["count"] == 1 and "_notes" not in docs[2].meta
+    with pytest.raises(InputError, match="p.jsonl:2: line 2, span 0"):
+        read("jsonl", path, text_mismatch="error")
