@@ -4,8 +4,9 @@ A line is `{"text": ..., "label": [[start, end, label], ...]}` (the
 sequence-labeling export; doccano 1.x writes the same list under "labels")
 or `{"text": ..., "entities": [{"id",
 "start_offset", "end_offset", "label"}], "relations": [...]}` (the export
-of projects with relations); relations are counted, other fields go to
-meta. Documents pair by order (doccano's "id" is kept in meta). Offsets
+of projects with relations; doccano before 1.0 wrote the same objects under
+"annotations", with a "user"); relations are counted, other fields go to
+meta. A label that is an id, not a name, is an error. Documents pair by order (doccano's "id" is kept in meta). Offsets
 past the end of a text that has characters outside the Basic Multilingual
 Plane (emoji) are read as UTF-16 code units when that places every span of
 the record, as doccano's browser front end counted them (counted under
@@ -30,8 +31,9 @@ from .records import (
     with_counts,
 )
 
-#: The fields doccano exports keep spans under ("labels": doccano 1.x).
-SPAN_FIELDS = ("label", "labels", "entities")
+#: The fields doccano exports keep spans under ("labels": doccano 1.x;
+#: "annotations": the JSON export of doccano before 1.0).
+SPAN_FIELDS = ("label", "labels", "entities", "annotations")
 #: Fields that hold [start, end, label] lists.
 LIST_FIELDS = ("label", "labels")
 
@@ -66,7 +68,7 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             if present[0] in LIST_FIELDS:
                 items = _label_spans(record[present[0]], present[0], path, lineno)
             else:
-                items = _entity_spans(record["entities"], path, lineno)
+                items = _entity_spans(record[present[0]], present[0], path, lineno)
             placed, notes = place_spans(items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno)
             spans = sorted({Span(f[0][0], f[0][1], item.label) for item, f in zip(items, placed)})
         relations = record.get("relations")
@@ -92,12 +94,12 @@ def _label_spans(items: Any, field: str, path: Path, lineno: int) -> List[Quoted
     return spans
 
 
-def _entity_spans(items: Any, path: Path, lineno: int) -> List[QuotedSpan]:
+def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> List[QuotedSpan]:
     if not isinstance(items, list):
-        raise InputError(f'"entities" is a {type(items).__name__}, not a list of objects', path, lineno)
+        raise InputError(f'"{field}" is a {type(items).__name__}, not a list of objects', path, lineno)
     spans = []
     for i, item in enumerate(items):
-        where = f"entity {i}"
+        where = f"entity {i}" if field == "entities" else f"item {i} of \"{field}\""
         check_span_object(item, ("start_offset", "end_offset", "label"), where, path, lineno)
         spans.append(quoted_span(item["start_offset"], item["end_offset"], item["label"], None, where, path, lineno))
     return spans

@@ -31,6 +31,7 @@ from .records import check_span_object, close_key, misspelled_error, predicts_no
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
     "entities": "doccano",
+    "annotations": "doccano",
     "label": "doccano",
     "labels": "doccano",
     "ner": "tags",

@@ -9,7 +9,8 @@ the gold side reads annotations, the pred side reads predictions (option
 annotations as the prediction).
 
 ".json" is too generic to imply this format, so there is no extension:
-pass `--format labelstudio`.
+pass `--format labelstudio`. Exports of Label Studio before 1.0, which call
+the annotations "completions", are read alike.
 """
 import json
 from dataclasses import dataclass
@@ -91,6 +92,10 @@ def _load(path: Path) -> List[Any]:
             f"expected a JSON array of tasks (Label Studio's JSON export), got a {type(tasks).__name__}",
             path,
         )
+    for task in tasks:
+        # Label Studio before 1.0 called the annotations "completions".
+        if isinstance(task, dict) and "completions" in task and "annotations" not in task:
+            task["annotations"] = task.pop("completions")
     return tasks
 
 
@@ -112,7 +117,9 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
             raise InputError(f"{where} is a {type(task).__name__}, not an object {{\"data\", \"annotations\"}}", path)
         data = task.get("data")
         if not isinstance(data, dict):
-            raise InputError(f'{where} has no "data" object', path)
+            hint = (" (this looks like Label Studio's JSON-MIN export, which has no offsets of the "
+                    "annotations' origin: export the project as JSON)") if "text" in task else ""
+            raise InputError(f'{where} has no "data" object{hint}', path)
         text = record_text(data, text_field, f"the data of {where}", path, None)
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)

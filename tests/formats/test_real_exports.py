@@ -363,3 +363,36 @@ def test_jsonl_span_texts_are_compared_when_given(tmp_path):
     assert docs[1].meta["_notes"]["text_mismatch"]["count"] == 1 and "_notes" not in docs[2].meta
     with pytest.raises(InputError, match="p.jsonl:2: line 2, span 0"):
         read("jsonl", path, text_mismatch="error")
+
+
+def test_labelstudio_before_1_0_completions_are_read_as_annotations(tmp_path):
+    # Label Studio 0.x exports: {"id", "data", "completions": [{"result": [...]}], "predictions": [...]}
+    result = [ls_result(0, 5, "X", "Great", "a")]
+    task = ls_task(1, EMOJI_TEXT, [result], [("v1", result)])
+    task["completions"] = task.pop("annotations")
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    assert read("labelstudio", path)[0].spans == [Span(0, 5, "X")]
+    assert compare_files(path, format="labelstudio", schemes="strict").results["strict"].f1 == 1.0
+
+
+def test_labelstudio_json_min_export_is_an_error_naming_it(tmp_path):
+    # JSON-MIN: flat records, no "data" and no annotation ids
+    path = tmp_path / "min.json"
+    path.write_text(json.dumps([{"id": 1, "text": "Ada met Bob", "annotator": 1,
+                                 "label": [{"start": 0, "end": 3, "text": "Ada", "labels": ["PER"]}]}]),
+                    encoding="utf-8")
+    with pytest.raises(InputError, match="JSON-MIN export"):
+        read("labelstudio", path)
+
+
+def test_doccano_before_1_0_annotations_are_read(tmp_path):
+    record = {"id": 1, "text": "Ada met Bob", "meta": {},
+              "annotations": [{"label": "PER", "start_offset": 0, "end_offset": 3, "user": 1}]}
+    path = write_jsonl(tmp_path / "old.jsonl", [record])
+    assert read("doccano", path)[0].spans == [Span(0, 3, "PER")]
+    ids = write_jsonl(tmp_path / "ids.jsonl", [dict(record, annotations=[dict(record["annotations"][0], label=3)])])
+    with pytest.raises(InputError, match='ids.jsonl:1: item 0 of "annotations" has a label of type int'):
+        read("doccano", ids)
+    as_jsonl = invoke(["compare", path, path, "--schemes", "strict"])
+    assert_clean_failure(as_jsonl, 1, "'--format' doccano")
