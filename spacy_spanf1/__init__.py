@@ -21,6 +21,8 @@ _LAZY = {
     "bootstrap_ci": "stats",
     "paired_test": "stats",
     "breakdown": "stats",
+    "ground_mentions": "mentions",
+    "evaluate_mentions": "mentions",
 }
 
 
@@ -58,7 +60,9 @@ __all__ = [
     "evaluate_examples",
     "evaluate_pipeline",
     "evaluate_spans",
+    "evaluate_mentions",
     "evaluate_tags",
+    "ground_mentions",
     "paired_test",
     "score_pairs",
     "spans_from_tags",

@@ -74,6 +74,10 @@ NOTE_EXAMPLES = 5
 #: text at its offsets (offsets are authoritative, as in brat): count and
 #: show it (the default), stop with an error, or not compare the texts.
 TEXT_MISMATCH: Tuple[str, ...] = ("warn", "error", "ignore")
+#: How mentions without offsets (an LLM's answers) take occurrences of
+#: their strings: the k-th listing the k-th occurrence (the default), every
+#: string its first, or every occurrence of a listed string.
+GROUNDINGS: Tuple[str, ...] = ("ordered", "first", "all")
 #: What pairing does with a gold document the predicted side lacks (brat
 #: files, keyed records): count and show it, scored as predicting nothing
 #: (the default), or stop with an error.

@@ -1,0 +1,222 @@
+"""Grounding mentions (a string and a label, no offsets) in their text.
+
+The candidates of a mention are the occurrences of its string found by the
+first method, in this order, that finds any:
+
+1. `exact`: the string as a substring (non-overlapping, left to right);
+2. `normalized`: after Unicode NFKC, case folding and collapsing runs of
+   whitespace on both sides, offsets mapped back to the original text;
+3. `fuzzy` (only with a threshold in (0, 1]): the best local alignment of
+   the string in the text with similarity >= threshold (rapidfuzz's
+   partial-ratio alignment, score / 100), at most one per mention.
+
+Assignment (`ground=`): `ordered` (the default: the k-th listing of a
+string takes its k-th candidate; a listing past the last is a duplicate),
+`first` (every string takes its first candidate; repeats are duplicates),
+`all` (the first listing of a string takes every candidate, as spacy-llm's
+`find_substrings` labels every occurrence; repeats add nothing and are
+counted as duplicates). The grounding key of a mention is its string as its
+method compares it; the label is not part of it. A mention with no
+candidate is not found; one with more than one candidate is ambiguous.
+"""
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from ..exceptions import SettingError
+from ..settings import GROUNDINGS, check_choice
+
+#: The methods, in the order they are tried.
+METHODS: Tuple[str, ...] = ("exact", "normalized", "fuzzy")
+STATUSES: Tuple[str, ...] = ("grounded", "not_found", "duplicate")
+
+
+@dataclass
+class GroundedMention:
+    """One mention, grounded.
+
+    string (str), label (str): The mention as listed.
+    spans (List[Tuple[int, int]]): The character offsets it was grounded
+        to: one, several under `all`, none when not found or a duplicate.
+    method (Optional[str]): "exact", "normalized", "fuzzy", or None (not
+        found, or a duplicate).
+    status (str): "grounded", "not_found" or "duplicate".
+    ambiguous (bool): Its string has more than one candidate occurrence.
+    """
+
+    string: str
+    label: str
+    spans: List[Tuple[int, int]] = field(default_factory=list)
+    method: Optional[str] = None
+    status: str = "grounded"
+    ambiguous: bool = False
+
+
+def check_fuzzy(fuzzy: Optional[float]) -> Optional[float]:
+    """None, or a threshold in (0, 1]; SettingError naming 'fuzzy'."""
+    if fuzzy is None:
+        return None
+    if isinstance(fuzzy, bool) or not isinstance(fuzzy, (int, float)) or not 0 < fuzzy <= 1:
+        raise SettingError(f"'fuzzy' is a similarity threshold in (0, 1], got {fuzzy!r}", "fuzzy")
+    return float(fuzzy)
+
+
+class Text:
+    """A document's text with what grounding needs of it, made once: its
+    normalized form and the map back to the original characters."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._normalized: Optional[Tuple[str, List[int], List[int]]] = None
+
+    @property
+    def normalized(self) -> Tuple[str, List[int], List[int]]:
+        """(normalized text, start in the original of each of its
+        characters, end in the original of each)."""
+        if self._normalized is None:
+            self._normalized = normalize_with_offsets(self.text)
+        return self._normalized
+
+    def exact(self, string: str) -> List[Tuple[int, int]]:
+        return occurrences(self.text, string)
+
+    def normalized_occurrences(self, key: str) -> List[Tuple[int, int]]:
+        norm, starts, ends = self.normalized
+        return [(starts[s], ends[e - 1]) for s, e in occurrences(norm, key)]
+
+    def fuzzy(self, string: str, threshold: float) -> List[Tuple[int, int]]:
+        try:
+            from rapidfuzz import fuzz
+        except ImportError:  # pragma: no cover - the extra is installed in the tests
+            raise SettingError(
+                "'fuzzy' grounding needs rapidfuzz: pip install 'spacy-spanf1[llm]'", "fuzzy"
+            ) from None
+        found = fuzz.partial_ratio_alignment(string, self.text, score_cutoff=threshold * 100)
+        if found is None or found.score < threshold * 100 or found.dest_end <= found.dest_start:
+            return []
+        return [(found.dest_start, found.dest_end)]
+
+
+def occurrences(text: str, string: str) -> List[Tuple[int, int]]:
+    """Non-overlapping occurrences of string in text, left to right."""
+    if not string:
+        return []
+    found = []
+    start = text.find(string)
+    while start >= 0:
+        end = start + len(string)
+        found.append((start, end))
+        start = text.find(string, end)
+    return found
+
+
+def normalize(text: str) -> str:
+    """NFKC, case folding, runs of whitespace as one space, stripped."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
+    """text normalized as `normalize` does it (without the strip: leading
+    and trailing whitespace become one space), with the original start and
+    end of each normalized character. A base character and the combining
+    marks after it are normalized together (NFKC composes them)."""
+    out: List[str] = []
+    starts: List[int] = []
+    ends: List[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        j = i + 1
+        if text[i].isspace():
+            while j < n and text[j].isspace():
+                j += 1
+            piece = " "
+        else:
+            while j < n and unicodedata.combining(text[j]):
+                j += 1
+            piece = unicodedata.normalize("NFKC", text[i:j]).casefold()
+            if any(c.isspace() for c in piece):  # e.g. NFKC of U+00A0 is a space
+                piece = " ".join(piece.split()) or " "
+        for char in piece:
+            if char == " " and out and out[-1] == " ":
+                ends[-1] = j
+                continue
+            out.append(char)
+            starts.append(i)
+            ends.append(j)
+        i = j
+    return "".join(out), starts, ends
+
+
+def ground_mentions(
+    text: str,
+    mentions: Sequence[Tuple[str, str]],
+    *,
+    ground: str = GROUNDINGS[0],
+    fuzzy: Optional[float] = None,
+) -> List[GroundedMention]:
+    """Ground each mention in text (one record per mention, in order).
+
+    mentions (Sequence[Tuple[str, str]]): (string, label) pairs.
+    ground (str): "ordered", "first" or "all".
+    fuzzy (Optional[float]): The similarity threshold of fuzzy grounding,
+        in (0, 1]; None: no fuzzy stage.
+    """
+    check_choice("ground", ground, GROUNDINGS)
+    threshold = check_fuzzy(fuzzy)
+    return ground_in(Text(text), mentions, ground, threshold)
+
+
+def ground_in(
+    doc: Text, mentions: Sequence[Tuple[str, str]], ground: str, threshold: Optional[float]
+) -> List[GroundedMention]:
+    """`ground_mentions` on a prepared Text (settings already checked)."""
+    found: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
+    listed: Dict[Tuple[str, str], int] = {}
+    out: List[GroundedMention] = []
+    for string, label in mentions:
+        key, candidates = _candidates(doc, string, threshold, found)
+        record = GroundedMention(string, label, ambiguous=len(candidates) > 1)
+        if not candidates:
+            record.status = "not_found"
+            out.append(record)
+            continue
+        k = listed.get(key, 0)
+        listed[key] = k + 1
+        if ground == "ordered" and k < len(candidates):
+            record.spans = [candidates[k]]
+        elif ground == "first" and k == 0:
+            record.spans = [candidates[0]]
+        elif ground == "all" and k == 0:
+            record.spans = list(candidates)
+        else:
+            record.status = "duplicate"
+            out.append(record)
+            continue
+        record.method = key[0]
+        out.append(record)
+    return out
+
+
+def _candidates(
+    doc: Text, string: str, threshold: Optional[float], cache: Dict[Tuple[str, str], List[Tuple[int, int]]]
+) -> Tuple[Tuple[str, str], List[Tuple[int, int]]]:
+    """(grounding key, candidate occurrences) of a string: by the first
+    method that finds any; the key of a string found by none is its exact key."""
+    key = ("exact", string)
+    if key not in cache:
+        cache[key] = doc.exact(string)
+    if cache[key]:
+        return key, cache[key]
+    norm_key = ("normalized", normalize(string))
+    if norm_key[1]:
+        if norm_key not in cache:
+            cache[norm_key] = doc.normalized_occurrences(norm_key[1])
+        if cache[norm_key]:
+            return norm_key, cache[norm_key]
+    if threshold is not None and string.strip():
+        fuzzy_key = ("fuzzy", string)
+        if fuzzy_key not in cache:
+            cache[fuzzy_key] = doc.fuzzy(string, threshold)
+        if cache[fuzzy_key]:
+            return fuzzy_key, cache[fuzzy_key]
+    return key, []

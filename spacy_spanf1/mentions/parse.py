@@ -1,0 +1,181 @@
+"""Reading a generative extractor's raw answer into mentions.
+
+An answer is parsed as (the first that applies):
+
+- JSON: a list of objects with a string (`text`, `span` or `entity`) and a
+  label (`label` or `type`); a list of `[string, label]` pairs; an object
+  `{label: [strings]}`. The JSON may sit inside a Markdown code fence or
+  have prose around it: the first JSON value that parses is taken;
+- the text rewritten with inline markup, `<PER>Ann Lee</PER> flew to
+  <LOC>New York</LOC>`, or GPT-NER's `@@Ann Lee##` with the label given
+  per query: the marked pieces are placed on the source text by aligning
+  the rewritten text, markup removed, to it (`Markup.place`).
+
+Anything else is a parse failure (`ParseFailure`, with the reason): the
+document predicts nothing and the failure is counted, never fatal. An empty
+list or object is a valid answer that predicts nothing.
+"""
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+#: A mention: its surface string and its label.
+Mention = Tuple[str, str]
+#: The keys of a mention object's string and label, in the order tried.
+STRING_KEYS: Tuple[str, ...] = ("text", "span", "entity")
+LABEL_KEYS: Tuple[str, ...] = ("label", "type")
+#: How much of a failed answer a report keeps.
+ANSWER_EXCERPT = 200
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.S)
+_XML = re.compile(r"<([A-Za-z_][\w.-]*)>(.*?)</\1>", re.S)
+_GPT_NER = re.compile(r"@@(.*?)##", re.S)
+
+
+@dataclass
+class ParseFailure:
+    """An answer that is none of the shapes read; reason says why."""
+
+    reason: str
+    answer: str
+
+    @property
+    def excerpt(self) -> str:
+        return self.answer[:ANSWER_EXCERPT]
+
+
+@dataclass
+class Markup:
+    """A rewritten text with inline markup: `plain` is it with the markup
+    removed, `pieces` the (start, end, label) of each marked piece in it."""
+
+    plain: str
+    pieces: List[Tuple[int, int, str]] = field(default_factory=list)
+
+    def place(self, source: str) -> List[Tuple[Optional[Tuple[int, int]], str, str]]:
+        """Each piece as (offsets in source or None, its string, label): the
+        plain text is aligned to source character by character; a piece all
+        of whose characters fall in unchanged stretches is placed, one on
+        text the answer changed gets None (ground it by its string)."""
+        matcher = difflib.SequenceMatcher(None, self.plain, source, autojunk=False)
+        position = {}
+        for a, b, size in matcher.get_matching_blocks():
+            for k in range(size):
+                position[a + k] = b + k
+        placed = []
+        for start, end, label in self.pieces:
+            string = self.plain[start:end]
+            ends = [position.get(i) for i in range(start, end)]
+            contiguous = all(p is not None for p in ends) and all(
+                ends[k + 1] == ends[k] + 1 for k in range(len(ends) - 1)
+            )
+            placed.append(((ends[0], ends[-1] + 1) if ends and contiguous else None, string, label))
+        return placed
+
+
+Parsed = Union[List[Mention], Markup, ParseFailure]
+
+
+def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
+    """The mentions of a raw answer, its markup, or a ParseFailure.
+
+    label (Optional[str]): The label of a GPT-NER query (`@@…##` marks
+        carry none).
+    """
+    if not isinstance(answer, str):
+        return ParseFailure(f"the answer is a {type(answer).__name__}, not a string", str(answer))
+    value, found = _first_json(answer)
+    if found:
+        return _mentions_of(value, answer)
+    if _XML.search(answer):
+        return _markup(answer, _XML, lambda m: m.group(1), lambda m: m.group(2))
+    if _GPT_NER.search(answer):
+        if label is None:
+            return ParseFailure("@@…## marks need the label of the query (a record's \"label\")", answer)
+        return _markup(answer, _GPT_NER, lambda m: label, lambda m: m.group(1))
+    return ParseFailure("no JSON value and no inline markup", answer)
+
+
+def _first_json(answer: str) -> Tuple[Any, bool]:
+    """The answer as JSON, or the first JSON value in a code fence or in the
+    prose (the first "[" or "{" a value parses from)."""
+    text = answer.strip()
+    for candidate in [text] + [m.group(1).strip() for m in _FENCE.finditer(answer)]:
+        try:
+            return json.loads(candidate), True
+        except ValueError:
+            pass
+    decoder = json.JSONDecoder()
+    for match in re.finditer(r"[\[{]", answer):
+        try:
+            value, _ = decoder.raw_decode(answer, match.start())
+        except ValueError:
+            continue
+        if isinstance(value, (list, dict)):
+            return value, True
+    return None, False
+
+
+def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
+    if isinstance(value, dict):
+        mentions = []
+        for label, strings in value.items():
+            if isinstance(strings, str):
+                strings = [strings]
+            if not (isinstance(strings, list) and all(isinstance(s, str) for s in strings)):
+                return ParseFailure(f"the strings of label {label!r} are {strings!r}, not a list of strings", answer)
+            mentions.extend((s, str(label)) for s in strings)
+        return mentions
+    if not isinstance(value, list):
+        return ParseFailure(f"the JSON is a {type(value).__name__}, not a list or an object of labels", answer)
+    mentions = []
+    for k, item in enumerate(value):
+        mention = _mention(item)
+        if mention is None:
+            return ParseFailure(f"item {k} is {item!r}, not a mention (an object with a string and a label, "
+                                "or a [string, label] pair)", answer)
+        mentions.append(mention)
+    return mentions
+
+
+def _mention(item: Any) -> Optional[Mention]:
+    if isinstance(item, dict):
+        string = next((item[k] for k in STRING_KEYS if k in item), None)
+        label = next((item[k] for k in LABEL_KEYS if k in item), None)
+    elif isinstance(item, (list, tuple)) and len(item) == 2:
+        string, label = item
+    else:
+        return None
+    if isinstance(string, str) and isinstance(label, str) and string.strip() and label:
+        return string, label
+    return None
+
+
+def _markup(answer: str, pattern: "re.Pattern[str]", label_of, string_of) -> Markup:
+    plain: List[str] = []
+    pieces = []
+    pos = length = 0
+    for match in pattern.finditer(answer):
+        before = _strip_tags(answer[pos : match.start()])
+        plain.append(before)
+        length += len(before)
+        string = string_of(match)
+        pieces.append((length, length + len(string), label_of(match)))
+        plain.append(string)
+        length += len(string)
+        pos = match.end()
+    plain.append(_strip_tags(answer[pos:]))
+    return Markup("".join(plain), pieces)
+
+
+def _strip_tags(text: str) -> str:
+    """Unpaired tags left between marked pieces are not text."""
+    return re.sub(r"</?[A-Za-z_][\w.-]*>", "", text)
+
+
+def mentions_of_record(items: Sequence[Any]) -> Union[List[Mention], ParseFailure]:
+    """A record's "mentions" list (objects or pairs), as `parse_answer`
+    reads a JSON list."""
+    return _mentions_of(list(items), json.dumps(items, ensure_ascii=False)[:ANSWER_EXCERPT])

@@ -1,0 +1,267 @@
+"""Scoring mentions without offsets: grounded mentions under every span
+scheme, and the string schemes, which compare (string, label) pairs and
+need no grounding. Under `ground="all"` a repeated string adds nothing.
+
+- `strings`: per document, the multiset of (mention string, label) pairs
+  against the multiset of (gold span text, label); TP is the size of the
+  multiset intersection, summed over documents (unitxt's `NER` metric);
+- `strings_normalized`: the same with sets, after the SQuAD answer
+  normalization (lower case, `string.punctuation` removed, the articles
+  a/an/the removed, whitespace collapsed): UniversalNER's evaluation.
+
+Under the span schemes, a mention that is not found or is a duplicate is a
+prediction that matches nothing (SPU, or FP under iou and overlap): it is
+scored as a span past the end of its document, where no gold span is.
+"""
+import re
+import string as string_module
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from ..engine.counts import PRFCounts
+from ..engine.scorer import evaluate_spans
+from ..exceptions import SettingError
+from ..results import SchemeResult
+from ..settings import GROUNDINGS, SCHEMES, check_choice, check_unit
+from .ground import GroundedMention, Text, check_fuzzy, ground_in
+from .parse import Markup, Mention, ParseFailure, parse_answer
+
+#: The schemes that compare strings, not offsets.
+STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
+#: The counts of a grounding report, in the order reports list them: the
+#: first six partition the mentions (a duplicate counts under no method).
+GROUNDING_COUNTS: Tuple[str, ...] = (
+    "mentions", "exact", "normalized", "fuzzy", "not_found", "duplicates", "ambiguous", "parse_failures",
+)
+
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCTUATION = frozenset(string_module.punctuation)
+
+
+def squad_normalize(text: str) -> str:
+    """The SQuAD answer normalization: lower case, punctuation removed,
+    articles removed, whitespace collapsed (in that order, as its script)."""
+    text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+@dataclass
+class MentionScores:
+    """What `evaluate_mentions` returns.
+
+    results (Dict[str, SchemeResult]): scheme -> result, in the order asked.
+    grounding (Dict[str, int]): The counts of GROUNDING_COUNTS, summed.
+    documents (List[Dict[str, Any]]): Per document: its counts, the
+        grounded mentions and the parse failure (None when it parsed).
+    """
+
+    results: Dict[str, SchemeResult]
+    grounding: Dict[str, int]
+    documents: List[Dict[str, Any]] = field(default_factory=list, repr=False)
+
+
+def string_counts(gold: Sequence[Mention], pred: Sequence[Mention], normalized: bool) -> Dict[str, PRFCounts]:
+    """label -> counts of one document under `strings` (multisets) or
+    `strings_normalized` (sets of normalized strings)."""
+    if normalized:
+        gold_bag = Counter(set((squad_normalize(s), label) for s, label in gold))
+        pred_bag = Counter(set((squad_normalize(s), label) for s, label in pred))
+    else:
+        gold_bag, pred_bag = Counter(gold), Counter(pred)
+    common = gold_bag & pred_bag
+    counts: Dict[str, List[int]] = {}
+    for bag, column in ((common, 0), (pred_bag, 1), (gold_bag, 2)):
+        for (_, label), n in bag.items():
+            counts.setdefault(label, [0, 0, 0])[column] += n
+    return {label: PRFCounts(tp, predicted - tp, possible - tp) for label, (tp, predicted, possible) in counts.items()}
+
+
+def string_results(gold_docs: Iterable[Sequence[Mention]], pred_docs: Iterable[Sequence[Mention]],
+                   schemes: Sequence[str]) -> Dict[str, SchemeResult]:
+    """The string schemes among `schemes` over documents of (string, label) pairs."""
+    wanted = [name for name in schemes if name in STRING_SCHEMES]
+    per_label: Dict[str, Dict[str, PRFCounts]] = {name: {} for name in wanted}
+    n_docs = 0
+    for gold, pred in zip(gold_docs, pred_docs):
+        n_docs += 1
+        for name in wanted:
+            for label, counts in string_counts(gold, pred, name == "strings_normalized").items():
+                found = per_label[name]
+                found[label] = found[label] + counts if label in found else counts
+    return {
+        name: SchemeResult(name, sum(per_label[name].values(), PRFCounts()), dict(sorted(per_label[name].items())),
+                           n_docs=n_docs)
+        for name in wanted
+    }
+
+
+def grounding_row(grounded: Sequence[GroundedMention], parse_failed: bool) -> Dict[str, int]:
+    """The grounding counts of one document."""
+    row = dict.fromkeys(GROUNDING_COUNTS, 0)
+    row["mentions"] = len(grounded)
+    row["parse_failures"] = int(parse_failed)
+    for mention in grounded:
+        if mention.status == "grounded":
+            row[mention.method] += 1
+        elif mention.status == "not_found":
+            row["not_found"] += 1
+        else:
+            row["duplicates"] += 1
+        row["ambiguous"] += mention.ambiguous
+    return row
+
+
+def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tuple[List[Mention], List[Optional[Tuple[int, int]]], Optional[ParseFailure]]:
+    """The mentions of one predicted document: (string, label) pairs, the
+    offsets inline markup placed each at (None: ground it by its string),
+    and the parse failure (then no mention)."""
+    if isinstance(answer, str):
+        parsed = parse_answer(answer, label)
+    else:
+        parsed = [(str(s), str(l)) for s, l in answer]
+    if isinstance(parsed, ParseFailure):
+        return [], [], parsed
+    if isinstance(parsed, Markup):
+        placed = parsed.place(text)
+        return [(s, l) for _, s, l in placed], [offsets for offsets, _, _ in placed], None
+    return list(parsed), [None] * len(parsed), None
+
+
+def ground_document(text: str, mentions: Sequence[Mention], placed: Sequence[Optional[Tuple[int, int]]],
+                    ground: str, threshold: Optional[float]) -> List[GroundedMention]:
+    """Ground a document's mentions; those inline markup placed keep their
+    offsets (method "exact"), the others are grounded by their strings."""
+    doc = Text(text)
+    by_string = [m for m, offsets in zip(mentions, placed) if offsets is None]
+    grounded = iter(ground_in(doc, by_string, ground, threshold))
+    out = []
+    for (string, label), offsets in zip(mentions, placed):
+        if offsets is None:
+            out.append(next(grounded))
+        else:
+            out.append(GroundedMention(string, label, [offsets], "exact"))
+    return out
+
+
+def evaluate_mentions(
+    gold: Iterable[Any],
+    predicted: Iterable[Any],
+    *,
+    texts: Sequence[str],
+    schemes: Union[str, Sequence[str]],
+    ground: str = GROUNDINGS[0],
+    fuzzy: Optional[float] = None,
+    unit: str = "char",
+    **settings: Any,
+) -> MentionScores:
+    """Score mentions without offsets against gold spans.
+
+    gold (Iterable): Per document, its gold spans: (start, end, label)
+        character offsets into its text, or a spaCy Doc (its entities).
+    predicted (Iterable): Per document, a list of (string, label) pairs or
+        the model's raw answer (`parse_answer`).
+    texts (Sequence[str]): The documents' texts.
+    schemes: Span schemes (strict, ..., overlap) and string schemes
+        (strings, strings_normalized); required.
+    ground (str): "ordered" (default), "first" or "all".
+    fuzzy (Optional[float]): Threshold of the fuzzy stage, in (0, 1].
+    unit (str): "char", or "token" (the gold documents must be Docs: the
+        grounded characters are expanded to their tokens).
+    settings: Further settings of the span schemes (iou_threshold, ...).
+    """
+    names = [schemes] if isinstance(schemes, str) else list(schemes or ())
+    if not names:
+        raise SettingError(f"Name at least one scheme. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes")
+    unknown = [n for n in names if n not in SCHEMES + STRING_SCHEMES]
+    if unknown:
+        raise SettingError(f"Unknown scheme {unknown[0]!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes")
+    check_choice("ground", ground, GROUNDINGS)
+    check_unit(unit)
+    threshold = check_fuzzy(fuzzy)
+    span_schemes = [n for n in names if n in SCHEMES]
+    gold_spans: List[List[Tuple[int, int, str]]] = []
+    pred_spans: List[List[Tuple[int, int, str]]] = []
+    gold_strings: List[List[Mention]] = []
+    pred_strings: List[List[Mention]] = []
+    documents: List[Dict[str, Any]] = []
+    totals = dict.fromkeys(GROUNDING_COUNTS, 0)
+    texts = list(texts)
+    gold, predicted = list(gold), list(predicted)
+    if not len(gold) == len(predicted) == len(texts):
+        raise SettingError(
+            f"gold ({len(gold)}), predicted ({len(predicted)}) and texts ({len(texts)}) must hold one entry "
+            "per document each", "texts",
+        )
+    for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
+        mentions, placed, failure = read_prediction(answer, text)
+        grounded = ground_document(text, mentions, placed, ground, threshold)
+        row = grounding_row(grounded, failure is not None)
+        for name, n in row.items():
+            totals[name] += n
+        spans, strings = _gold_of(gold_doc, text, unit, k)
+        gold_spans.append(spans)
+        gold_strings.append(strings)
+        pred_spans.append(_predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=ground != "all"))
+        pred_strings.append(list(mentions))
+        documents.append({"counts": row, "mentions": grounded,
+                          "parse_failure": None if failure is None else failure.excerpt})
+    results: Dict[str, SchemeResult] = {}
+    span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
+    string_part = string_results(gold_strings, pred_strings, names)
+    for name in names:
+        results[name] = span_results[name] if name in span_results else string_part[name]
+    return MentionScores(results, totals, documents)
+
+
+def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[int, int, str]], List[Mention]]:
+    """A gold document's spans (in the unit) and its (text, label) pairs."""
+    if hasattr(gold_doc, "ents") and hasattr(gold_doc, "text"):
+        if gold_doc.text != text:
+            raise SettingError(f"the text of gold document {k} is not texts[{k}]", "texts")
+        ents = list(gold_doc.ents)
+        if unit == "token":
+            spans = [(e.start, e.end, e.label_) for e in ents]
+        else:
+            spans = [(e.start_char, e.end_char, e.label_) for e in ents]
+        return spans, [(e.text, e.label_) for e in ents]
+    if unit == "token":
+        raise SettingError("unit token needs the gold documents as spaCy Docs (their tokens)", "unit")
+    spans = [(int(s), int(e), str(label)) for s, e, label in gold_doc]
+    return spans, [(text[s:e], label) for s, e, label in spans]
+
+
+def _predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
+                     scores_duplicates: bool = True) -> List[Tuple[int, int, str]]:
+    """The grounded mentions as spans in the unit; a mention not found, or a
+    duplicate, as a span past the end of the document (it matches nothing).
+    Under `all` a repeated string adds nothing (scores_duplicates False)."""
+    end = len(gold_doc) if unit == "token" else len(text)
+    spans = []
+    for mention in grounded:
+        if mention.status == "duplicate" and not scores_duplicates:
+            continue
+        if mention.status != "grounded":
+            end += 1
+            spans.append((end, end + 1, mention.label))
+            end += 1
+            continue
+        for start, stop in mention.spans:
+            if unit == "token":
+                span = gold_doc.char_span(start, stop, alignment_mode="expand")
+                if span is None:
+                    continue
+                start, stop = span.start, span.end
+            spans.append((start, stop, mention.label))
+    return spans
+
+
+__all__ = [
+    "GROUNDING_COUNTS",
+    "MentionScores",
+    "STRING_SCHEMES",
+    "evaluate_mentions",
+    "squad_normalize",
+    "string_counts",
+    "string_results",
+]
