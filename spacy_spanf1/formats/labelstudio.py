@@ -238,7 +238,7 @@ def _spans(
             )
         start, end = value.get("start"), value.get("end")
         for label in labels:
-            quoted.append(quoted_span(start, end, label, value.get("text"), rid, path, None))
+            quoted.append(quoted_span(start, end, label, value.get("text"), f"{where}, {rid}", path, None))
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
     spans = {Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)}
     return sorted(spans), notes
