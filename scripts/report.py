@@ -10,7 +10,9 @@ keys (NER P/R/F, SPAN P/R/F), so its output is not enough here.
 
 Besides: for each file with document breakdowns (`--by genre ...`), F per
 bucket of the primary scheme with its bootstrap interval; with
---comparison, the paired test of a `--baseline` run per scheme.
+--comparison, the paired test of a `--baseline` run per scheme, and which
+schemes' differences are significant in this run (read off that file, so
+it says what this run's models did, not what such models do).
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -93,6 +95,23 @@ def print_comparison(path: Path) -> None:
         aligns=("l", "r", "r", "r", "r", "r", "l"),
         divider=True,
         title=f"{path.stem}: against {block['baseline']} ({block['method']} test, alpha {block['alpha']:g})",
+    )
+    print(significance_summary(block))
+
+
+def significance_summary(block: Dict[str, Any]) -> str:
+    """Which differences are significant, read off this comparison's own
+    tests and worded as a fact about this run only: models trained with
+    another seed, or on another machine, can differ otherwise."""
+    tests = block["schemes"]
+    # with its delta F, so that a significant loss does not read as a gain
+    significant = [f"{scheme} ({format_delta(t['delta'])})" for scheme, t in tests.items() if t["significant"]]
+    not_significant = [scheme for scheme, t in tests.items() if not t["significant"]]
+    return (
+        f"In this run, significant at {block['alpha']:g} (delta F): {', '.join(significant) or 'none'}"
+        f"; not significant: {', '.join(not_significant) or 'none'}.\n"
+        "This is one training run: models trained with another seed or on another machine "
+        "can differ otherwise (docs/project.md)."
     )
 
 

@@ -49,7 +49,7 @@ PAGES = ["README.md"] + sorted(f"docs/{path.name}" for path in (ROOT / "docs").g
 NOT_RUN = {
     "docs/index.md": "a list of the pages, no code",
     "docs/project.md": "its commands train three pipelines for minutes (tests/test_project.py runs the "
-                       "workflow's smoke run); its text blocks are the measured output of a dated run",
+                       "workflow's smoke run); its text blocks are the measured output of dated runs",
 }
 # What the repository ships for the blocks; copied into their working directory
 # (benchmarks/bench.py imports tests/references.py).

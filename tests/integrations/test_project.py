@@ -15,6 +15,7 @@ from spacy.util import load_config, load_model_from_config
 import spacy_spanf1.scorer
 from helpers import ROOT, python
 from spacy_spanf1 import evaluate_spans
+from spacy_spanf1.report import format_delta
 
 SCHEMES = ["iou", "strict", "exact", "partial", "type", "overlap"]
 CONFIGS = {"ner": "ents", "spancat": "spans_sc"}
@@ -213,6 +214,47 @@ def test_project_run_all(tmp_path):
     for name in ("ner", "spancat"):
         for scheme in SCHEMES:
             assert [name, scheme] in rows
+    # the comparison's verdicts, read off this run's own tests
+    tests = srsly.read_json(project / "metrics" / "ner-comparison.json")["comparison"]["schemes"]
+    significant = ", ".join(f"{s} ({format_delta(t['delta'])})" for s, t in tests.items() if t["significant"]) or "none"
+    assert f"In this run, significant at 0.05 (delta F): {significant};" in result.stdout
+
+
+def test_report_says_what_is_significant_in_this_run():
+    """The report's verdict is computed from the comparison file and worded
+    as a statement about this run."""
+    report = load_script("report")
+    tests = {"strict": True, "exact": False, "partial": False, "type": True, "iou": False, "overlap": False}
+    deltas = {"strict": 0.0304, "type": -0.0293}
+    block = {"alpha": 0.05, "schemes": {scheme: {"significant": sig, "delta": deltas.get(scheme, 0.001)}
+                                         for scheme, sig in tests.items()}}
+    first, second = report.significance_summary(block).split("\n")
+    assert first == ("In this run, significant at 0.05 (delta F): strict (+3.04), type (-2.93); "
+                     "not significant: exact, partial, iou, overlap.")
+    assert "one training run" in second
+    block = {"alpha": 0.01, "schemes": {scheme: {"significant": False, "delta": 0.0} for scheme in tests}}
+    assert report.significance_summary(block).startswith("In this run, significant at 0.01 (delta F): none;")
+
+
+def test_pinned_runs_the_module_with_one_thread_and_a_fixed_hash_seed(tmp_path):
+    """scripts/pinned.py, which the project's training and evaluation
+    commands go through: the child sees the pinned variables (numpy's BLAS
+    one thread) and its exit status comes back."""
+    (tmp_path / "show_env.py").write_text(
+        "import os, sys\n"
+        "print(os.environ['OMP_NUM_THREADS'], os.environ['OPENBLAS_NUM_THREADS'], os.environ['MKL_NUM_THREADS'],"
+        " os.environ['PYTHONHASHSEED'], sys.argv[1:])\n"
+        "try:\n"
+        "    from threadpoolctl import threadpool_info\n"
+        "    import numpy\n"
+        "    print(sorted({pool['num_threads'] for pool in threadpool_info()}))\n"
+        "except ImportError:\n"
+        "    print([1])\n"
+        "sys.exit(3)\n"
+    )
+    result = python(ROOT / "scripts" / "pinned.py", "show_env", "--flag", "x", cwd=tmp_path)
+    assert result.returncode == 3, result.stderr
+    assert result.stdout.split("\n")[:2] == ["1 1 1 0 ['--flag', 'x']", "[1]"]
 
 
 BAD_SCORER_SETTINGS = [
