@@ -341,9 +341,13 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
             setting="spans_key",
         )
     if scores.documents and not scores.scored:
+        read = scores.not_scored.get("gold", {})
         why = (
             f"none has the span group {spans_key!r}" if spans_key is not None
             else "none has annotation (e.g. no \"spans\" in a JSONL record, no entity annotation in a Doc)"
+            if not read else
+            f"none is annotation ({', '.join(f'{what} {n}' for what, n in sorted(read.items()))}; a Prodigy "
+            'record is gold only when answered "accept")'
         )
         raise InputError(
             f"every gold document of {scores.sources[0]} ({scores.documents}) was skipped: {why}; "
@@ -354,31 +358,62 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
         for label in match.labels:
             if label not in found:
                 listed = ", ".join(sorted(found)) or "none"
+                listed = _listed(sorted(found)) or "none"
                 raise InputError(
-                    f"the label {label!r} occurs in neither {scores.sources[0]} nor {scores.sources[1]}. "
+                    f"the label {_quoted(label)} occurs in neither {scores.sources[0]} nor {scores.sources[1]}. "
                     f"Labels found: {listed}",
                     setting="labels",
                 )
-    return scores.replace(warnings=tuple(scores.warnings) + label_warnings(scores))
+    return scores.replace(warnings=tuple(scores.warnings) + outcome_warnings(scores, match))
 
 
-def label_warnings(scores: CorpusScores) -> Tuple[str, ...]:
-    """A warning when the predictions have labels but none of them occurs in
-    the gold (a label set in another case, another tag set): every
-    prediction is then wrong, whatever the spans."""
+def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, ...]:
+    """What is suspicious in scores that are not wrong: no gold span or no
+    predicted span in the whole corpus (a prediction without annotation, tags
+    a strict tag mode dropped), predicted labels none of which occurs in the
+    gold (another case, another tag set), a label of `labels` found on one
+    side only."""
     result = scores.results[scores.primary]
     gold = sorted(label for label, c in result.per_type.items() if c.possible)
     pred = sorted(label for label, c in result.per_type.items() if c.predicted)
-    if not gold or not pred or set(gold) & set(pred):
-        return ()
-    hint = ""
-    folded = {label.casefold() for label in gold}
-    if any(label.casefold() in folded for label in pred):
-        hint = " (they differ in case only: labels are compared as written)"
-    return (
-        f"no predicted label occurs in the gold{hint}: gold labels {', '.join(gold)}; "
-        f"predicted labels {', '.join(pred)}",
-    )
+    found: List[str] = []
+    if not result.totals.possible and not result.totals.predicted:
+        found.append("no gold span and no predicted span in the whole corpus: every score is 0 by definition")
+    elif not result.totals.possible:
+        found.append("no gold span in the whole corpus: recall is 0 by definition and every prediction is spurious")
+    elif not result.totals.predicted:
+        found.append(
+            "no predicted span in the whole corpus: does the prediction hold any (entity annotation, "
+            "the span group, tags the tag mode accepts)?"
+        )
+    if gold and pred and not set(gold) & set(pred):
+        hint = " (they differ in case only: labels are compared as written)" if _case_twins(pred, gold) else ""
+        found.append(
+            f"no predicted label occurs in the gold{hint}: gold labels {_listed(gold)}; predicted labels {_listed(pred)}"
+        )
+    for label in match.labels or ():
+        other = gold if label in pred and label not in gold else pred if label in gold and label not in pred else None
+        if other is not None:
+            side, twin = ("prediction", "gold") if other is gold else ("gold", "prediction")
+            case = [seen for seen in scores.labels_seen if seen != label and seen.casefold() == label.casefold()]
+            hint = f"; the {twin} has {_listed(case)}" if case else ""
+            found.append(f"the label {_quoted(label)} of 'labels' occurs only in the {side}{hint}")
+    return tuple(found)
+
+
+def _case_twins(labels: Sequence[str], others: Sequence[str]) -> bool:
+    folded = {label.casefold() for label in others}
+    return any(label.casefold() in folded for label in labels)
+
+
+def _quoted(value: str) -> str:
+    """Data (a label) in a message, in double quotes (a setting's name is in
+    single quotes, which the command line turns into its flag)."""
+    return '"' + value.replace('"', '\\"') + '"'
+
+
+def _listed(labels: Sequence[str]) -> str:
+    return ", ".join(_quoted(label) for label in labels)
 
 
 # --------------------------------------------------------------------------

@@ -197,7 +197,10 @@ def _sources(inputs) -> str:
 
 def merged(results: Sequence[ShardResult]) -> CorpusScores:
     """The scores of the shards added in plan order (`CorpusScores.__add__`)."""
-    return reduce(add, (result.scores for result in results))
+    try:
+        return reduce(add, (result.scores for result in results))
+    except ValueError as err:  # shards read with other settings (formats, units)
+        raise InputError(f"the shards can't be added: {err}") from None
 
 
 def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, client=None,

@@ -151,19 +151,31 @@ def is_sharded_compare(gold: PathLike, pred: Optional[PathLike]) -> bool:
 
 def _shard_entries(path: Path, fmt: Optional[str]) -> Dict[str, Path]:
     from ..formats import extension_map
+    from ..formats.huggingface import INFO_FILE
 
-    known = {ext for ext in extension_map() if ext}
+    extensions = {ext: name for ext, name in extension_map().items() if ext}
     found = {}
+    kinds: Dict[str, str] = {}
     for entry in sorted(path.iterdir()):
-        if entry.name.startswith("."):
-            continue
+        if entry.name.startswith(".") or entry.name == INFO_FILE:
+            continue  # hidden files; the tag names of Hugging Face shards
         if entry.is_dir():
             if _is_corpus_dir(entry):
                 found[entry.name] = entry
-        elif fmt is not None or entry.suffix.lower() in known:
+                kinds.setdefault("brat", entry.name)
+        elif fmt is not None or entry.suffix.lower() in extensions:
             found[entry.name] = entry
+            if fmt is None:
+                kinds.setdefault(extensions[entry.suffix.lower()], entry.name)
     if not found:
         raise InputError("no input files in this directory of shards", path)
+    if len(kinds) > 1:
+        listed = "; ".join(f"{name}: {kind}" for kind, name in kinds.items())
+        raise InputError(
+            f"the shards are files of several formats ({listed}); a directory of shards holds one "
+            "format (move the other files out, or pass 'format')",
+            path,
+        )
     return found
 
 

@@ -6,6 +6,7 @@ negative one counts from the end (-1: the last column); one file may hold
 the gold and the predicted tags in two columns (read it twice, with
 tag_column set to each).
 """
+import re
 from typing import Any, Iterator, List, Optional
 
 from ..registry import formats
@@ -43,11 +44,18 @@ def read_conll(
     return _read(path, token_column, tag_column, tag_mode, tag_scheme)
 
 
+#: What an IOB-like tag looks like: O, or a prefix letter before (B-PER) or
+#: after (PER-B) the label, or alone (seqeval's "B").
+TAG_LIKE = re.compile(r"O|[BIESLU](?:[-_].*)?|.*[-_][BIESLU]")
+
+
 def _read(path, token_column, tag_column, tag_mode, tag_scheme) -> Iterator[Document]:
     words: List[str] = []
     tags: List[str] = []
     lines: List[int] = []
     n = 0
+    found_tag = False  # some tag looks like one (else: not a CoNLL file, or the wrong column)
+    first_tags: List[str] = []
     for lineno, line in read_lines(path):
         cols = line.split()
         if not cols or cols[0] == "-DOCSTART-":
@@ -70,11 +78,21 @@ def _read(path, token_column, tag_column, tag_mode, tag_scheme) -> Iterator[Docu
                 path,
                 lineno,
             ) from None
+        if not found_tag:
+            found_tag = TAG_LIKE.fullmatch(tag) is not None
+            if len(first_tags) < 3:
+                first_tags.append(tag)
         words.append(word)
         tags.append(tag)
         lines.append(lineno)
     if words:
         yield _conll_doc(n, words, tags, lines, path, tag_mode, tag_scheme)
+    if first_tags and not found_tag:
+        raise InputError(
+            f"no tag of column {tag_column} looks like an IOB tag (O, B-PER, I-PER, ...): it holds "
+            f"{', '.join(map(repr, first_tags))}, ...; is this a CoNLL file, and the right 'tag_column'?",
+            path,
+        )
 
 
 def _conll_doc(index, words, tags, lines, path, mode, scheme) -> Document:

@@ -211,9 +211,11 @@ def pair_documents(
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     first_gold = next(gold_iter, None)
     first_pred = next(pred_iter, None)
-    keyed = (
-        first_gold is not None and first_pred is not None
-        and first_gold.key is not None and first_pred.key is not None
+    # Keyed when both sides carry keys; a keyed format (Feedback Prize ids)
+    # whose predicted side is empty predicts nothing for every gold key.
+    keyed = first_gold is not None and first_gold.key is not None and (
+        (first_pred is not None and first_pred.key is not None)
+        or (first_pred is None and getattr(fmt, "keyed", False))
     )
 
     def chained(first, rest):
@@ -237,7 +239,7 @@ def pair_documents(
             stats.count("gold", gold)
         if pred is not None and pred.meta:
             stats.count("pred", pred)
-        if pred is None:
+        if pred is None and gold.spans is not None:
             if missing_pred == "error":
                 raise InputError(
                     f"{gold.name} of {sources[0]} has no predicted document in {sources[1]}; every gold "
@@ -250,8 +252,9 @@ def pair_documents(
             if error is not None:
                 if not keyed:
                     # A missing document shifts every later one: say so.
-                    n_gold = i + 1 + _safe_count(gold_iter)
-                    n_pred = i + 1 + _safe_count(pred_iter)
+                    # (a reader's own error while counting is the real cause: it is raised)
+                    n_gold = i + 1 + _count_rest(gold_iter)
+                    n_pred = i + 1 + _count_rest(pred_iter)
                     if n_gold != n_pred:
                         raise _count_error(sources, n_gold, n_pred, what)
                 raise error
@@ -267,13 +270,6 @@ def pair_documents(
             continue
         pred_spans = list(pred_spans or [])
         yield _doc_pair(i, gold, list(gold_spans), pred_spans)
-
-
-def _safe_count(docs: Iterator[Document]) -> int:
-    try:
-        return _count_rest(docs)
-    except InputError:
-        return 0
 
 
 def _count_error(sources: Tuple[str, str], n_gold: int, n_pred: int, what: str) -> InputError:
@@ -300,15 +296,38 @@ def _ordered(golds, preds, sources, what) -> Iterator[Tuple[Document, Document]]
 
 
 def _keyed(golds, preds, sources) -> Iterator[Tuple[Document, Optional[Document]]]:
+    """Gold documents with the predicted document of their key. A gold
+    document without annotation (a rejected Prodigy answer) does not use
+    up its key: an annotated record of the same key may follow (several
+    answers to one input); two annotated gold documents of one key are an
+    error."""
     by_key: Dict[str, Document] = {}
     for pred in preds:
         if pred.key in by_key:
-            raise InputError(f"{pred.name} appears twice (also {by_key[pred.key].name})", sources[1], pred.line)
+            raise InputError(
+                f"{pred.name} has the key {pred.key!r} of {by_key[pred.key].name} (the same document twice)",
+                sources[1], pred.line,
+            )
         by_key[pred.key] = pred
+    annotated: Dict[str, Document] = {}
+    seen: Set[str] = set()
     for gold in golds:
-        yield gold, by_key.pop(gold.key, None)
-    if by_key:
-        pred = next(iter(by_key.values()))
+        seen.add(gold.key)
+        if gold.spans is None:
+            yield gold, by_key.get(gold.key)
+            continue
+        if gold.key in annotated:
+            first = annotated[gold.key]
+            raise InputError(
+                f"{gold.name} and {first.name} are two annotated gold documents of the key {gold.key!r}; "
+                "keep one annotation per document (e.g. one annotator's)",
+                sources[0], gold.line,
+            )
+        annotated[gold.key] = gold
+        yield gold, by_key.get(gold.key)
+    unpaired = [pred for key, pred in by_key.items() if key not in seen]
+    if unpaired:
+        pred = unpaired[0]
         raise InputError(
             f"{pred.name} is not in {sources[0]}; every predicted document must be a gold document",
             sources[1],

@@ -60,6 +60,8 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
         notes: Notes = {}
         answer = record.get("answer")
         fields.see(record, lineno)
+        if answer is not None and not isinstance(answer, str):
+            raise InputError(f'"answer" is {answer!r}, not "accept", "reject" or "ignore"', path, lineno)
         if side == "gold" and answer != "accept":
             counts[SKIPPED_ANSWERS.get(answer, "unanswered")] = 1
             spans: Optional[List[Span]] = None

@@ -416,7 +416,7 @@ BAD_INPUT = {
     "conll-tag": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--tag-mode", "strict", "--tag-scheme", "IOE2"],
                   None, 1, "gold.conll:3: Invalid tag 'B-PER'"),
     "unknown-label": ({}, [*GOOD, "--labels", "PER,FOO"], None, 1,
-                      "--labels: the label 'FOO' occurs in neither gold.jsonl nor pred.jsonl. Labels found: LOC, ORG, PER"),
+                      '--labels: the label "FOO" occurs in neither gold.jsonl nor pred.jsonl. Labels found: "LOC", "ORG", "PER"'),
     "unequal-counts": ({"short.jsonl": '{"text": "Barack Obama visited Paris .", "spans": []}\n'},
                        ["gold.jsonl", "short.jsonl", "-s", "strict"], None, 1,
                        "unequal numbers of documents (JSONL records): 4 in gold.jsonl, 1 in short.jsonl"),

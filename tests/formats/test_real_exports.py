@@ -305,7 +305,7 @@ def test_predicted_labels_none_of_which_is_gold_are_a_warning(tmp_path):
     assert scores.results["strict"].counts == {"cor": 0, "inc": 2, "par": 0, "mis": 0, "spu": 0}
     (warning,) = scores.warnings
     assert "no predicted label occurs in the gold" in warning and "differ in case only" in warning
-    assert "gold labels LOC, PER" in warning and "predicted labels loc, per" in warning
+    assert 'gold labels "LOC", "PER"' in warning and 'predicted labels "loc", "per"' in warning
     result = invoke(["compare", gold, pred, "--schemes", "strict"])
     assert result.exit_code == 0 and "⚠ no predicted label occurs in the gold" in result.stdout
     same = compare_files(gold, gold, schemes="strict")
