@@ -191,7 +191,8 @@ def check_seed(value: Any) -> int:
 def check_choice(setting: str, value: Any, valid: Sequence[str]) -> str:
     """One of the valid names, spelled exactly."""
     if not isinstance(value, str) or value not in valid:
-        raise SettingError(f"Unknown {setting} {value!r} in '{setting}'. Valid: {', '.join(valid)}", setting)
+        name = setting.replace("_", " ")  # the setting itself is named in quotes (a flag on the command line)
+        raise SettingError(f"Unknown {name} {value!r} in '{setting}'. Valid: {', '.join(valid)}", setting)
     return value
 
 

@@ -123,6 +123,8 @@ NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
                         "converted to characters"),
     "utf16_newline_offsets": ("info", "document(s) count UTF-16 code units and \\r\\n as one character",
                               "converted to characters"),
+    "duplicate_rows": ("warn", "row(s) repeat a span of their document",
+                       "counted once (identical spans count once; the Feedback Prize notebook would count each copy as a false positive)"),
     "missing_documents": ("warn", "gold document(s) have no predicted document",
                           "scored as predicting nothing (--missing-pred error stops instead)"),
 }

@@ -84,6 +84,13 @@ def infer_format(path: PathLike, fmt: Optional[str] = None) -> str:
     )
 
 
+def _same_file(a: PathLike, b: PathLike) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
 def check_options(fmt: Format, unit: Optional[str], options: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
     """The unit to read in (the format's default when None) and the options
     that are set (None values dropped). Raises UsageError, naming the
@@ -169,6 +176,9 @@ def open_pairs(
     shared = {k: v for k, v in options.items() if k not in side_options}
     gold_opts = {**shared, **{k: v for k, v in (gold_options or {}).items() if v is not None}}
     pred_opts = {**shared, **{k: v for k, v in (pred_options or {}).items() if v is not None}}
+    check_sides = getattr(format_obj, "check_sides", None)
+    if check_sides is not None:
+        check_sides(gold_opts, pred_opts, same or _same_file(gold_path, pred_path))
     gold_docs = format_obj.read(gold_path, side="gold", unit=unit, **gold_opts)
     pred_docs = format_obj.read(pred_path, side="pred", unit=unit, **pred_opts)
     return Pairs(gold_docs, pred_docs, fmt=format_obj, unit=unit, sources=(str(gold_path), str(pred_path)),

@@ -69,6 +69,10 @@ class Format:
         document may have no predicted one: it takes the pairing setting
         `missing_pred`.
 
+    A format may check the settings of its two sides before reading,
+    `check_sides(gold_options, pred_options, one_file)` (Label Studio: one
+    export read as both sides needs two annotators).
+
     A format may add a score of its own once the corpus is scored (the
     Feedback Prize's official score): `keeps_gold_labels` asks the scorer
     to collect the gold labels, `official_score` computes it.

@@ -48,7 +48,7 @@ class TagsFormat(Format):
         tag_field = opts.get("tag_field", "ner_tags")
         names = _label_names(opts.get("label_names"))
         path = Path(path)
-        fields = Fields(opts.get("token_field", "tokens"), tag_field, names)
+        fields = Fields(opts.get("token_field", "tokens"), tag_field, names if names is not None else _info_names(path, tag_field))
         return _read(path, side, fields, _namer(path, tag_field, names), mode, scheme)
 
 
@@ -57,8 +57,9 @@ class Fields:
     """Where a record keeps its tokens and tags, and the tag names given.
 
     token_field (str), tag_field (str): The fields.
-    label_names (Optional[List[str]]): The names passed as `label_names`
-        (string tags must be among them); None: not passed.
+    label_names (Optional[List[str]]): The names passed as `label_names`,
+        else those of dataset_info.json beside the file (string tags must
+        be among them); None: neither.
     """
 
     token_field: str
@@ -87,6 +88,18 @@ def _namer(path: Path, tag_field: str, names: Optional[List[str]]) -> Callable[[
         return found[0]
 
     return get
+
+
+def _info_names(path: Path, tag_field: str) -> Optional[List[str]]:
+    """The ClassLabel names of dataset_info.json beside the file, when it has
+    them (string tags must then be among them: a prediction written as "1",
+    "2" or LABEL_1 is not a tag of the dataset); None otherwise."""
+    if not (path.parent / INFO_FILE).is_file():
+        return None
+    try:
+        return _names_from_info(path, tag_field)
+    except InputError:
+        return None
 
 
 def _names_from_info(path: Path, tag_field: str) -> List[str]:
@@ -190,7 +203,8 @@ def _check_named(tags: List[str], fields: Fields, path: Path, lineno: int) -> No
         if tag not in known:
             shown = ", ".join(fields.label_names[:12]) + (", …" if len(fields.label_names) > 12 else "")
             raise InputError(
-                f"tag {tag!r} (token {k}) of {fields.tag_field!r} is not among 'label_names' ({shown})",
+                f"tag {tag!r} (token {k}) of {fields.tag_field!r} is not among the label names ({shown}; "
+                f"'label_names' or {INFO_FILE})",
                 path,
                 lineno,
             )

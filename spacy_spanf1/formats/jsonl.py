@@ -48,7 +48,14 @@ def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
     try:
         record = srsly.json_loads(line)
     except ValueError as err:
-        raise InputError(f"invalid JSON ({_json_reason(line, err)})", path, lineno) from None
+        # Python's json reads what srsly's does not: NaN and Infinity (what
+        # json.dumps writes for float("nan")), integers past 64 bits.
+        import json
+
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise InputError(f"invalid JSON ({_json_reason(line, err)})", path, lineno) from None
     if not isinstance(record, dict):
         raise InputError(
             f'expected a JSON object {{"text": ..., "spans": [...]}}, got {type(record).__name__}',

@@ -11,8 +11,9 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from .base import Document, Format, PathLike
-from .base import InputError, read_text
+from ..notes import note
+from ..settings import NOTE_EXAMPLES
+from .base import NOTES_KEY, Document, Format, InputError, PathLike, read_text
 
 KAGGLE_CLASS_COLUMNS: Tuple[str, ...] = ("class", "discourse_type")
 
@@ -35,6 +36,7 @@ def read_kaggle(path: PathLike) -> Dict[str, Document]:
     ps_col = _column(names, ("predictionstring",), path)
     docs: Dict[str, Document] = {}
     spans: Dict[str, set] = {}
+    duplicates: Dict[str, List[str]] = {}
     while True:
         try:
             row = next(reader)
@@ -61,9 +63,15 @@ def read_kaggle(path: PathLike) -> Dict[str, Document]:
         if doc_id not in docs:
             docs[doc_id] = Document(f"id {doc_id!r}", [], line=lineno, key=doc_id, source=str(path))
             spans[doc_id] = set()
+        if span in spans[doc_id]:
+            duplicates.setdefault(doc_id, []).append(f"id {doc_id!r}, line {lineno}: {label} {row[ps_col].strip()[:30]}")
         spans[doc_id].add(span)
     for doc_id, doc in docs.items():
         doc.spans = sorted(spans[doc_id])
+        if doc_id in duplicates:
+            # Identical spans count once (spaCy's set semantics); the
+            # competition's notebook would count the copy as a false positive.
+            doc.meta[NOTES_KEY] = {"duplicate_rows": note(len(duplicates[doc_id]), duplicates[doc_id][:NOTE_EXAMPLES])}
     return docs
 
 

@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from ..exceptions import InputError
+from ..exceptions import InputError, SettingError
 from ..settings import check_choice
 from ..notes import Notes
 from .base import NOTES_KEY, Document, Format, PathLike, read_text
@@ -37,6 +37,9 @@ class LabelStudioFormat(Format):
         (default) or "annotations". The gold side reads annotations.
     annotator (Optional[str]): Read the annotation whose `completed_by` is
         this id or e-mail (default: the first annotation not cancelled).
+    pred_annotator (Optional[str]): With pred_from="annotations", the pred
+        side reads this annotator's annotation (default: `annotator`'s);
+        required when one export holds both sides.
     model_version (Optional[str]): Read the prediction of this
         `model_version` (default: the first prediction).
     text_mismatch (Optional[str]): A result whose `value.text` is not the
@@ -53,7 +56,7 @@ class LabelStudioFormat(Format):
     name = "labelstudio"
     units = ("char",)
     extensions = ()
-    options = ("text_field", "pred_from", "annotator", "model_version", "text_mismatch")
+    options = ("text_field", "pred_from", "annotator", "pred_annotator", "model_version", "text_mismatch")
     both_sides = True  # one export holds annotations (gold) and predictions
     keyed = True
 
@@ -62,10 +65,30 @@ class LabelStudioFormat(Format):
         pred_from = opts.get("pred_from", "predictions")
         check_choice("pred_from", pred_from, PRED_FROM)
         source = "annotations" if side == "gold" else pred_from
-        choice = Choice(source, opts.get("annotator"), opts.get("model_version"))
+        annotator = opts.get("annotator")
+        if side == "pred" and opts.get("pred_annotator") is not None:
+            annotator = opts["pred_annotator"]
+        choice = Choice(source, annotator, opts.get("model_version"))
         return _read(
             Path(path), side, choice, opts.get("text_field", "text"), check_text_mismatch(opts.get("text_mismatch"))
         )
+
+
+    def check_sides(self, gold: Dict[str, Any], pred: Dict[str, Any], one_file: bool) -> None:
+        """With one export for both sides and pred_from=annotations, the
+        prediction must be another annotator's annotation than the gold."""
+        if pred.get("pred_from", "predictions") != "annotations":
+            return
+        gold_by, pred_by = gold.get("annotator"), pred.get("pred_annotator", pred.get("annotator"))
+        if one_file and pred.get("pred_annotator") is None:
+            raise SettingError(
+                "with one export for both sides, 'pred_from' annotations would read the gold's own annotation "
+                "as the prediction: pass 'pred_annotator' (whose annotation is the prediction) and "
+                "'annotator' (whose is the gold)",
+                "pred_annotator",
+            )
+        if one_file and gold_by is not None and str(gold_by) == str(pred_by):
+            raise SettingError(f"'annotator' and 'pred_annotator' are both {gold_by!r}: the same annotation", "pred_annotator")
 
 
 @dataclass(frozen=True)
@@ -120,6 +143,14 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
             hint = (" (this looks like Label Studio's JSON-MIN export, which has no offsets of the "
                     "annotations' origin: export the project as JSON)") if "text" in task else ""
             raise InputError(f'{where} has no "data" object{hint}', path)
+        if not isinstance(data.get(text_field), str) and text_field == "text":
+            strings = [key for key, value in data.items() if isinstance(value, str)]
+            if strings:
+                raise InputError(
+                    f'the data of {where} has no "text" but has {", ".join(map(repr, strings))}: pass '
+                    f"'text_field' (the data key of the text, as the labeling config names it)",
+                    path,
+                )
         text = record_text(data, text_field, f"the data of {where}", path, None)
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
@@ -185,6 +216,13 @@ def _choose(
     source, annotator, model_version = choice.source, choice.annotator, choice.model_version
     entries = task.get(source) or []
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        if isinstance(entries, list) and all(isinstance(e, int) for e in entries):
+            raise InputError(
+                f'{where} has "{source}": {entries!r}, the ids of its {source} but not their results (an export '
+                f"without them); export the project as JSON with its {source}"
+                + (", or pass 'pred_from' annotations" if source == "predictions" else ""),
+                path,
+            )
         raise InputError(f'{where} has "{source}" that is not a list of objects', path)
     if source == "annotations":
         usable = [e for e in entries if not e.get("was_cancelled")]

@@ -23,6 +23,7 @@ of the text, and the document is counted under "utf16_offsets" or
 quote no text (doccano) is converted only when its offsets run past the
 text and UTF-16 code units explain every one of them.
 """
+import json
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -183,5 +184,7 @@ def _describe(span: QuotedSpan, text: str, document: str) -> str:
 
 
 def _cut(value: Optional[str], n: int = 50) -> str:
-    text = repr(value)
+    """Data in a message, in double quotes (settings are named in single
+    quotes, which the command line turns into flags), cut to n characters."""
+    text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= n else text[: n - 2] + "…" + text[-1]

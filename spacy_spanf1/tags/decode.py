@@ -244,8 +244,8 @@ def check_tag_options(
     elif scheme is not None:
         raise ValueError(
             f"{scheme_name}={scheme!r} is only used with {mode_name}='strict', "
-            f"not {mode_name}={mode!r}. Pass {scheme_name}=None, or {mode_name}='strict' with one "
-            f"of: {', '.join(TAG_SCHEMES)}"
+            f"not {mode_name}={mode!r}. Leave {scheme_name} out (None), or pass {mode_name}='strict' "
+            f"with one of: {', '.join(TAG_SCHEMES)}"
         )
     if not isinstance(suffix, bool):
         raise TypeError(f"suffix must be True or False, got {suffix!r}")

@@ -119,7 +119,7 @@ def test_brat_text_mismatch_is_an_error_when_asked(tmp_path):
     with pytest.raises(InputError) as err:
         read("brat", folder, text_mismatch="error")
     msg = one_line(err)
-    assert "d.ann:1:" in msg and "entity T1" in msg and "'Ada Byron'" in msg and "'Ada Lovelace'" in msg
+    assert "d.ann:1:" in msg and "entity T1" in msg and '"Ada Byron"' in msg and '"Ada Lovelace"' in msg
 
 
 def test_brat_fragment_text_joined_with_space(tmp_path):

@@ -105,7 +105,7 @@ def test_labelstudio_text_field(tmp_path):
     task = {"id": 3, "data": {"body": TEXT}, "annotations": [{"result": GOLD_RESULT}]}
     path = ls_export(tmp_path, [task])
     assert read("labelstudio", path, text_field="body")[0].spans == GOLD
-    with pytest.raises(InputError, match="task 3 has no 'text' field \\(fields: 'body'\\)"):
+    with pytest.raises(InputError, match="task 3 has no \"text\" but has 'body': pass 'text_field'"):
         read("labelstudio", path)
 
 

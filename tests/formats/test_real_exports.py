@@ -48,8 +48,8 @@ def test_brat_quoted_text_that_disagrees_is_scored_at_its_offsets_and_counted(tm
     assert scores.results["type"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 0, "spu": 0}
     mismatch = scores.notes["pred"]["text_mismatch"]
     assert mismatch["count"] == 1 and "gold" not in scores.notes
-    assert "entity T1" in mismatch["examples"][0] and "'ethanone'" in mismatch["examples"][0]
-    assert "'was added to a solution of ethanone'" in mismatch["examples"][0]
+    assert "entity T1" in mismatch["examples"][0] and '"ethanone"' in mismatch["examples"][0]
+    assert "\"was added to a solution of ethanone\"" in mismatch["examples"][0]
     assert scores.to_dict()["notes"]["pred"]["text_mismatch"]["count"] == 1
     assert scores.not_scored == {"pred": {"notes": 1}}
 
@@ -117,7 +117,7 @@ def ls_task(task_id, text, annotations=(), predictions=()):
     return {
         "id": task_id,
         "annotations": [
-            {"id": 10 + k, "completed_by": 1, "result": result, "was_cancelled": False, "ground_truth": False,
+            {"id": 10 + k, "completed_by": 1 + k, "result": result, "was_cancelled": False, "ground_truth": False,
              "created_at": "2024-05-02T10:00:00.000000Z", "lead_time": 12.5, "task": task_id}
             for k, result in enumerate(annotations)
         ],
@@ -149,16 +149,21 @@ def test_labelstudio_utf16_offsets_after_an_emoji_are_converted_and_counted(tmp_
     assert london == (17, 23) and EMOJI_TEXT[16:22] == "London"  # one past, as the issue reports
     results = [ls_result(*london, "LOC", "London", "r1"), ls_result(*ada, "PER", "Ada Lovelace", "r2")]
     path = tmp_path / "export.json"
-    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [results]), ls_task(2, "Plain text here.", [[]])]),
+    # two annotators of the same task: the second one's is the prediction
+    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [results, results]), ls_task(2, "Plain text here.", [[], []])]),
                     encoding="utf-8")
     docs = read("labelstudio", path)
     assert docs[0].spans == [Span(16, 22, "LOC"), Span(28, 40, "PER")]
     assert docs[0].meta["_notes"] == {"utf16_offsets": {"count": 1, "examples": ["task 1"]}}
-    scores = compare_files(path, path, format="labelstudio", schemes="strict", pred_from="annotations")
+    scores = compare_files(path, format="labelstudio", schemes="strict", pred_from="annotations",
+                           annotator=1, pred_annotator=2)
     assert scores.results["strict"].f1 == 1.0
-    assert scores.notes["gold"]["utf16_offsets"]["count"] == 1
-    result = invoke(["compare", path, "--format", "labelstudio", "--pred-from", "annotations", "--schemes", "strict"])
+    assert scores.notes["gold"]["utf16_offsets"]["count"] == 1 == scores.notes["pred"]["utf16_offsets"]["count"]
+    result = invoke(["compare", path, "--format", "labelstudio", "--pred-from", "annotations", "--annotator", "1",
+                     "--pred-annotator", "2", "--schemes", "strict"])
     assert result.exit_code == 0 and "1 document(s) count offsets in UTF-16 code units" in result.stdout
+    same = invoke(["compare", path, "--format", "labelstudio", "--pred-from", "annotations", "--schemes", "strict"])
+    assert same.exit_code == 2 and "--pred-annotator" in same.output
 
 
 def test_labelstudio_offsets_counting_crlf_as_one_are_converted(tmp_path):
@@ -396,3 +401,143 @@ def test_doccano_before_1_0_annotations_are_read(tmp_path):
         read("doccano", ids)
     as_jsonl = invoke(["compare", path, path, "--schemes", "strict"])
     assert_clean_failure(as_jsonl, 1, "'--format' doccano")
+
+
+# --------------------------------------------------------------------------
+# Found by trying exports as they come
+# --------------------------------------------------------------------------
+
+PRODIGY_TOKENS = [{"text": "Ada", "start": 0, "end": 3, "id": 0, "ws": True},
+                  {"text": "met", "start": 4, "end": 7, "id": 1, "ws": True},
+                  {"text": "Bob", "start": 8, "end": 11, "id": 2, "ws": False},
+                  {"text": ".", "start": 11, "end": 12, "id": 3, "ws": False}]
+PRODIGY_SPANS = [{"start": 0, "end": 3, "token_start": 0, "token_end": 0, "label": "PER"},
+                 {"start": 8, "end": 11, "token_start": 2, "token_end": 2, "label": "PER"}]
+
+
+def test_prodigy_a_rejected_answer_does_not_take_the_prediction_of_its_input(tmp_path):
+    # db-out of two sessions: one rejected the task, the other accepted it (same _input_hash)
+    base = {"text": "Ada met Bob.", "_input_hash": 7, "_task_hash": 70, "tokens": PRODIGY_TOKENS}
+    gold = write_jsonl(tmp_path / "g.jsonl", [dict(base, spans=[], answer="reject", _session_id="s-ann"),
+                                              dict(base, spans=PRODIGY_SPANS, answer="accept", _session_id="s-bob")])
+    pred = write_jsonl(tmp_path / "p.jsonl", [dict(base, spans=PRODIGY_SPANS, _task_hash=71)])
+    scores = compare_files(gold, pred, format="prodigy", schemes="strict")
+    assert scores.results["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 0, "spu": 0}
+    assert scores.skipped == 1 and scores.notes == {}
+    twice = write_jsonl(tmp_path / "g2.jsonl", [dict(base, spans=PRODIGY_SPANS, answer="accept")] * 2)
+    with pytest.raises(InputError, match="two annotated gold documents of the key '7'"):
+        compare_files(twice, pred, format="prodigy", schemes="strict")
+
+
+def test_prodigy_answer_that_is_not_a_string_is_one_line(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "a", "answer": [], "spans": []}])
+    result = invoke(["compare", gold, gold, "--format", "prodigy", "--schemes", "strict"])
+    assert_clean_failure(result, 1, 'g.jsonl:1: "answer" is [], not "accept", "reject" or "ignore"')
+
+
+def test_prodigy_gold_without_answers_says_why_it_is_skipped(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "Ada", "spans": [{"start": 0, "end": 3, "label": "PER"}]}])
+    with pytest.raises(InputError, match='none is annotation \\(unanswered 1; a Prodigy record is gold only when answered "accept"\\)'):
+        compare_files(gold, gold, format="prodigy", schemes="strict")
+
+
+def test_labelstudio_prediction_ids_without_results_say_so(tmp_path):
+    task = ls_task(1, "Ada met Bob.", [[ls_result(0, 3, "PER", "Ada", "r1")]])
+    task["predictions"] = [5]
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    with pytest.raises(InputError, match=r'task 1 has "predictions": \[5\], the ids of its predictions'):
+        read("labelstudio", path, side="pred")
+
+
+def test_kaggle_header_only_submission_predicts_nothing_for_every_id(tmp_path):
+    gold = write(tmp_path / "g.csv", "id,class,predictionstring\nE1,Lead,0 1 2\nE2,Claim,3 4\n")
+    pred = write(tmp_path / "p.csv", "id,class,predictionstring\n")
+    scores = compare_files(gold, pred, schemes="overlap")
+    assert scores.results["overlap"].counts == {"tp": 0, "fp": 0, "fn": 2}
+    assert scores.notes["pred"]["missing_documents"]["count"] == 2
+
+
+def test_kaggle_duplicate_rows_are_counted(tmp_path):
+    gold = write(tmp_path / "g.csv", "id,class,predictionstring\nE1,Lead,0 1 2\n")
+    pred = write(tmp_path / "p.csv", "id,class,predictionstring\nE1,Lead,0 1 2\nE1,Lead,0 1 2\n")
+    scores = compare_files(gold, pred, schemes="overlap")
+    assert scores.results["overlap"].counts == {"tp": 1, "fp": 0, "fn": 0}  # identical spans count once
+    assert scores.notes["pred"]["duplicate_rows"]["count"] == 1
+
+
+def test_shards_of_several_formats_are_one_error(tmp_path):
+    for side in ("g", "p"):
+        folder = tmp_path / side
+        folder.mkdir()
+        write_jsonl(folder / "a.jsonl", [{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}])
+        write(folder / "notes.txt", "Ann B-PER\n")
+    result = invoke(["compare", tmp_path / "g", tmp_path / "p", "--schemes", "strict"])
+    assert_clean_failure(result, 1, "the shards are files of several formats (a.jsonl: jsonl; notes.txt: conll)")
+
+
+def test_tag_shards_keep_dataset_info_beside_them(tmp_path):
+    info = {"features": {"ner_tags": {"feature": {"names": ["O", "B-PER", "I-PER"], "_type": "ClassLabel"},
+                                      "_type": "Sequence"}}}
+    for side in ("g", "p"):
+        folder = tmp_path / side
+        folder.mkdir()
+        write_jsonl(folder / "part-0.jsonl", [{"tokens": ["Ann", "Lee", "ran"], "ner_tags": [1, 2, 0]}])
+        write_jsonl(folder / "part-1.jsonl", [{"tokens": ["Bo", "ran"], "ner_tags": [1, 0]}])
+        (folder / "dataset_info.json").write_text(json.dumps(info, indent=2), encoding="utf-8")
+    scores = compare_files(tmp_path / "g", tmp_path / "p", format="tags", schemes="strict")
+    assert scores.documents == 2 and scores.results["strict"].f1 == 1.0
+
+
+def test_hf_string_tags_are_checked_against_the_dataset_names(tmp_path):
+    info = {"features": {"ner_tags": {"feature": {"names": ["O", "B-PER", "I-PER"], "_type": "ClassLabel"},
+                                      "_type": "Sequence"}}}
+    (tmp_path / "dataset_info.json").write_text(json.dumps(info), encoding="utf-8")
+    gold = write_jsonl(tmp_path / "gold.jsonl", [{"tokens": ["Ann", "Lee", "ran"], "ner_tags": [1, 2, 0]}])
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"tokens": ["Ann", "Lee", "ran"], "ner_tags": ["1", "2", "0"]}])
+    result = invoke(["compare", gold, pred, "--format", "tags", "--schemes", "strict"])
+    assert_clean_failure(result, 1, "pred.jsonl:1: tag '1' (token 0) of 'ner_tags' is not among the label names")
+
+
+def test_prose_is_not_a_conll_file(tmp_path):
+    text = write(tmp_path / "doc1.txt", "Ada Lovelace met Charles Babbage in London.\n")
+    result = invoke(["compare", text, text, "--schemes", "strict"])
+    assert_clean_failure(result, 1, "no tag of column -1 looks like an IOB tag")
+
+
+def test_a_corpus_without_predicted_spans_is_a_warning(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": r["text"], "spans": []} for r in GOLD_RECORDS])
+    scores = compare_files(gold, pred, schemes="strict")
+    assert any("no predicted span in the whole corpus" in w for w in scores.warnings)
+    empty = write_jsonl(tmp_path / "empty.jsonl", [{"text": "Ann", "spans": []}])
+    assert any("no gold span and no predicted span" in w for w in compare_files(empty, empty, schemes="strict").warnings)
+
+
+def test_a_label_of_labels_found_on_one_side_only_is_a_warning(tmp_path):
+    gold = write_jsonl(tmp_path / "lg.jsonl", [{"text": "Acme", "spans": [{"start": 0, "end": 4, "label": "ORG"}]}])
+    pred = write_jsonl(tmp_path / "lp.jsonl", [{"text": "Acme", "spans": [{"start": 0, "end": 4, "label": "org"}]}])
+    scores = compare_files(gold, pred, schemes="strict", labels=["org"])
+    assert any('the label "org" of \'labels\' occurs only in the prediction; the gold has "ORG"' in w
+               for w in scores.warnings)
+
+
+def test_a_label_named_like_an_option_is_printed_as_written(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", GOLD_RECORDS)
+    result = invoke(["compare", gold, gold, "--schemes", "strict", "--labels", "seed"])
+    assert_clean_failure(result, 1, 'the label "seed" occurs in neither')
+
+
+def test_json_that_python_writes_is_read(tmp_path):
+    # json.dumps({"score": float("nan")}) writes NaN, which strict parsers refuse
+    path = write(tmp_path / "p.jsonl", '{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}], "score": NaN}\n')
+    assert read("jsonl", path)[0].spans == [Span(0, 3, "PER")]
+
+
+def test_the_real_cause_is_named_not_a_wrong_document_count(tmp_path):
+    gold = write_jsonl(tmp_path / "dg.jsonl", [{"text": "Ada", "label": [[0, 3, "PER"]]},
+                                               {"text": "Bob", "label": [[0, 3, "PER"]]}])
+    pred = write_jsonl(tmp_path / "dp.jsonl", [{"text": "Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+                                               {"text": "Ada", "spans": []}])
+    result = invoke(["compare", gold, pred, "--format", "doccano", "--schemes", "strict"])
+    assert_clean_failure(result, 1, "dp.jsonl: no record has")
