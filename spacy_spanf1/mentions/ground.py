@@ -8,7 +8,8 @@ first method, in this order, that finds any:
    whitespace on both sides, offsets mapped back to the original text;
 3. `fuzzy` (only with a threshold in (0, 1]): the best local alignment of
    the string in the text with similarity >= threshold (rapidfuzz's
-   partial-ratio alignment, score / 100), at most one per mention.
+   partial-ratio alignment, score / 100), at most one per mention; the
+   whitespace at the edges of the aligned window is not part of the span.
 
 Assignment (`ground=`): `ordered` (the default: the k-th listing of a
 string takes its k-th candidate; a listing past the last is a duplicate),
@@ -92,9 +93,17 @@ class Text:
                 "'fuzzy' grounding needs rapidfuzz: pip install 'spacy-spanf1[llm]'", "fuzzy"
             ) from None
         found = fuzz.partial_ratio_alignment(string, self.text, score_cutoff=threshold * 100)
-        if found is None or found.score < threshold * 100 or found.dest_end <= found.dest_start:
+        if found is None or found.score < threshold * 100:
             return []
-        return [(found.dest_start, found.dest_end)]
+        # rapidfuzz aligns windows as long as the string, so a window may
+        # take the space next to a word ("Paris " for "Pariss"): a span
+        # never starts or ends with whitespace.
+        start, end = found.dest_start, found.dest_end
+        while start < end and self.text[start].isspace():
+            start += 1
+        while end > start and self.text[end - 1].isspace():
+            end -= 1
+        return [(start, end)] if end > start else []
 
 
 def occurrences(text: str, string: str) -> List[Tuple[int, int]]:
@@ -118,8 +127,9 @@ def normalize(text: str) -> str:
 def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
     """text normalized as `normalize` does it (without the strip: leading
     and trailing whitespace become one space), with the original start and
-    end of each normalized character. A base character and the combining
-    marks after it are normalized together (NFKC composes them)."""
+    end of each normalized character. The characters that NFKC composes
+    (a base and its combining marks, Hangul jamo) are normalized together
+    and all map to the whole stretch."""
     out: List[str] = []
     starts: List[int] = []
     ends: List[int] = []
@@ -131,11 +141,11 @@ def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
                 j += 1
             piece = " "
         else:
-            while j < n and unicodedata.combining(text[j]):
-                j += 1
+            j = _composed_end(text, i)
             piece = unicodedata.normalize("NFKC", text[i:j]).casefold()
-            if any(c.isspace() for c in piece):  # e.g. NFKC of U+00A0 is a space
-                piece = " ".join(piece.split()) or " "
+            # NFKC can make whitespace (U+00B4 is " " + U+0301): a space,
+            # as `normalize` splits on it
+            piece = "".join(" " if c.isspace() else c for c in piece)
         for char in piece:
             if char == " " and out and out[-1] == " ":
                 ends[-1] = j
@@ -145,6 +155,23 @@ def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
             ends.append(j)
         i = j
     return "".join(out), starts, ends
+
+
+def _composed_end(text: str, i: int) -> int:
+    """The end of the stretch from text[i] that NFKC must see whole: the
+    combining marks after it, and any further character that NFKC composes
+    with what comes before (Hangul jamo, some vowel signs: their combining
+    class is 0). Characters below U+0300 compose with nothing before them."""
+    j, n = i + 1, len(text)
+    while j < n and not text[j].isspace():
+        if not unicodedata.combining(text[j]) and (
+            ord(text[j]) < 0x300
+            or unicodedata.normalize("NFKC", text[i : j + 1])
+            == unicodedata.normalize("NFKC", text[i:j]) + unicodedata.normalize("NFKC", text[j])
+        ):
+            break
+        j += 1
+    return j
 
 
 def ground_mentions(

@@ -5,7 +5,9 @@ An answer is parsed as (the first that applies):
 - JSON: a list of objects with a string (`text`, `span` or `entity`) and a
   label (`label` or `type`); a list of `[string, label]` pairs; an object
   `{label: [strings]}`. The JSON may sit inside a Markdown code fence or
-  have prose around it: the first JSON value that parses is taken;
+  have prose around it: the first JSON value that parses is taken (JSON
+  found in prose is taken over inline markup only when it gives mentions,
+  since a marked-up text may hold a "[1, 2]" of its own);
 - the text rewritten with inline markup, `<PER>Ann Lee</PER> flew to
   <LOC>New York</LOC>`, or GPT-NER's `@@Ann Lee##` with the label given
   per query: the marked pieces are placed on the source text by aligning
@@ -19,7 +21,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 #: A mention: its surface string and its label.
 Mention = Tuple[str, str]
@@ -86,9 +88,19 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
     """
     if not isinstance(answer, str):
         return ParseFailure(f"the answer is a {type(answer).__name__}, not a string", str(answer))
-    value, found = _first_json(answer)
+    value, found = _whole_json(answer)
     if found:
         return _mentions_of(value, answer)
+    value, found = _json_in_prose(answer)
+    if found:
+        # A text rewritten with markup may hold a bracketed value of its own
+        # ("scored [1, 2]"): JSON in the prose wins over markup only when it
+        # gives mentions.
+        mentions = _mentions_of(value, answer)
+        if (mentions and not isinstance(mentions, ParseFailure)) or not (
+            _XML.search(answer) or _GPT_NER.search(answer)
+        ):
+            return mentions
     if _XML.search(answer):
         return _markup(answer, _XML, lambda m: m.group(1), lambda m: m.group(2))
     if _GPT_NER.search(answer):
@@ -98,15 +110,20 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
     return ParseFailure("no JSON value and no inline markup", answer)
 
 
-def _first_json(answer: str) -> Tuple[Any, bool]:
-    """The answer as JSON, or the first JSON value in a code fence or in the
-    prose (the first "[" or "{" a value parses from)."""
+def _whole_json(answer: str) -> Tuple[Any, bool]:
+    """The answer as JSON, or the first code fence that parses as JSON."""
     text = answer.strip()
     for candidate in [text] + [m.group(1).strip() for m in _FENCE.finditer(answer)]:
         try:
             return json.loads(candidate), True
         except ValueError:
             pass
+    return None, False
+
+
+def _json_in_prose(answer: str) -> Tuple[Any, bool]:
+    """The first JSON list or object in the prose (the first "[" or "{" a
+    value parses from)."""
     decoder = json.JSONDecoder()
     for match in re.finditer(r"[\[{]", answer):
         try:
@@ -120,6 +137,11 @@ def _first_json(answer: str) -> Tuple[Any, bool]:
 
 def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
     if isinstance(value, dict):
+        if any(isinstance(value.get(k), str) for k in STRING_KEYS) and any(
+            isinstance(value.get(k), str) for k in LABEL_KEYS
+        ):
+            # not {label: strings}: its "labels" would be "text" and "label"
+            return ParseFailure("the JSON is one mention object, not a list of them", answer)
         mentions = []
         for label, strings in value.items():
             if isinstance(strings, str):
@@ -175,7 +197,8 @@ def _strip_tags(text: str) -> str:
     return re.sub(r"</?[A-Za-z_][\w.-]*>", "", text)
 
 
-def mentions_of_record(items: Sequence[Any]) -> Union[List[Mention], ParseFailure]:
-    """A record's "mentions" list (objects or pairs), as `parse_answer`
-    reads a JSON list."""
-    return _mentions_of(list(items), json.dumps(items, ensure_ascii=False)[:ANSWER_EXCERPT])
+def mentions_of_record(items: Union[Sequence[Any], Dict[str, Any]]) -> Union[List[Mention], ParseFailure]:
+    """A record's "mentions" (a list of objects or pairs, or an object of
+    labels), as `parse_answer` reads the same JSON."""
+    value = dict(items) if isinstance(items, dict) else list(items)
+    return _mentions_of(value, repr(items)[:ANSWER_EXCERPT])

@@ -25,7 +25,7 @@ from ..exceptions import SettingError
 from ..results import SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, check_choice, check_unit
 from .ground import GroundedMention, Text, check_fuzzy, ground_in
-from .parse import Markup, Mention, ParseFailure, parse_answer
+from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer
 
 #: The schemes that compare strings, not offsets.
 STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
@@ -115,11 +115,13 @@ def grounding_row(grounded: Sequence[GroundedMention], parse_failed: bool) -> Di
 def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tuple[List[Mention], List[Optional[Tuple[int, int]]], Optional[ParseFailure]]:
     """The mentions of one predicted document: (string, label) pairs, the
     offsets inline markup placed each at (None: ground it by its string),
-    and the parse failure (then no mention)."""
-    if isinstance(answer, str):
-        parsed = parse_answer(answer, label)
+    and the parse failure (then no mention). A raw answer is parsed; a list
+    of pairs or objects, or an object of labels, is read as the same JSON
+    would be; anything else is a parse failure."""
+    if isinstance(answer, (list, tuple, dict)):
+        parsed = mentions_of_record(answer)
     else:
-        parsed = [(str(s), str(l)) for s, l in answer]
+        parsed = parse_answer(answer, label)
     if isinstance(parsed, ParseFailure):
         return [], [], parsed
     if isinstance(parsed, Markup):
@@ -159,8 +161,10 @@ def evaluate_mentions(
 
     gold (Iterable): Per document, its gold spans: (start, end, label)
         character offsets into its text, or a spaCy Doc (its entities).
-    predicted (Iterable): Per document, a list of (string, label) pairs or
-        the model's raw answer (`parse_answer`).
+    predicted (Iterable): Per document, the model's raw answer (a string,
+        `parse_answer`), or its mentions as Python values: a list of
+        (string, label) pairs or {"text", "label"} objects, or a {label:
+        [strings]} dict. Anything else is a parse failure (counted).
     texts (Sequence[str]): The documents' texts.
     schemes: Span schemes (strict, ..., overlap) and string schemes
         (strings, strings_normalized); required.
