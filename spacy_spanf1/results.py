@@ -19,7 +19,7 @@ from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from .notes import merge_notes
+from .notes import grounding_report, merge_notes
 from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
 __all__ = ["CorpusScores", "SchemeResult", "make_signature"]
@@ -464,6 +464,9 @@ class CorpusScores:
             data["not_scored"] = {side: dict(counts) for side, counts in self.not_scored.items()}
         if self.notes:
             data["notes"] = _plain_notes(self.notes)
+            grounding = grounding_report(self.notes.get("pred", {}))
+            if grounding:
+                data["grounding"] = grounding
         if self.warnings:
             data["warnings"] = list(self.warnings)
         if self.analysis is not None:

@@ -18,6 +18,7 @@ import typer
 from ..formats import extension_map, format_names
 from ..report import HTML_DOCS
 from ..settings import (
+    GROUNDINGS,
     MISSING_PRED,
     SCHEMES,
     TEXT_MISMATCH,
@@ -116,6 +117,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("newlines", ("--newlines",), _OPTIONAL_STR, "brat: brat (default: offsets count \\r\\n as one character, as brat reads the .txt) or keep", extra={"show_default": False}),
     Option("text_mismatch", ("--text-mismatch",), _OPTIONAL_STR, f"brat, jsonl, labelstudio, prodigy: a span whose quoted text is not the text at its offsets: {', '.join(TEXT_MISMATCH)} (default {TEXT_MISMATCH[0]}: scored at its offsets, counted and shown; offsets explained by UTF-16 code units or CRLF line breaks are converted and counted)", extra={"show_default": False}),
     Option("missing_pred", ("--missing-pred",), _OPTIONAL_STR, f"brat, kaggle, labelstudio, prodigy: a gold document the predicted side lacks: {', '.join(MISSING_PRED)} (default {MISSING_PRED[0]}: scored as predicting nothing, counted and shown)", extra={"show_default": False}),
+    Option("ground", ("--ground",), _OPTIONAL_STR, f"mentions: how mentions take occurrences of their strings: {', '.join(GROUNDINGS)} (default {GROUNDINGS[0]}: the k-th listing of a string its k-th occurrence)", extra={"show_default": False}),
+    Option("fuzzy", ("--fuzzy",), Optional[float], "mentions: ground mentions no exact or normalized search finds by fuzzy alignment with at least this similarity, in (0, 1] (needs rapidfuzz: the [llm] extra) [default: off]", extra={"show_default": False}),
     Option("annotator", ("--annotator",), _OPTIONAL_STR, "labelstudio: the annotation to read, by completed_by id or e-mail [default: the first not cancelled]", extra={"show_default": False}),
     Option("pred_annotator", ("--pred-annotator",), _OPTIONAL_STR, "labelstudio, with --pred-from annotations: the annotator whose annotation is the prediction (completed_by id or e-mail) [default: --annotator's]; needed when one export holds both sides", extra={"show_default": False}),
     Option("model_version", ("--model-version",), _OPTIONAL_STR, "labelstudio: the prediction to read, by model_version [default: the first]", extra={"show_default": False}),

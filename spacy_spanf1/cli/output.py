@@ -12,6 +12,7 @@ from wasabi import Printer, color
 
 from ..exceptions import InputError
 from ..report import HTML_DOCS, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
+from ..notes import grounding_report
 from ..results import CorpusScores
 from ..settings import SEMEVAL_SCHEMES
 
@@ -63,8 +64,17 @@ def say(msg: Printer, kind: str, text: str) -> None:
 
 
 
+def print_grounding(msg: Printer, scores: CorpusScores) -> None:
+    """The grounding report of mentions without offsets, one line."""
+    counts = grounding_report(scores.notes.get("pred", {}))
+    if counts:
+        parts = ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in counts.items() if name != "mentions")
+        say(msg, "info", f"Grounding ({scores.sources[1]}): {counts['mentions']} mentions: {parts}")
+
+
 def print_scores(msg: Printer, scores: CorpusScores) -> None:
     """One table with a row per scheme, then the primary scheme per label."""
+    print_grounding(msg, scores)
     results = scores.results
     rows = [
         (name, format_pct(r.precision), format_pct(r.recall), format_pct(r.f1), format_pct(r.macro_f1), format_counts(r.counts))
@@ -125,6 +135,11 @@ NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
                               "converted to characters"),
     "duplicate_rows": ("warn", "row(s) repeat a span of their document",
                        "counted once (identical spans count once; the Feedback Prize notebook would count each copy as a false positive)"),
+    "not_found": ("warn", "mention(s) are not in the text (hallucinated or paraphrased)",
+                  "scored as predictions that match nothing"),
+    "duplicates": ("warn", "mention(s) repeat a string more often than the text holds it",
+                   "scored as predictions that match nothing (under --ground all, they add nothing)"),
+    "parse_failures": ("warn", "answer(s) do not parse", "their documents predict nothing"),
     "missing_documents": ("warn", "gold document(s) have no predicted document",
                           "scored as predicting nothing (--missing-pred error stops instead)"),
 }
@@ -136,6 +151,8 @@ def print_notes(msg: Printer, scores: CorpusScores) -> None:
     for side, found in scores.notes.items():
         where = scores.sources[0] if side == "gold" else scores.sources[1]
         for kind, n in found.items():
+            if kind.startswith("grounded_") or kind == "ambiguous":
+                continue  # in the grounding line above the scores
             icon, what, done = NOTE_TEXTS.get(kind, ("info", kind.replace("_", " "), ""))
             examples = "; ".join(n["examples"]) + ("; …" if n["count"] > len(n["examples"]) else "")
             side_name = "gold" if side == "gold" else "predicted"

@@ -25,7 +25,7 @@ from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents, token_
 #: this package, in the order `--format`'s help lists them. Adding a format
 #: is one line here. A module missing from the package is an ImportError.
 BUILTIN: Tuple[str, ...] = (
-    "docbin", "jsonl", "conll", "kaggle", "brat", "labelstudio", "doccano", "prodigy", "huggingface",
+    "docbin", "jsonl", "conll", "kaggle", "brat", "labelstudio", "doccano", "prodigy", "huggingface", "mentions",
 )
 
 for _module in BUILTIN:
@@ -159,6 +159,8 @@ def open_pairs(
     Raises UsageError for settings that do not fit the format; InputError
     (on reading) for bad input.
     """
+    if fmt is not None and getattr(get_format(fmt), "predictions_only", False):
+        return _open_predictions(gold_path, pred_path, get_format(fmt), unit, options)
     same = pred_path is None
     pred_path = gold_path if same else pred_path
     gold_name = infer_format(gold_path, fmt)
@@ -183,6 +185,29 @@ def open_pairs(
     pred_docs = format_obj.read(pred_path, side="pred", unit=unit, **pred_opts)
     return Pairs(gold_docs, pred_docs, fmt=format_obj, unit=unit, sources=(str(gold_path), str(pred_path)),
                  options={**shared, **pairing})
+
+
+def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: Format, unit: Optional[str],
+                      options: Dict[str, Any]) -> Pairs:
+    """The pairs of a gold file in its own format (by its extension) and a
+    file of a format that holds predictions only (`mentions`)."""
+    if pred_path is None:
+        raise UsageError(f"{fmt.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
+    gold_fmt = get_format(infer_format(gold_path))
+    if getattr(gold_fmt, "predictions_only", False) or getattr(gold_fmt, "align", None) is not None:
+        raise UsageError(
+            f"the gold of {fmt.name} input is read in char unit from a file with its spans (jsonl, brat, ...), "
+            f"not {gold_fmt.name}",
+            "format",
+        )
+    spans_key = options.pop("spans_key", None)
+    unit, pred_options = check_options(fmt, unit, options)
+    unit, gold_options = check_options(gold_fmt, unit, {"spans_key": spans_key})
+    pairing = {k: pred_options.pop(k) for k in PAIRING_OPTIONS if k in pred_options}
+    gold_docs = gold_fmt.read(gold_path, side="gold", unit=unit, **gold_options)
+    pred_docs = fmt.read(pred_path, side="pred", unit=unit, **pred_options)
+    return Pairs(gold_docs, pred_docs, fmt=fmt, unit=unit, sources=(str(gold_path), str(pred_path)),
+                 options={**pred_options, **pairing})
 
 
 __all__ = [

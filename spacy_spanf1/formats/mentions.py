@@ -1,0 +1,158 @@
+"""`mentions`: what an LLM or a generative extractor returns, mentions
+without offsets, one JSON record a document:
+
+    {"id": ..., "text": ..., "mentions": [{"text": "Paris", "label": "LOC"}, ...]}
+    {"id": ..., "text": ..., "output": "<the model's raw answer>"}
+
+`mentions` items are objects with a string (`text`, `span` or `entity`) and
+a label (`label` or `type`), or `[string, label]` pairs; a bad item is an
+error naming the record. An `output` is parsed as `mentions.parse` reads raw
+answers (a GPT-NER answer of `@@…##` marks takes the record's `label`); an
+answer that does not parse predicts nothing and is counted, never fatal.
+
+Mentions are predictions only: the gold side is read in its own format (by
+its extension) in char unit, and the records pair with it by `id` or in
+order, their texts checked like every other format's. Each mention is
+grounded in the text (`mentions.ground`, options `ground` and `fuzzy`); a
+mention not found, or a duplicate, is a predicted span past the end of the
+text, which matches nothing (SPU, FP). The grounding counts are the
+document's notes (`grounded_exact`, ..., `not_found`, `duplicates`,
+`ambiguous`, `parse_failures`), with examples.
+"""
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional
+
+from ..mentions.ground import check_fuzzy
+from ..mentions.parse import LABEL_KEYS, STRING_KEYS
+from ..mentions.score import ground_document, read_prediction
+from ..notes import GROUNDING_NOTES, Notes, note
+from ..registry import formats
+from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
+from ..spans import Span
+from .base import NOTES_KEY, Document, Format, InputError, PathLike
+from .records import check_read, json_lines, record_text
+
+class MentionsFormat(Format):
+    """Mentions without offsets (unit char); predictions only.
+
+    ground (Optional[str]): "ordered" (default), "first" or "all".
+    fuzzy (Optional[float]): The similarity threshold of fuzzy grounding,
+        in (0, 1] (needs rapidfuzz); default: none.
+    """
+
+    name = "mentions"
+    units = ("char",)
+    extensions = ()
+    options = ("ground", "fuzzy")
+    keyed = True
+    #: The gold side is read in its own format.
+    predictions_only = True
+
+    def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
+        opts = check_read(self, side, unit, options)
+        if side == "gold":
+            raise InputError(
+                "mentions have no offsets and are read as predictions only; read the gold in its own "
+                "format (jsonl, spacy, brat, ...)",
+                path,
+            )
+        ground = opts.get("ground", GROUNDINGS[0])
+        check_choice("ground", ground, GROUNDINGS)
+        fuzzy = opts.get("fuzzy")
+        threshold = check_fuzzy(None if fuzzy is None else _number(fuzzy))
+        return _read(Path(path), ground, threshold)
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
+
+
+def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Document]:
+    for lineno, record in json_lines(path):
+        text = record_text(record, "text", "the record", path, lineno)
+        where = f"line {lineno}"
+        if "mentions" in record:
+            answer: Any = _checked_mentions(record["mentions"], path, lineno)
+        elif "output" in record:
+            answer = record["output"]
+            if not isinstance(answer, str):
+                answer = _checked_mentions(answer, path, lineno) if isinstance(answer, list) else str(answer)
+        else:
+            found = ", ".join(f'"{key}"' for key in record) or "none"
+            raise InputError(
+                f'the record has neither "mentions" nor "output" (fields: {found}); a mentions record is '
+                '{"text", "mentions": [{"text", "label"}]} or {"text", "output": "<the raw answer>"}',
+                path,
+                lineno,
+            )
+        label = record.get("label") if isinstance(record.get("label"), str) else None
+        mentions, placed, failure = read_prediction(answer, text, label)
+        grounded = ground_document(text, mentions, placed, ground, threshold)
+        spans = set()
+        end = len(text)
+        for mention in grounded:
+            if mention.status == "duplicate" and ground == "all":
+                continue  # under "all" a repeat adds nothing
+            if mention.status != "grounded":
+                end += 1  # past the text: a prediction that matches nothing
+                spans.add(Span(end, end + 1, mention.label))
+                end += 1
+                continue
+            for start, stop in mention.spans:
+                spans.add(Span(start, stop, mention.label))
+        meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
+        notes = _notes(grounded, failure, where)
+        if notes:
+            meta[NOTES_KEY] = notes
+        key = str(record["id"]) if "id" in record else None
+        yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=key, source=str(path))
+
+
+def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
+    """A record's mentions as (string, label) pairs; InputError naming the
+    first bad one."""
+    if not isinstance(items, list):
+        raise InputError(f'"mentions" is a {type(items).__name__}, not a list', path, lineno)
+    out = []
+    for k, item in enumerate(items):
+        if isinstance(item, dict):
+            string = next((item[key] for key in STRING_KEYS if key in item), None)
+            label = next((item[key] for key in LABEL_KEYS if key in item), None)
+        elif isinstance(item, (list, tuple)) and len(item) == 2:
+            string, label = item
+        else:
+            raise InputError(f'mention {k} is {item!r}, not {{"text", "label"}} or [string, label]', path, lineno)
+        if not isinstance(string, str) or not string.strip():
+            raise InputError(f"mention {k} has no string (keys {', '.join(STRING_KEYS)}): {item!r}", path, lineno)
+        if label is None:
+            raise InputError(f"mention {k} ({string!r}) has no label (keys {', '.join(LABEL_KEYS)})", path, lineno)
+        if not isinstance(label, str) or not label:
+            raise InputError(f"mention {k} ({string!r}) has the label {label!r}; labels are non-empty strings", path, lineno)
+        out.append((string, label))
+    return out
+
+
+def _notes(grounded: List[Any], failure: Any, where: str) -> Notes:
+    found: Dict[str, List[str]] = {}
+    for mention in grounded:
+        described = f"{where}: {mention.string!r} ({mention.label})"
+        if mention.status == "grounded":
+            found.setdefault(f"grounded_{mention.method}", []).append(described)
+        elif mention.status == "not_found":
+            found.setdefault("not_found", []).append(described)
+        else:
+            found.setdefault("duplicates", []).append(described)
+        if mention.ambiguous:
+            found.setdefault("ambiguous", []).append(described)
+    if failure is not None:
+        found["parse_failures"] = [f"{where}: {failure.reason}: {failure.excerpt!r}"]
+    return {kind: note(len(found[kind]), found[kind][:NOTE_EXAMPLES]) for kind in GROUNDING_NOTES if kind in found}
+
+
+MENTIONS = MentionsFormat()
+formats.register("mentions", func=MENTIONS)

@@ -1,0 +1,115 @@
+"""The `mentions` reader: an LLM's answers (mentions without offsets) read
+against gold of another format, from Python and the command line. The span
+schemes over grounded mentions are checked against `evaluate_spans` on the
+span lists the grounding gives by hand."""
+import json
+
+import pytest
+
+from helpers import assert_clean_failure, invoke, write, write_jsonl
+from spacy_spanf1 import compare_files, evaluate_spans
+from spacy_spanf1.formats import InputError, UsageError
+
+GOLD = [{"text": "Ann Lee flew to New York.", "spans": [{"start": 0, "end": 7, "label": "PER"},
+                                                       {"start": 16, "end": 24, "label": "LOC"}]},
+        {"text": "Acme hired Bo Chen in Paris.", "spans": [{"start": 0, "end": 4, "label": "ORG"},
+                                                          {"start": 11, "end": 18, "label": "PER"},
+                                                          {"start": 22, "end": 27, "label": "LOC"}]}]
+ANSWERS = [
+    {"id": "a", "text": GOLD[0]["text"],
+     "output": 'Sure! ```json\n[{"text": "Ann Lee", "label": "PER"}, {"text": "new york", "label": "LOC"}]\n```'},
+    {"id": "b", "text": GOLD[1]["text"],
+     "mentions": [["Bo Chen", "PER"], ["Bo Chen", "PER"], ["Paris", "LOC"], ["Berlin", "LOC"]]},
+]
+
+
+@pytest.fixture
+def files(tmp_path):
+    return write_jsonl(tmp_path / "gold.jsonl", GOLD), write_jsonl(tmp_path / "answers.jsonl", ANSWERS)
+
+
+def test_grounded_mentions_score_as_their_spans(files):
+    gold, answers = files
+    scores = compare_files(gold, answers, format="mentions", schemes=["strict", "partial", "iou", "overlap"])
+    # By hand: "Ann Lee" exact 0-7, "new york" normalized 16-24; "Bo Chen" exact 11-18, its
+    # second listing a duplicate, "Paris" exact 22-27, "Berlin" not found. Not found and
+    # duplicates are predictions that match nothing: spans past the end of the text.
+    gold_spans = [[(0, 7, "PER"), (16, 24, "LOC")], [(0, 4, "ORG"), (11, 18, "PER"), (22, 27, "LOC")]]
+    pred_spans = [[(0, 7, "PER"), (16, 24, "LOC")], [(11, 18, "PER"), (22, 27, "LOC"), (100, 101, "PER"),
+                                                     (102, 103, "LOC")]]
+    expected = evaluate_spans(gold_spans, pred_spans, schemes=["strict", "partial", "iou", "overlap"], unit="char")
+    for name, result in expected.items():
+        assert scores.results[name].counts == result.counts
+    assert scores.results["strict"].counts == {"cor": 4, "inc": 0, "par": 0, "mis": 1, "spu": 2}
+    data = scores.to_dict()
+    assert data["grounding"] == {"mentions": 6, "exact": 3, "normalized": 1, "fuzzy": 0, "not_found": 1,
+                                 "duplicates": 1, "ambiguous": 0, "parse_failures": 0}
+    assert scores.notes["pred"]["not_found"]["examples"] == ["line 2: 'Berlin' (LOC)"]
+
+
+def test_the_command_prints_the_grounding_report_above_the_scores(files, tmp_path):
+    gold, answers = files
+    out = tmp_path / "scores.json"
+    result = invoke(["compare", gold, answers, "--format", "mentions", "--schemes", "strict", "--output", out])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    grounding = next(i for i, line in enumerate(lines) if line.startswith("ℹ Grounding"))
+    table = next(i for i, line in enumerate(lines) if line.startswith("strict"))
+    assert grounding < table
+    assert "6 mentions: exact 3, normalized 1, fuzzy 0, not found 1, duplicates 1" in lines[grounding]
+    assert any("'Berlin' (LOC)" in line and line.startswith("⚠") for line in lines)
+    assert json.loads(out.read_text())["grounding"]["not_found"] == 1
+
+
+def test_ground_first_and_all(files):
+    gold, answers = files
+    first = compare_files(gold, answers, format="mentions", schemes="strict", ground="first")
+    assert first.to_dict()["grounding"]["duplicates"] == 1
+    every = compare_files(gold, answers, format="mentions", schemes="strict", ground="all")
+    # under "all" the repeated "Bo Chen" adds nothing: one SPU (Berlin) instead of two
+    assert every.results["strict"].counts == {"cor": 4, "inc": 0, "par": 0, "mis": 1, "spu": 1}
+    with pytest.raises(UsageError, match="ordered, first, all"):
+        compare_files(gold, answers, format="mentions", schemes="strict", ground="best")
+
+
+def test_an_answer_that_does_not_parse_predicts_nothing_and_is_counted(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD)
+    answers = write_jsonl(tmp_path / "answers.jsonl", [dict(ANSWERS[0], output="I cannot help with that."), ANSWERS[1]])
+    scores = compare_files(gold, answers, format="mentions", schemes="strict")
+    assert scores.to_dict()["grounding"]["parse_failures"] == 1
+    assert scores.results["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 3, "spu": 2}
+    assert "I cannot help" in scores.notes["pred"]["parse_failures"]["examples"][0]
+
+
+@pytest.mark.parametrize(
+    "record,message",
+    [
+        ({"text": GOLD[0]["text"], "mentions": [{"text": "Ann Lee"}]}, "mention 0 ('Ann Lee') has no label"),
+        ({"text": GOLD[0]["text"], "mentions": [{"text": "Ann Lee", "label": 3}]}, "has the label 3"),
+        ({"mentions": [["Ann Lee", "PER"]]}, 'the record has no \'text\' field'),
+        ({"text": GOLD[0]["text"], "answer": "[]"}, 'neither "mentions" nor "output"'),
+    ],
+    ids=["no-label", "label-not-string", "no-text", "no-mentions"],
+)
+def test_bad_mentions_records_are_one_line(tmp_path, record, message):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD[:1])
+    answers = write_jsonl(tmp_path / "answers.jsonl", [record])
+    result = invoke(["compare", gold, answers, "--format", "mentions", "--schemes", "strict"])
+    assert_clean_failure(result, 1, "answers.jsonl:1:")
+    assert message in result.stderr
+
+
+def test_mentions_of_other_texts_than_the_gold_are_an_error(tmp_path):
+    gold = write_jsonl(tmp_path / "gold.jsonl", GOLD[:1])
+    answers = write_jsonl(tmp_path / "answers.jsonl", [{"text": "Another text.", "mentions": []}])
+    with pytest.raises(InputError, match="differs from"):
+        compare_files(gold, answers, format="mentions", schemes="strict")
+
+
+def test_mentions_are_predictions_only(tmp_path, files):
+    gold, answers = files
+    with pytest.raises(UsageError, match="no predicted file"):
+        compare_files(answers, format="mentions", schemes="strict")
+    conll = write(tmp_path / "gold.conll", "Ann B-PER\n")
+    with pytest.raises(UsageError, match="conll input is scored in token unit"):
+        compare_files(conll, answers, format="mentions", schemes="strict")
