@@ -100,6 +100,15 @@ def text_files():
     words = ["Ada", "Lovelace", "visited", "London", "."]
     files["tags/gold.jsonl"] = jsonl([{"id": "0", "tokens": words, "ner_tags": [1, 2, 0, 3, 0]}])
     files["tags/pred.jsonl"] = jsonl([{"id": "0", "tokens": words, "ner_tags": [1, 0, 0, 3, 0]}])
+    # mentions: an LLM's answers for gold.jsonl, without offsets: a raw answer in a code
+    # fence (one string in another case), a mentions list with a repeat and a name not in the text
+    files["mentions.jsonl"] = jsonl([
+        {"id": "1", "text": GOLD[0]["text"],
+         "output": '```json\n[{"text": "Ann Lee", "label": "PER"}, {"text": "new york", "label": "LOC"}]\n```'},
+        {"id": "2", "text": GOLD[1]["text"], "mentions": [
+            {"text": "Bo Chen", "label": "PER"}, {"text": "Bo Chen", "label": "PER"},
+            {"text": "Paris", "label": "LOC"}, {"text": "Berlin", "label": "LOC"}]},
+    ])
     files["tags/dataset_info.json"] = json.dumps({"features": {
         "id": {"dtype": "string", "_type": "Value"},
         "tokens": {"feature": {"dtype": "string", "_type": "Value"}, "_type": "Sequence"},
