@@ -136,7 +136,20 @@ def _analysed(scores: CorpusScores, match: MatchSettings, analysis: AnalysisSett
     scores = scores.replace(signature=make_signature(match, unit=scores.unit, read=read, fmt=fmt, analysis=analysis))
     if not analysis.active:
         return scores
+    if isinstance(baseline, CorpusScores):
+        scores = _with_baseline_notes(scores, baseline)
     return scores.with_analysis(analyze(scores, analysis, baseline, match))
+
+
+def _with_baseline_notes(scores: CorpusScores, baseline: CorpusScores) -> CorpusScores:
+    """The scores with what reading the baseline noted (its predicted side's
+    notes, as side "baseline") and its warnings, so that a baseline of
+    zeros is not silent."""
+    notes = dict(scores.notes)
+    if baseline.notes.get("pred"):
+        notes["baseline"] = baseline.notes["pred"]
+    warnings = tuple(scores.warnings) + tuple(f"baseline: {w}" for w in baseline.warnings)
+    return scores.replace(notes=notes, warnings=warnings)
 
 
 def evaluate_pipeline(

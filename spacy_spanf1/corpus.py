@@ -300,8 +300,14 @@ def score_files(
     keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or bool(wants_labels and wants_labels(match)))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
     signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name)
-    return score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
-                       signature=signature)
+    scores = score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
+                         signature=signature)
+    if rename and scores.notes:  # a shard's notes name its file
+        scores = scores.replace(notes={
+            side: {kind: {"count": n["count"], "examples": [rename + e for e in n["examples"]]} for kind, n in found.items()}
+            for side, found in scores.notes.items()
+        })
+    return scores
 
 
 def _renamed(pairs: Iterable[DocPair], prefix: str) -> Iterator[DocPair]:

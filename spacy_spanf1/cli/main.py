@@ -70,6 +70,9 @@ def run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any)
     """Run a plain function; bad input -> one line on stderr, status 1; a
     bad setting -> a usage error naming its flag, status 2; stdout closed
     early by its reader -> status 0, quietly."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # a character no encoding has is shown escaped, never a traceback
+            stream.reconfigure(errors="backslashreplace")
     try:
         result = func(*args, **kwargs)
         sys.stdout.flush()  # a closed pipe shows here, not at exit

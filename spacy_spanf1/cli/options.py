@@ -116,7 +116,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("fragments", ("--fragments",), _OPTIONAL_STR, "brat: discontinuous entities: error (default), merge (one span) or split (one span per fragment); fragments split only by whitespace are always merged", extra={"show_default": False}),
     Option("newlines", ("--newlines",), _OPTIONAL_STR, "brat: brat (default: offsets count \\r\\n as one character, as brat reads the .txt) or keep", extra={"show_default": False}),
     Option("text_mismatch", ("--text-mismatch",), _OPTIONAL_STR, f"brat, jsonl, labelstudio, prodigy: a span whose quoted text is not the text at its offsets: {', '.join(TEXT_MISMATCH)} (default {TEXT_MISMATCH[0]}: scored at its offsets, counted and shown; offsets explained by UTF-16 code units or CRLF line breaks are converted and counted)", extra={"show_default": False}),
-    Option("missing_pred", ("--missing-pred",), _OPTIONAL_STR, f"brat, kaggle, labelstudio, prodigy: a gold document the predicted side lacks: {', '.join(MISSING_PRED)} (default {MISSING_PRED[0]}: scored as predicting nothing, counted and shown)", extra={"show_default": False}),
+    Option("missing_pred", ("--missing-pred",), _OPTIONAL_STR, f"A gold document without a prediction (a brat file pair or an id missing, a record without its span field, a Label Studio task without predictions): {', '.join(MISSING_PRED)} (default {MISSING_PRED[0]}: scored as predicting nothing, counted and shown)", extra={"show_default": False}),
     Option("ground", ("--ground",), _OPTIONAL_STR, f"mentions: how mentions take occurrences of their strings: {', '.join(GROUNDINGS)} (default {GROUNDINGS[0]}: the k-th listing of a string its k-th occurrence)", extra={"show_default": False}),
     Option("fuzzy", ("--fuzzy",), Optional[float], "mentions: ground mentions no exact or normalized search finds by fuzzy alignment with at least this similarity, in (0, 1] (needs rapidfuzz: the [llm] extra) [default: off]", extra={"show_default": False}),
     Option("annotator", ("--annotator",), _OPTIONAL_STR, "labelstudio: the annotation to read, by completed_by id or e-mail [default: the first not cancelled]", extra={"show_default": False}),
@@ -176,10 +176,16 @@ def flags_of(message: str) -> str:
     written as this command line's flags ('--spans-key', --tag-mode=)."""
     def repl(match: "re.Match[str]") -> str:
         if match.group(1):
+            if _UNKNOWN.search(message, max(0, match.start() - 40), match.start()):
+                return match.group(0)  # the value a user gave ("Unknown scheme 'fuzzy'"), not a setting
             return f"'{flag(match.group(1))}'"
         return f"{flag(match.group(2))}="
 
     return _SETTING.sub(repl, message)
+
+
+#: What comes before a value in a message ("Unknown scheme 'fuzzy'").
+_UNKNOWN = re.compile(r"\bUnknown(?: [\w-]+){1,3} $")
 
 
 def parameters(names: Sequence[str]) -> List[inspect.Parameter]:

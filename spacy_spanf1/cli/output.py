@@ -149,13 +149,13 @@ def print_notes(msg: Printer, scores: CorpusScores) -> None:
     """One line per note of the readers and the pairing, by side, with the
     first examples."""
     for side, found in scores.notes.items():
-        where = scores.sources[0] if side == "gold" else scores.sources[1]
+        where = {"gold": scores.sources[0], "pred": scores.sources[1]}.get(side, scores.baseline_source or side)
         for kind, n in found.items():
             if kind.startswith("grounded_") or kind == "ambiguous":
                 continue  # in the grounding line above the scores
             icon, what, done = NOTE_TEXTS.get(kind, ("info", kind.replace("_", " "), ""))
             examples = "; ".join(n["examples"]) + ("; …" if n["count"] > len(n["examples"]) else "")
-            side_name = "gold" if side == "gold" else "predicted"
+            side_name = {"gold": "gold", "pred": "predicted"}.get(side, side)
             say(msg, icon, f"{n['count']} {what} ({side_name}, {where}): {done}. {examples}".replace(": .", ":"))
 
 

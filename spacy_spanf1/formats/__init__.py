@@ -102,11 +102,10 @@ def check_options(fmt: Format, unit: Optional[str], options: Dict[str, Any]) -> 
         raise UsageError(
             f"{fmt.name} input is scored in {' or '.join(units)} unit; 'unit' {unit} does not apply", "unit"
         )
-    taken = tuple(getattr(fmt, "options", ())) + (PAIRING_OPTIONS if getattr(fmt, "keyed", False) else ())
+    taken = tuple(getattr(fmt, "options", ())) + PAIRING_OPTIONS
     for name, value in options.items():
         if value is not None and name not in taken:
-            users = [n for n, f in _registry.get_all().items()
-                     if name in getattr(f, "options", ()) or (name in PAIRING_OPTIONS and getattr(f, "keyed", False))]
+            users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
             raise UsageError(
                 f"'{name}' applies to {', '.join(users) or 'no'} input, not {fmt.name}", name
             )

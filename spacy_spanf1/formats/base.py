@@ -65,9 +65,9 @@ class Format:
         and side, e.g. ("tag_column", "tag_mode", "tag_scheme").
     both_sides (bool): One file holds gold and predictions (a Label
         Studio export): the predicted path may be left out.
-    keyed (bool): Its documents carry keys (file names, ids), so a gold
-        document may have no predicted one: it takes the pairing setting
-        `missing_pred`.
+    keyed (bool): Its documents carry keys (file names, ids): a predicted
+        file without any document still pairs by key (every gold document
+        then has no prediction, see the pairing setting `missing_pred`).
 
     A format may check the settings of its two sides before reading,
     `check_sides(gold_options, pred_options, one_file)` (Label Studio: one

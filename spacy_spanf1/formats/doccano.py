@@ -69,7 +69,8 @@ def _read(path: Path, side: str) -> Iterator[Document]:
                 items = _label_spans(record[present[0]], present[0], path, lineno)
             else:
                 items = _entity_spans(record[present[0]], present[0], path, lineno)
-            placed, notes = place_spans(items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno)
+            placed, notes = place_spans(items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno,
+                                        guess=True)
             spans = sorted({Span(f[0][0], f[0][1], item.label) for item, f in zip(items, placed)})
         relations = record.get("relations")
         if isinstance(relations, list):
@@ -101,6 +102,13 @@ def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> List[Quote
     for i, item in enumerate(items):
         where = f"entity {i}" if field == "entities" else f"item {i} of \"{field}\""
         check_span_object(item, ("start_offset", "end_offset", "label"), where, path, lineno)
+        if isinstance(item["label"], int) and not isinstance(item["label"], bool):
+            raise InputError(
+                f"{where} has the label id {item['label']} (doccano before 1.0 exported label ids): export the "
+                "project again with label names (doccano 1.x JSONL), or replace the ids by their names",
+                path,
+                lineno,
+            )
         spans.append(quoted_span(item["start_offset"], item["end_offset"], item["label"], None, where, path, lineno))
     return spans
 

@@ -26,7 +26,7 @@ from ..spans import Span, check_spans, is_int, span_problem
 from ..notes import Notes
 from .base import NOTES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
-from .records import check_span_object, close_key, misspelled_error, predicts_nothing_error, quoted_span
+from .records import check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span
 
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
@@ -153,6 +153,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
                 _other_span_field(record, path, lineno)  # another format's record (tokens and ner_tags)
             problem = "no" if "text" not in record else f"a non-string ({type(text).__name__})"
             raise InputError(f'the record has {problem} "text"', path, lineno)
+        if not text.isascii():
+            check_text(text, 'the record\'s "text"', path, lineno)
         tokens = offsets = None
         if unit == "token":
             tokens, offsets = read_tokens(record, text, path, lineno)
@@ -204,7 +206,7 @@ def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:
     if bad is not None:
         k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
         lineno = docs[k].line
-        record = srsly.json_loads(block[lineno - block[0][0]][1])
+        record = _record(block[lineno - block[0][0]][1], path, lineno)
         _span_error(limits[k], record["spans"], unit, path, lineno)
     start = numpy.array(starts, dtype=numpy.int64)
     end = numpy.array(ends, dtype=numpy.int64)

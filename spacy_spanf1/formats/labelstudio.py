@@ -24,7 +24,7 @@ from ..settings import check_choice
 from ..notes import Notes
 from .base import NOTES_KEY, Document, Format, PathLike, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
-from .records import check_read, no_annotation, quoted_span, record_text, with_counts
+from .records import check_read, quoted_span, record_text, with_counts
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
 
@@ -140,8 +140,9 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
             raise InputError(f"{where} is a {type(task).__name__}, not an object {{\"data\", \"annotations\"}}", path)
         data = task.get("data")
         if not isinstance(data, dict):
-            hint = (" (this looks like Label Studio's JSON-MIN export, which has no offsets of the "
-                    "annotations' origin: export the project as JSON)") if "text" in task else ""
+            hint = (" (this looks like Label Studio's JSON-MIN export: its flat records do not say which "
+                    "results are annotations and which predictions, nor by whom; export the project as JSON)"
+                    ) if any(isinstance(v, str) for v in task.values()) else ""
             raise InputError(f'{where} has no "data" object{hint}', path)
         if not isinstance(data.get(text_field), str) and text_field == "text":
             strings = [key for key, value in data.items() if isinstance(value, str)]
@@ -156,9 +157,9 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
         if entry is None:
-            spans = no_annotation(side)
-            if side == "pred":
-                counts[f"tasks_without_{source}"] = 1
+            # gold: skipped and counted; pred: predicts nothing, noted by the pairing
+            # as a gold document without a prediction (missing_pred)
+            spans = None
         else:
             spans, notes = _spans(entry, text, where, path, counts, text_mismatch)
         meta = {k: v for k, v in data.items() if k != text_field}

@@ -21,7 +21,8 @@ quoted text of the document, its offsets are converted to the characters
 of the text, and the document is counted under "utf16_offsets" or
 "newline_offsets" instead: converted, and said so. A document whose spans
 quote no text (doccano) is converted only when its offsets run past the
-text and UTF-16 code units explain every one of them.
+text and a browser's reading (UTF-16 code units, with CRLF as one when the
+text has it) places every one of them.
 """
 import json
 from dataclasses import dataclass
@@ -76,61 +77,76 @@ def place_spans(
     path: PathLike,
     line: Optional[int] = None,
     hint: str = "",
+    guess: bool = False,
 ) -> Tuple[List[Fragments], Notes]:
     """The fragments of each span in characters of text, and the notes of
     the document (a conversion, or the mismatches counted).
 
     policy (str): One of TEXT_MISMATCH.
     document (str): How messages name the document ("file 'a.ann'").
-    hint (str): Added to the error of a mismatch (a reader's advice).
+    hint (str): Added to the error of a mismatch or of offsets outside the
+        text (a reader's advice).
+    guess (bool): Spans that quote no text and run past the end of the text
+        are read as a browser's offsets when that places them all (doccano,
+        whose browser front end counted UTF-16 code units).
     Raises InputError for offsets outside the text (whatever the policy),
     and for a mismatch under "error".
     """
     written = [(span, span.fragments) for span in spans]
     if policy == "ignore" or all(span.quoted is None for span in spans):
-        if policy != "ignore" and not all(_agrees(span.fragments, None, text) for span in spans):
-            # No quoted text to compare, but offsets past the text: UTF-16 code units?
-            for kind, positions in _readings(text):
+        if guess and policy != "ignore" and not all(_agrees(span.fragments, None, text) for span in spans):
+            # No quoted text to compare, but offsets past the text: a browser's
+            # offsets (UTF-16 code units, and CRLF as one when the text has it)?
+            for kind, positions in reversed(list(_readings(text))):
                 converted = [_convert(span.fragments, positions) for span in spans]
                 if all(c is not None for c in converted):
                     return converted, {kind: note(1, [document])}  # type: ignore[list-item]
-        _check_bounds(written, text, path, line)
+        _check_bounds(written, text, path, line, hint)
         return [fragments for _, fragments in written], {}
     bad = [span for span in spans if not _agrees(span.fragments, span.quoted, text)]
     if not bad:
         return [span.fragments for span in spans], {}
     for kind, positions in _readings(text):
+        crlf = kind != CONVERSIONS[0]
         converted = [_convert(span.fragments, positions) for span in spans]
         if all(c is not None for c in converted) and all(
-            _agrees(c, span.quoted, text) for c, span in zip(converted, spans)
+            _agrees(c, span.quoted, text, crlf) for c, span in zip(converted, spans)
         ):
             return converted, {kind: note(1, [document])}  # type: ignore[list-item]
-    _check_bounds(written, text, path, line)
+    _check_bounds(written, text, path, line, hint)
     if policy == "error":
         first = bad[0]
         raise InputError(f"{_describe(first, text, document)}; offsets and quoted texts must agree "
                          f"(or pass text_mismatch=warn to score the offsets){hint}",
                          path, line if first.line is None else first.line)
     examples = [_describe(span, text, document) for span in bad[:NOTE_EXAMPLES]]
+    if hint:
+        examples[0] += hint
     return [span.fragments for span in spans], {MISMATCH: note(len(bad), examples)}
 
 
-def _agrees(fragments: Fragments, quoted: Optional[str], text: str) -> bool:
+def _agrees(fragments: Fragments, quoted: Optional[str], text: str, crlf: bool = False) -> bool:
+    """Whether the fragments are in the text and give the quoted text (with
+    crlf, line breaks compared as "\\n": a tool that counts "\\r\\n" as one
+    character quotes it as one)."""
+    if not all(0 <= s < e <= len(text) for s, e in fragments):
+        return False
     if quoted is None:
-        return all(0 <= s < e <= len(text) for s, e in fragments)
-    if len(fragments) == 1:
-        s, e = fragments[0]
-        return 0 <= s < e <= len(text) and text[s:e] == quoted
-    return all(0 <= s < e <= len(text) for s, e in fragments) and " ".join(text[s:e] for s, e in fragments) == quoted
+        return True
+    found = text[fragments[0][0] : fragments[0][1]] if len(fragments) == 1 else " ".join(text[s:e] for s, e in fragments)
+    if crlf:
+        return found.replace("\r\n", "\n") == quoted.replace("\r\n", "\n")
+    return found == quoted
 
 
-def _check_bounds(spans: Sequence[Tuple[QuotedSpan, Fragments]], text: str, path: PathLike, line: Optional[int]) -> None:
+def _check_bounds(spans: Sequence[Tuple[QuotedSpan, Fragments]], text: str, path: PathLike, line: Optional[int],
+                  hint: str = "") -> None:
     for span, fragments in spans:
         for start, end in fragments:
             if not 0 <= start < end <= len(text):
                 raise InputError(
                     f"{span.where} ({span.label}) has the offsets {start}-{end}; offsets need "
-                    f"0 <= start < end <= {len(text)} (the length of the text)",
+                    f"0 <= start < end <= {len(text)} (the length of the text){hint}",
                     path,
                     line if span.line is None else span.line,
                 )
@@ -179,8 +195,8 @@ def _convert(fragments: Fragments, positions: Dict[int, int]) -> Optional[Fragme
 def _describe(span: QuotedSpan, text: str, document: str) -> str:
     where = ";".join(f"{s}-{e}" for s, e in span.fragments)
     found = " ".join(text[s:e] for s, e in span.fragments)
-    return (f"{document}, {span.where} ({span.label} {where}) quotes {_cut(span.quoted)} but the text at "
-            f"its offsets is {_cut(found)}")
+    name = span.where if span.where.startswith(document) else f"{document}, {span.where}"
+    return f"{name} ({span.label} {where}) quotes {_cut(span.quoted)} but the text at its offsets is {_cut(found)}"
 
 
 def _cut(value: Optional[str], n: int = 50) -> str:

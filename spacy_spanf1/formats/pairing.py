@@ -230,6 +230,7 @@ def pair_documents(
     else:
         pairs = _ordered(golds, preds, sources, what)
     index = 0
+    counted: Set[int] = set()
     for gold, pred in pairs:
         i = index
         index += 1
@@ -237,12 +238,14 @@ def pair_documents(
         if gold.meta:
             stats.spans_keys.update(gold.meta.get("_spans_keys", ()))
             stats.count("gold", gold)
-        if pred is not None and pred.meta:
+        if pred is not None and pred.meta and id(pred) not in counted:
+            counted.add(id(pred))  # once, however many gold documents share its key
             stats.count("pred", pred)
-        if pred is None and gold.spans is not None:
+        if (pred is None or pred.spans is None) and gold.spans is not None and align is None:
             if missing_pred == "error":
+                what = "no predicted document" if pred is None else f"no prediction ({pred.name})"
                 raise InputError(
-                    f"{gold.name} of {sources[0]} has no predicted document in {sources[1]}; every gold "
+                    f"{gold.name} of {sources[0]} has {what} in {sources[1]}; every gold "
                     "document needs one (or pass missing_pred=warn to score it as predicting nothing)",
                     sources[1],
                 )

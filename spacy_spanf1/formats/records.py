@@ -10,6 +10,7 @@ present only when some count is non-zero.
 """
 import difflib
 import json
+import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..spans import Span, span_problem
@@ -64,12 +65,31 @@ def json_lines(path: PathLike) -> Iterator[Tuple[int, Dict[str, Any]]]:
 
 
 def record_text(record: Dict[str, Any], field: str, where: str, path: PathLike, line: Optional[int]) -> str:
-    """record[field] if it is a string, else InputError."""
+    """record[field] if it is a string (checked by `check_text`), else InputError."""
     text = record.get(field)
     if not isinstance(text, str):
         problem = "no" if field not in record else f"a non-string ({type(text).__name__})"
         found = ", ".join(map(repr, record)) or "none"
         raise InputError(f"{where} has {problem} {field!r} field (fields: {found})", path, line)
+    return check_text(text, f"{where}'s {field!r}", path, line)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, where: str, path: PathLike, line: Optional[int]) -> str:
+    """The text, unless it holds half of a UTF-16 surrogate pair (valid JSON,
+    "\\ud83d", that a tool writes when it cuts an emoji in two): no text of
+    a document is that, and it could not be written out again."""
+    if not text.isascii():
+        found = _SURROGATE.search(text)
+        if found is not None:
+            raise InputError(
+                f"{where} holds a lone UTF-16 surrogate {ascii(found.group())} at character {found.start()} "
+                "(half of an emoji or other character outside the BMP, cut by the tool that wrote the file)",
+                path,
+                line,
+            )
     return text
 
 

@@ -458,7 +458,7 @@ BAD_INPUT = {
                    "--tag-scheme='IOB2' is only used with --tag-mode='strict'"),
     "n-process": ({}, ["evaluate", "m", "gold.spacy", "-s", "strict", "--n-process", "0"], None, 2,
                   "Invalid value for '--n-process'"),
-    "unknown-option": ({}, [*GOOD, "--fuzzy"], None, 2, "No such option: --fuzzy"),
+    "unknown-option": ({}, [*GOOD, "--fuzzy-match"], None, 2, "No such option: --fuzzy-match"),
 }
 # Also run as subprocesses: the real process must not print a traceback either.
 BAD_SUBPROCESS = ["missing-file", "jsonl-line", "csv-row", "text-mismatch", "unknown-label", "prf-short", "no-schemes"]
@@ -550,7 +550,7 @@ def test_format_registered_from_outside(tmp_path, monkeypatch):
         assert data["documents"] == 2
         assert data["schemes"]["strict"]["counts"] == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 0}
         unknown = invoke(["compare", "g.lines", "p.lines", "-s", "strict", "--format", "nope"])
-        assert_clean_failure(unknown, 2, "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, test-fmt")
+        assert_clean_failure(unknown, 2, "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, mentions, test-fmt")
     finally:
         catalogue._remove(("spacy_spanf1", "formats", "test-fmt"))
 

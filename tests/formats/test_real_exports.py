@@ -92,8 +92,8 @@ def test_brat_prediction_missing_a_document_is_counted_and_can_be_an_error(tmp_p
     assert "⚠ 1 gold document(s) have no predicted document" in result.stdout and "file 'b.ann'" in result.stdout
     stopped = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict", "--missing-pred", "error"])
     assert_clean_failure(stopped, 1, "file 'b.ann' of")
-    with pytest.raises(UsageError, match="'missing_pred' applies to"):
-        compare_files(gold, gold, format="jsonl", schemes="strict", missing_pred="error")
+    with pytest.raises(UsageError, match="Unknown missing pred 'skip' in 'missing_pred'"):
+        compare_files(gold, pred, format="brat", schemes="strict", missing_pred="skip")
 
 
 def test_brat_valid_variants_are_counted_not_scored(tmp_path):
@@ -211,7 +211,9 @@ def test_labelstudio_tasks_without_predictions_are_counted(tmp_path):
     path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result)]), ls_task(2, "Other.", [[]])]),
                     encoding="utf-8")
     scores = compare_files(path, format="labelstudio", schemes="strict")
-    assert scores.documents == 2 and scores.not_scored["pred"]["tasks_without_predictions"] == 1
+    assert scores.documents == 2 and scores.notes["pred"]["missing_documents"] == {"count": 1, "examples": ["task 2"]}
+    with pytest.raises(InputError, match="task 2 of .* has no prediction"):
+        compare_files(path, format="labelstudio", schemes="strict", missing_pred="error")
 
 
 # --------------------------------------------------------------------------
@@ -387,7 +389,7 @@ def test_labelstudio_json_min_export_is_an_error_naming_it(tmp_path):
     path.write_text(json.dumps([{"id": 1, "text": "Ada met Bob", "annotator": 1,
                                  "label": [{"start": 0, "end": 3, "text": "Ada", "labels": ["PER"]}]}]),
                     encoding="utf-8")
-    with pytest.raises(InputError, match="JSON-MIN export"):
+    with pytest.raises(InputError, match="JSON-MIN export: its flat records do not say which results"):
         read("labelstudio", path)
 
 
@@ -397,7 +399,7 @@ def test_doccano_before_1_0_annotations_are_read(tmp_path):
     path = write_jsonl(tmp_path / "old.jsonl", [record])
     assert read("doccano", path)[0].spans == [Span(0, 3, "PER")]
     ids = write_jsonl(tmp_path / "ids.jsonl", [dict(record, annotations=[dict(record["annotations"][0], label=3)])])
-    with pytest.raises(InputError, match='ids.jsonl:1: item 0 of "annotations" has a label of type int'):
+    with pytest.raises(InputError, match='ids.jsonl:1: item 0 of "annotations" has the label id 3'):
         read("doccano", ids)
     as_jsonl = invoke(["compare", path, path, "--schemes", "strict"])
     assert_clean_failure(as_jsonl, 1, "'--format' doccano")
