@@ -67,6 +67,9 @@ TEST_RESAMPLES: Mapping[str, int] = {"randomization": 10000, "bootstrap": N_RESA
 #: Reports stay a readable size: the names of at most this many skipped
 #: documents are kept.
 SKIPPED_NAMES = 5
+#: The most documents an HTML report shows (`--html-docs`): those with the
+#: most errors, which are all a run with --html keeps of its documents.
+HTML_DOCS = 200
 
 
 # --------------------------------------------------------------------------

@@ -16,8 +16,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import typer
 
 from ..formats import extension_map, format_names
-from ..report import HTML_DOCS
 from ..settings import (
+    HTML_DOCS,
     SCHEMES,
     TEST_RESAMPLES,
     AnalysisSettings,
