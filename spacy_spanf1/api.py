@@ -10,7 +10,7 @@ command-line flags: `SettingError` for a bad setting, `InputError` for bad
 input (`spacy_spanf1.exceptions`).
 """
 from pathlib import PurePath
-from typing import Any, List, Mapping, Optional, Tuple
+from typing import Any, Callable, List, Mapping, Optional, Tuple
 
 from .corpus import (
     FULL_COLLECTION,
@@ -67,6 +67,7 @@ def collect_settings(settings: Mapping[str, Any], *classes: Any, options: bool =
 
 
 def compare_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, keep_errors: bool = False,
+                  max_error_docs: Optional[int] = None, on_errors: Optional[Callable[..., None]] = None,
                   per_doc: bool = False, progress: bool = False, client: Any = None, **settings: Any) -> CorpusScores:
     """Score a file of predicted spans against a gold file of the same
     documents, reading both as streams.
@@ -75,7 +76,20 @@ def compare_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, 
         CoNLL file with gold_column and pred_column, or a format that holds
         both, such as a Label Studio export).
     keep_errors (bool): Keep the primary scheme's errors and the documents
-        that have them (for error records and the HTML report).
+        that have them (`.errors`, `.pairs`: for error records and the HTML
+        report), and count them by kind (`.error_counts`).
+    max_error_docs (Optional[int]): With keep_errors, keep only this many
+        of those documents, the ones with the most errors (ties: the
+        earlier first), and only their errors; `.error_counts` still counts
+        every error. Memory then does not grow with the errors of the
+        corpus. None: keep every one (memory grows with them).
+    on_errors (Optional[Callable]): Called as each batch of documents is
+        scored, in document order, with `(errors, pairs, scheme)`: the
+        batch's errors of the primary scheme (`SpanError`s), a mapping of
+        their documents (`SpanError.doc` -> DocPair; valid during the call)
+        and the scheme; `report.error_records(errors, pairs, scheme)` makes
+        the records of `--errors` from them. Sharded input or a client:
+        called once, after the shards are merged.
     per_doc (bool): Keep one row of counts per document (result.per_doc).
     progress (bool): Sharded input: a progress bar over shards on stderr.
     client (Optional[distributed.Client]): Score on this Dask cluster, a
@@ -98,7 +112,7 @@ def compare_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, 
     )
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise SettingError("'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline")
-    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc)
+    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
     scores = _compare(gold_path, pred_path, match, read, keep, client=client, progress=progress)
     base = analysis.baseline
     if base is not None and not isinstance(base, CorpusScores):
@@ -158,6 +172,8 @@ def evaluate_pipeline(
     *,
     code: Optional[PathLike] = None,
     keep_errors: bool = False,
+    max_error_docs: Optional[int] = None,
+    on_errors: Optional[Callable[..., None]] = None,
     per_doc: bool = False,
     progress: bool = False,
     client: Any = None,
@@ -172,7 +188,7 @@ def evaluate_pipeline(
         of them (a list): each file is a shard, scored in turn and merged.
     code (Optional[PathLike]): A Python file to import first (custom
         components), in-process and on every worker.
-    keep_errors, per_doc, progress: as compare_files.
+    keep_errors, max_error_docs, on_errors, per_doc, progress: as compare_files.
     client (Optional[distributed.Client]): Run on this Dask cluster, a task
         per shard, the pipeline loaded once per worker from `model` (a
         path every worker can read); None: in-process.
@@ -188,7 +204,7 @@ def evaluate_pipeline(
     match, run, analysis = collect_settings(
         settings, MatchSettings, RunSettings, AnalysisSettings, where="evaluate_pipeline"
     )
-    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc)
+    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
     scores = _evaluate(model, data_path, match, run, keep, code=code, client=client, progress=progress)
     base = analysis.baseline
     if base is not None and not isinstance(base, CorpusScores):

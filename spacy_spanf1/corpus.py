@@ -7,20 +7,26 @@ Everything that scores a corpus comes through here: the Python front
 doors (`api.py`) for one corpus, the Dask tasks (`distributed/`) for each
 shard, which are merged with `CorpusScores.__add__` and then checked.
 Memory is bounded: a batch of documents at a time, plus only what `Keep`
-asks for.
+asks for. Errors can stream too (`ErrorStream`): a batch's errors go to a
+callback as soon as it is scored, they are counted by kind, and only the
+documents with the most errors need be kept.
 """
 import dataclasses
 import gc
+import heapq
+import itertools
 from collections import deque
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
+from .engine.outcomes import ERROR_KINDS, SpanError
 from .engine.scorer import BATCH_SIZE, SpanScorer
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from .formats.base import gc_paused
-from .results import CorpusScores, make_signature
+from .results import CorpusScores, ErrorCounts, count_errors, errors_of, make_signature, parts_by_doc
 from .settings import (
     ATTRIBUTES,
     DOC_ATTRIBUTES,
@@ -29,13 +35,16 @@ from .settings import (
     MatchSettings,
     ReadSettings,
     RunSettings,
+    check_count,
     split_keywords,
 )
 
 __all__ = [
     "FULL_COLLECTION",
+    "ErrorStream",
     "Keep",
     "check_outcome",
+    "deliver_errors",
     "finish",
     "load_pipeline",
     "pipeline_input",
@@ -55,7 +64,17 @@ class Keep:
     memory grows with them).
 
     errors (bool): The primary scheme's errors and the documents that have
-        them (error records, the HTML report).
+        them (error records, the HTML report), and their counts by kind.
+    max_error_docs (Optional[int]): With errors, keep at most this many of
+        those documents and only their errors: the documents with the most
+        errors (ties: the earlier first), chosen as the corpus streams, so
+        that memory does not grow with it; None: every one.
+    on_errors (Optional[Callable]): Called after each scored batch, in
+        document order, with the batch's errors of the primary scheme
+        (`SpanError`s, by document, then position), a mapping that holds
+        their documents (`SpanError.doc` -> DocPair, valid during the call)
+        and the scheme: `on_errors(errors, pairs, scheme)`. What it is
+        given need not be kept (errors=False keeps none of it).
     per_doc (bool): One row of counts per document (intervals, tests).
     meta_fields (Tuple[str, ...]): These metadata fields of every document
         (`doc_meta`); a document lacking one is an InputError naming the
@@ -67,6 +86,8 @@ class Keep:
     """
 
     errors: bool = False
+    max_error_docs: Optional[int] = None
+    on_errors: Optional[Callable[[Sequence[SpanError], Mapping[int, DocPair], str], None]] = None
     per_doc: bool = False
     meta_fields: Tuple[str, ...] = ()
     by_fields: Tuple[str, ...] = ()
@@ -75,10 +96,14 @@ class Keep:
     gold_labels: bool = False
 
     @classmethod
-    def of(cls, analysis: AnalysisSettings, *, errors: bool = False, per_doc: bool = False) -> "Keep":
-        """What `analysis` needs, and errors and per-document rows if asked."""
+    def of(cls, analysis: AnalysisSettings, *, errors: bool = False, per_doc: bool = False,
+           max_error_docs: Optional[int] = None, on_errors: Optional[Callable[..., None]] = None) -> "Keep":
+        """What `analysis` needs, and errors (all, or the documents with
+        most of them, or streamed) and per-document rows if asked."""
         return cls(
             errors=errors,
+            max_error_docs=max_error_docs,
+            on_errors=on_errors,
             per_doc=per_doc or analysis.per_doc,
             meta_fields=analysis.meta_fields(),
             by_fields=tuple(name for name in analysis.by if name not in ATTRIBUTES),
@@ -86,17 +111,132 @@ class Keep:
             spans=bool(analysis.by),
         )
 
+    def __post_init__(self) -> None:
+        if self.max_error_docs is not None:
+            object.__setattr__(self, "max_error_docs", check_count(self.max_error_docs, "max_error_docs", minimum=0))
+
     @property
     def documents(self) -> bool:
         """Whether anything is kept of every document."""
         return bool(self.meta_fields) or self.doc_lengths or self.spans
 
+    @property
+    def scores_errors(self) -> bool:
+        """Whether the scorer must find the errors (kept or streamed)."""
+        return self.errors or self.on_errors is not None
+
 
 #: The keywords of score_pairs that name what to keep (as `Keep` calls them).
 KEEP_KEYWORDS = {
-    "keep_errors": "errors", "per_doc": "per_doc", "meta_fields": "meta_fields", "by_fields": "by_fields",
-    "doc_lengths": "doc_lengths", "keep_spans": "spans", "gold_labels": "gold_labels",
+    "keep_errors": "errors", "max_error_docs": "max_error_docs", "on_errors": "on_errors", "per_doc": "per_doc",
+    "meta_fields": "meta_fields", "by_fields": "by_fields", "doc_lengths": "doc_lengths", "keep_spans": "spans",
+    "gold_labels": "gold_labels",
 }
+
+
+class ErrorStream:
+    """The primary scheme's errors as the corpus streams through, a batch
+    of outcome parts at a time (`add`): handed to `keep.on_errors`, counted by kind
+    (`ErrorCounts`), and their documents kept: every one, or, with
+    `keep.max_error_docs`, the documents with the most errors (ties: the
+    earlier first) in a heap of that size, with their errors, so that what
+    is kept does not grow with the corpus.
+
+    scheme (str): The primary scheme.
+    keep (Keep): errors, max_error_docs and on_errors.
+    counts (Optional[ErrorCounts]): The errors were counted already (scores
+        of shards, merged): these are the counts, and nothing is counted.
+    """
+
+    def __init__(self, scheme: str, keep: Keep, counts: Optional[ErrorCounts] = None) -> None:
+        self.scheme = scheme
+        self.on_errors = keep.on_errors
+        self.errors = keep.errors
+        #: The most documents kept (None: every one with errors).
+        self.limit = keep.max_error_docs if keep.errors else 0
+        self.counted = counts
+        self.kinds = [0] * len(ERROR_KINDS)
+        self.documents = 0
+        self.pairs: Dict[int, DocPair] = {}
+        self.parts: Dict[int, List[Tuple[int, Any]]] = {}
+        self.heap: List[Tuple[int, int]] = []  # (errors, -doc): the first is the next to leave
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the stream keeps the errors of its documents itself (the
+        scorer's may be dropped after each `add`)."""
+        return self.limit is not None
+
+    def add(self, parts: Sequence[Tuple[int, Any]], pairs: Mapping[int, DocPair]) -> None:
+        """The next outcome parts of the scheme (documents counted from 0,
+        after those of the parts before), and a mapping that holds their
+        documents."""
+        if not parts:
+            return
+        kinds, per_doc = count_errors(parts)
+        if not per_doc:
+            return
+        if self.counted is None:
+            self.kinds = [a + b for a, b in zip(self.kinds, kinds)]
+            self.documents += len(per_doc)
+        if self.on_errors is not None:
+            self.on_errors(errors_of(parts), pairs, self.scheme)
+        if self.limit is None:
+            for doc in per_doc:
+                self.pairs[doc] = pairs[doc]
+            return
+        if self.limit == 0:
+            return
+        heap = self.heap
+        for doc, n in per_doc.items():
+            entry = (n, -doc)
+            if len(heap) < self.limit:
+                heapq.heappush(heap, entry)
+            elif entry > heap[0]:
+                heapq.heapreplace(heap, entry)
+        chosen = {-doc for _, doc in heap}
+        for doc in [doc for doc in self.pairs if doc not in chosen]:
+            del self.pairs[doc], self.parts[doc]
+        entering = [doc for doc in per_doc if doc in chosen]
+        for doc, mine in parts_by_doc(parts, entering).items():
+            self.pairs[doc] = pairs[doc]
+            self.parts[doc] = mine
+
+    @property
+    def counts(self) -> ErrorCounts:
+        return self.counted if self.counted is not None else ErrorCounts(tuple(self.kinds), self.documents)
+
+    def finish(self, scores: CorpusScores) -> CorpusScores:
+        """The scores with the documents kept, the errors counted and, when
+        the stream kept the errors itself, the primary result holding only
+        the errors of its documents (the other schemes' not kept)."""
+        changes: Dict[str, Any] = {"pairs": self.pairs, "error_counts": self.counts}
+        if self.bounded:
+            changes["pairs"] = dict(sorted(self.pairs.items()))
+            kept = tuple(part for doc in sorted(self.parts) for part in self.parts[doc])
+            changes["results"] = {
+                name: dataclasses.replace(result, outcome_parts=kept, kept="errors")
+                if name == self.scheme and self.errors
+                else dataclasses.replace(result, outcome_parts=(), kept=None)
+                for name, result in scores.results.items()
+            }
+        return scores.replace(**changes)
+
+
+def deliver_errors(scores: CorpusScores, keep: Keep) -> CorpusScores:
+    """What `score_pairs` does with the errors a batch at a time, done once
+    for scores whose errors were kept whole (the shards of a sharded run,
+    merged): their errors to `keep.on_errors`, and the documents kept cut
+    down to `keep.max_error_docs`. Scores without kept errors, or a `keep`
+    that asks for nothing more, are returned as they are."""
+    result = scores.results[scores.primary]
+    if result.kept is None or (keep.on_errors is None and keep.max_error_docs is None):
+        return scores
+    stream = ErrorStream(scores.primary, keep, scores.error_counts)
+    # A batch at a time, as it was scored: its parts share their offset.
+    for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0)):
+        stream.add(list(batch), scores.pairs)
+    return stream.finish(scores)
 
 
 def as_match(match: Union[None, MatchSettings, str, Sequence[str]], settings: Mapping[str, Any]) -> MatchSettings:
@@ -128,8 +268,9 @@ def score_pairs(
         sources.
     match (MatchSettings or the schemes): How to score; keywords of
         MatchSettings (iou_threshold=, labels=, ...) may be given too.
-    keep (Optional[Keep]): What to keep besides the counts; its fields may
-        also be given as keywords (keep_errors=, per_doc=, meta_fields=,
+    keep (Optional[Keep]): What to keep besides the counts, and where the
+        errors stream to; its fields may also be given as keywords
+        (keep_errors=, max_error_docs=, on_errors=, per_doc=, meta_fields=,
         by_fields=, doc_lengths=, keep_spans=, gold_labels=).
     stats (Optional[PairStats]): The pairing's counts, read once the stream
         is done (documents, skipped, span groups); None: every pair is a
@@ -153,22 +294,33 @@ def score_pairs(
     unit = unit or match.unit or UNITS[0]
     sources = sources or ("gold", "predicted")
     primary = match.primary
-    scorer = SpanScorer.from_settings(match, keep_errors=keep.errors, batch_size=batch_size, per_doc=keep.per_doc)
+    with_errors = keep.scores_errors
+    errors = ErrorStream(primary, keep)
+    # A stream that keeps the errors itself needs the primary scheme's only.
+    scorer = SpanScorer.from_settings(
+        match, keep_errors=with_errors, kept_schemes=(primary,) if errors.bounded else None, batch_size=batch_size,
+        per_doc=keep.per_doc,
+    )
     doc_meta: Dict[str, List[Any]] = {name: [] for name in keep.meta_fields}
     doc_lengths: List[int] = []
     gold_spans: List[Any] = []
     pred_spans: List[Any] = []
     batch: Dict[int, DocPair] = {}
-    kept: Dict[int, DocPair] = {}
-    parts = 0
+    read = 0
     found_gold: set = set()
     n = 0
 
-    def keep_errors() -> None:
-        nonlocal parts
-        docs, parts = scorer.kept_docs(primary, parts)
-        for doc in docs:
-            kept[doc] = batch[doc]
+    def take_errors() -> None:
+        # The batch's errors, just scored: the stream keeps what it needs
+        # of them, and, when it keeps the errors itself, the scorer
+        # forgets them (else they are the result's).
+        nonlocal read
+        parts = scorer.outcome_parts(primary, read)
+        read += len(parts)
+        errors.add(parts, batch)
+        if errors.bounded:
+            scorer.forget_outcomes()
+            read = 0
         batch.clear()
 
     keeps_documents = keep.documents
@@ -193,27 +345,27 @@ def score_pairs(
             scorer.add(pair.gold, pair.pred)
             if keep.gold_labels:
                 found_gold.update(span.label for span in pair.gold)
-            if keep.errors:
+            if with_errors:
                 batch[n] = pair
                 if len(batch) >= batch_size:
                     scorer.flush()
-                    keep_errors()
+                    take_errors()
             n += 1
             if n % batch_size == 0:  # the scorer has just scored a batch
                 gc.collect(2 if n % (batch_size * FULL_COLLECTION) == 0 else 1)
     scorer.flush()
-    if keep.errors:
-        keep_errors()
+    if with_errors:
+        take_errors()
     if stats is None:
         stats = PairStats(n, 0)
-    return CorpusScores(
+    scores = CorpusScores(
         scorer.results(),
         stats.documents,
         stats.skipped,
         tuple(stats.skipped_names),
         unit,
         tuple(sources),
-        kept,
+        {},
         tuple(scorer.labels_seen),
         tuple(sorted(found_gold)),
         None,
@@ -225,6 +377,7 @@ def score_pairs(
         make_signature(match, unit=unit) if signature is None else signature,
         notes={side: {kind: dict(n) for kind, n in found.items()} for side, found in stats.notes.items()},
     )
+    return errors.finish(scores) if with_errors else scores
 
 
 def meta_value(pair: DocPair, name: str, setting: str) -> Any:

@@ -2,39 +2,47 @@
 
 The errors are those of one scheme (the primary one on the command line),
 with the kinds the scheme gives them (`outcomes.py`): missed, spurious,
-wrong_type, wrong_boundaries, low_overlap.
+wrong_type, wrong_boundaries, low_overlap. `ErrorFile` writes the lines a
+batch at a time while the corpus is scored (it is the `on_errors` of
+`compare_files`); the page shows the documents a run kept, with the counts
+of all its errors (`ErrorCounts`).
 """
 import colorsys
 import html
+import os
 import zlib
 from collections import Counter
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import srsly
 
 from .formats import DocPair
 from .engine.outcomes import ERROR_KINDS, SpanError
+from .exceptions import PathLike
 from .spans import Span
-from .results import signature_text
-from .settings import UNITS
-
-
-#: The most documents an HTML page shows (`--html-docs`).
-HTML_DOCS = 200
+from .results import ErrorCounts, signature_text
+from .settings import HTML_DOCS, UNITS
 
 
 def _span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
     return {"start": span.start, "end": span.end, "label": span.label, "text": pair.span_text(span)}
 
 
+#: kind -> its place in ERROR_KINDS (records at one position are in this order).
+KIND_ORDER = {kind: i for i, kind in enumerate(ERROR_KINDS)}
+
+
 def error_records(
-    errors: Iterable[SpanError], pairs: Sequence[DocPair], scheme: str = ""
+    errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = ""
 ) -> List[Dict[str, Any]]:
-    """One dict per error, in document order.
+    """One dict per error, in document order, then by position (start, end
+    of the gold span, else of the first prediction), then kind.
 
     errors (Iterable[SpanError]): From a SpanScorer fed `pairs` in order.
-    pairs (Sequence[DocPair]): The scored documents (SpanError.doc indexes them).
+    pairs (Mapping[int, DocPair]): The scored documents (SpanError.doc
+        indexes them): a sequence, or a mapping holding those of the errors.
     scheme (str): The scheme the errors are of.
     RETURNS (List[Dict[str, Any]]): Keys "doc" (index in the corpus, skipped
         documents included), "name", "scheme", "kind", "count", "gold" (span
@@ -42,8 +50,19 @@ def error_records(
         "iou", "gold_coverage" and "pred_coverage".
     """
     records = []
+    positions = []
     for error in errors:
         pair = pairs[error.doc]
+        gold = error.gold
+        if pair.offsets is None:  # character offsets: the text is sliced (DocPair.span_text) inline
+            text = pair.text
+            gold_record = None if gold is None else {
+                "start": gold[0], "end": gold[1], "label": gold[2], "text": text[gold[0]:gold[1]]
+            }
+            pred_records = [{"start": p[0], "end": p[1], "label": p[2], "text": text[p[0]:p[1]]} for p in error.pred]
+        else:
+            gold_record = None if gold is None else _span_record(pair, gold)
+            pred_records = [_span_record(pair, p) for p in error.pred]
         records.append(
             {
                 "doc": pair.index,
@@ -51,24 +70,139 @@ def error_records(
                 "scheme": scheme,
                 "kind": error.kind,
                 "count": error.count,
-                "gold": None if error.gold is None else _span_record(pair, error.gold),
-                "pred": [_span_record(pair, p) for p in error.pred],
+                "gold": gold_record,
+                "pred": pred_records,
                 "iou": error.iou,
                 "gold_coverage": error.gold_coverage,
                 "pred_coverage": error.pred_coverage,
             }
         )
+        first = gold if gold is not None else error.pred[0]
+        positions.append((pair.index, first[0], first[1], KIND_ORDER[error.kind]))
+    order = sorted(range(len(records)), key=positions.__getitem__)
+    return [records[i] for i in order]
 
-    def position(record):
-        first = record["gold"] or record["pred"][0]
-        return (record["doc"], first["start"], first["end"], ERROR_KINDS.index(record["kind"]))
 
-    return sorted(records, key=position)
+#: The one ASCII character ujson writes as it is and the standard library escapes.
+DEL = "\x7f"
+COUNT_KEY = ',"count":'
+
+
+def json_string(text: str) -> str:
+    """A string as `srsly.json_dumps` encodes it. An ASCII string without
+    DEL is escaped by the standard library's C encoder, which escapes every
+    other ASCII character as ujson does (tests/cli/test_error_stream.py checks
+    all 128) and takes a tenth of the time of a call of ujson's; any other
+    string goes to srsly."""
+    if text.isascii() and DEL not in text:
+        return encode_basestring_ascii(text)
+    return srsly.json_dumps(text)
+
+
+def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> List[str]:
+    """The JSON lines of `error_records(errors, pairs, scheme)` (without
+    their newlines): the text `srsly.json_dumps` makes of each record,
+    made without the dicts, so that the file of a large corpus is written
+    at a few microseconds an error (`ErrorFile`). The keys are written in
+    the records' order with ujson's compact separators; strings are
+    encoded as `json_string` does, the scores (iou, coverage: a few ratios
+    of small integers) by srsly, each value once."""
+    encode, dumps = encode_basestring_ascii, srsly.json_dumps
+    numbers: Dict[float, str] = {}
+    labels: Dict[str, str] = {}
+    docs: Dict[int, Tuple[str, str, Optional[Sequence[Tuple[int, int]]], DocPair]] = {}
+    head = ',"scheme":' + json_string(scheme)
+    kinds = {kind: ',"kind":' + json_string(kind) for kind in ERROR_KINDS}
+    counts: Dict[str, str] = {}
+
+    def first_time(value: Any, found: Dict[Any, str], encoded: str) -> str:
+        found[value] = encoded
+        return encoded
+
+    def span(item: Span, text: str, offsets: Any, pair: DocPair) -> str:
+        start, end, label = item
+        piece = text[start:end] if offsets is None else pair.span_text(item)
+        return (
+            f'{{"start":{start},"end":{end},"label":{labels.get(label) or first_time(label, labels, json_string(label))},'
+            f'"text":{encode(piece) if piece.isascii() and DEL not in piece else dumps(piece)}}}'
+        )
+
+    lines = []
+    positions = []
+    for error in errors:
+        found = docs.get(error.doc)
+        if found is None:
+            pair = pairs[error.doc]
+            found = docs[error.doc] = (
+                f'{{"doc":{pair.index},"name":{json_string(pair.name)}{head}', pair.text, pair.offsets, pair
+            )
+        head_of_doc, text, offsets, pair = found
+        gold, pred, kind = error.gold, error.pred, error.kind
+        iou, gold_cover, pred_cover = error.iou, error.gold_coverage, error.pred_coverage
+        lines.append(
+            f'{head_of_doc}{kinds[kind]}'
+            f'{counts.get(error.count) or first_time(error.count, counts, COUNT_KEY + json_string(error.count))},'
+            f'"gold":{"null" if gold is None else span(gold, text, offsets, pair)},'
+            f'"pred":[{",".join([span(p, text, offsets, pair) for p in pred])}],'
+            f'"iou":{numbers.get(iou) or first_time(iou, numbers, dumps(iou))},'
+            f'"gold_coverage":{numbers.get(gold_cover) or first_time(gold_cover, numbers, dumps(gold_cover))},'
+            f'"pred_coverage":{numbers.get(pred_cover) or first_time(pred_cover, numbers, dumps(pred_cover))}}}'
+        )
+        first = gold if gold is not None else pred[0]
+        positions.append((pair.index, first[0], first[1], KIND_ORDER[kind]))
+    order = sorted(range(len(lines)), key=positions.__getitem__)
+    return [lines[i] for i in order]
 
 
 def write_errors(path: Path, records: Iterable[Dict[str, Any]]) -> None:
     """Write the error records as JSON lines."""
     srsly.write_jsonl(path, records)
+
+
+class ErrorFile:
+    """The error records of a run written as JSON lines while it is scored,
+    the same bytes `write_errors` writes of all of them: call it as
+    `on_errors(errors, pairs, scheme)` after each scored batch, in document
+    order. The lines go to PATH.partial beside the file, moved into place
+    by `commit`; a run that fails (`discard`, or leaving the `with` block
+    by an exception) leaves no half-written file, and an older file at
+    PATH as it was.
+
+    path (PathLike): The file of the records. Opening it may raise OSError.
+    """
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = Path(path)
+        self.partial = self.path.with_name(self.path.name + ".partial")
+        self.written = 0
+        self.file = self.partial.open("w", encoding="utf-8")
+
+    def __call__(self, errors: Sequence[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> None:
+        lines = error_lines(errors, pairs, scheme)
+        if lines:
+            self.file.write("\n".join(lines) + "\n")
+        self.written += len(lines)
+
+    def commit(self) -> None:
+        """Close the file and put it in place (an older one is replaced)."""
+        self.file.close()
+        try:
+            os.replace(self.partial, self.path)
+        except OSError:
+            self.partial.unlink(missing_ok=True)
+            raise
+
+    def discard(self) -> None:
+        """Close the file and remove it (PATH is not touched)."""
+        self.file.close()
+        self.partial.unlink(missing_ok=True)
+
+    def __enter__(self) -> "ErrorFile":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if not self.file.closed:
+            self.discard()
 
 
 # --------------------------------------------------------------------------
@@ -196,6 +330,7 @@ def render_html(
     sources: Sequence[str] = (),
     unit: str = UNITS[0],
     max_docs: int = HTML_DOCS,
+    counts: Optional[ErrorCounts] = None,
 ) -> str:
     """One self-contained HTML page: the scores of every scheme, a per-label
     chart of the primary (first) scheme, the error counts by kind, and each
@@ -203,10 +338,15 @@ def render_html(
 
     scores (Mapping[str, Any]): The command line's JSON: {"schemes": {name:
         SchemeResult.to_dict()}, "documents": n, "skipped": n}.
-    pairs (Sequence[DocPair]): The scored documents.
+    pairs (Sequence[DocPair]): The documents of the records.
     records (Sequence[Mapping]): From `error_records`.
     max_docs (int): Show at most this many documents with errors, those
-        with the most errors first; the page says how many were left out.
+        with the most errors first (ties: the earlier first); the page says
+        how many were left out.
+    counts (Optional[ErrorCounts]): The errors of the whole corpus, when
+        the records are those of some documents only (`max_error_docs`):
+        the error counts and the number of documents with errors are these;
+        None: counted from the records.
     """
     esc = html.escape
     schemes = scores["schemes"]
@@ -270,22 +410,23 @@ def render_html(
         out.append("</tbody></table>")
     if scores.get("breakdown") and primary is not None:
         out.extend(_breakdown_html(scores["breakdown"], primary))
-    # Errors by kind.
-    kinds = Counter(r["kind"] for r in records)
-    out.append('<h2>Errors</h2><table class="kinds"><thead><tr><th>kind</th><th>n</th></tr></thead><tbody>')
-    for kind in ERROR_KINDS:
-        out.append(f'<tr><td class="kind">{kind}</td><td>{kinds.get(kind, 0)}</td></tr>')
-    out.append(f"<tr><td>all</td><td>{len(records)}</td></tr></tbody></table>")
-    # Documents with errors.
+    # Errors by kind, over the whole corpus.
     by_doc: Dict[int, List[Mapping[str, Any]]] = {}
     for record in records:
         by_doc.setdefault(record["doc"], []).append(record)
+    if counts is None:
+        counts = ErrorCounts(tuple(Counter(r["kind"] for r in records).get(kind, 0) for kind in ERROR_KINDS), len(by_doc))
+    out.append('<h2>Errors</h2><table class="kinds"><thead><tr><th>kind</th><th>n</th></tr></thead><tbody>')
+    for kind, n in counts.by_kind().items():
+        out.append(f'<tr><td class="kind">{kind}</td><td>{n}</td></tr>')
+    out.append(f"<tr><td>all</td><td>{counts.total}</td></tr></tbody></table>")
+    # Documents with errors.
     pair_by_index = {pair.index: pair for pair in pairs}
     # The page stays a readable size on any corpus: the documents with the
     # most errors first (ties: in document order), at most max_docs of them.
     shown = sorted(by_doc, key=lambda index: (-len(by_doc[index]), index))[:max_docs]
-    out.append(f"<h2>Documents with errors ({len(by_doc)})</h2>")
-    left_out = len(by_doc) - len(shown)
+    out.append(f"<h2>Documents with errors ({counts.documents})</h2>")
+    left_out = counts.documents - len(shown)
     out.append(
         f'<p class="meta">Shown: {len(shown)}, the documents with the most errors first'
         + (f"; {left_out} more left out (the --errors file lists every error)" if left_out else "")

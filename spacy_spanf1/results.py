@@ -11,18 +11,18 @@ spaCy's version and every setting that shapes the numbers.
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
 from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
-from .engine.outcomes import OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
+from .engine.outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
 from .notes import grounding_report, merge_notes
 from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
-__all__ = ["CorpusScores", "SchemeResult", "make_signature"]
+__all__ = ["CorpusScores", "ErrorCounts", "SchemeResult", "make_signature"]
 
 Counts = Union[SemEvalCounts, PRFCounts]
 
@@ -51,25 +51,21 @@ class SchemeResult:
     kept: Optional[str] = field(default=None, compare=False)
     n_docs: int = field(default=0, compare=False)
 
-    def _kept_outcomes(self, need: str) -> List[SpanOutcome]:
+    def _check_kept(self, need: str) -> None:
         if self.kept is None or (need == "outcomes" and self.kept != "outcomes"):
             flag = "keep_errors" if need == "errors" else "keep_outcomes"
             raise ValueError(
                 f"The {need} of {self.scheme!r} were not kept: score with {flag}=True "
                 f"(evaluate_spans, SpanScorer)."
             )
-        found: List[SpanOutcome] = []
-        for offset, part in self.outcome_parts:
-            items = part.outcomes() if isinstance(part, OutcomeBlock) else part
-            found.extend(o._replace(doc=o.doc + offset) for o in items)
-        return sorted(found, key=outcome_order)
 
     @cached_property
     def outcomes(self) -> Tuple[SpanOutcome, ...]:
         """Every gold span and predicted unit with the count it adds to and
         its error kind (None for a match), by document, then position.
         Needs keep_outcomes=True."""
-        return tuple(self._kept_outcomes("outcomes"))
+        self._check_kept("outcomes")
+        return tuple(outcomes_of(self.outcome_parts))
 
     @cached_property
     def errors(self) -> Tuple[SpanError, ...]:
@@ -77,9 +73,8 @@ class SchemeResult:
         INC, PAR, MIS and SPU (SemEval schemes), per FP and FN (`overlap`),
         per FP and per gold span that nothing overlaps (`iou`). Needs
         keep_errors=True."""
-        return tuple(
-            error_from_outcome(o) for o in self._kept_outcomes("errors") if o.kind is not None
-        )
+        self._check_kept("errors")
+        return errors_of(self.outcome_parts)
 
     @property
     def precision(self) -> float:
@@ -189,6 +184,104 @@ def _plain_notes(notes: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Dict[s
         side: {kind: {"count": int(n["count"]), "examples": list(n["examples"])} for kind, n in found.items()}
         for side, found in notes.items()
     }
+# --------------------------------------------------------------------------
+# Outcome parts: what a SchemeResult keeps of its outcomes
+# --------------------------------------------------------------------------
+# A part is (document offset, outcomes): an OutcomeBlock or a list of
+# SpanOutcome whose `doc` counts from the offset.
+
+
+def outcomes_of(parts: Sequence[Tuple[int, Any]]) -> List[SpanOutcome]:
+    """The outcomes of the parts, documents counted from 0, by document,
+    then position."""
+    found: List[SpanOutcome] = []
+    for offset, part in parts:
+        if isinstance(part, OutcomeBlock):
+            found.extend(part.outcomes(offset))
+        else:
+            found.extend(o._replace(doc=o.doc + offset) for o in part)
+    return sorted(found, key=outcome_order)
+
+
+def errors_of(parts: Sequence[Tuple[int, Any]]) -> Tuple[SpanError, ...]:
+    """The errors among the parts' outcomes, documents counted from 0, by
+    document, then position (`outcome_order`, as `outcomes_of`)."""
+    found: List[SpanError] = []
+    for offset, part in parts:
+        if isinstance(part, OutcomeBlock):
+            found.extend(part.errors(offset))
+        else:
+            found.extend(error_from_outcome(o._replace(doc=o.doc + offset)) for o in part if o.kind is not None)
+    return tuple(sorted(found, key=outcome_order))
+
+
+def count_errors(parts: Sequence[Tuple[int, Any]]) -> Tuple[List[int], Dict[int, int]]:
+    """The errors among the parts' outcomes: how many of each kind (in the
+    order of ERROR_KINDS), and how many each document has (documents
+    counted from 0, in order)."""
+    kinds = [0] * len(ERROR_KINDS)
+    per_doc: Dict[int, int] = {}
+    for offset, part in parts:
+        if isinstance(part, OutcomeBlock):
+            errors = part.kind >= 0
+            for kind, n in enumerate(numpy.bincount(part.kind[errors], minlength=len(ERROR_KINDS)).tolist()):
+                kinds[kind] += n
+            docs, counts = numpy.unique(part.doc[errors] + offset, return_counts=True)
+            for doc, n in zip(docs.tolist(), counts.tolist()):
+                per_doc[doc] = per_doc.get(doc, 0) + n
+        else:
+            for outcome in part:
+                if outcome.kind is not None:
+                    kinds[ERROR_KINDS.index(outcome.kind)] += 1
+                    doc = outcome.doc + offset
+                    per_doc[doc] = per_doc.get(doc, 0) + 1
+    return kinds, dict(sorted(per_doc.items()))
+
+
+def parts_by_doc(parts: Sequence[Tuple[int, Any]], docs: Iterable[int]) -> Dict[int, List[Tuple[int, Any]]]:
+    """The parts cut down to each of these documents (counted from 0): doc
+    -> the parts holding only its outcomes."""
+    wanted = sorted(set(docs))
+    found: Dict[int, List[Tuple[int, Any]]] = {doc: [] for doc in wanted}
+    if not wanted:
+        return found
+    for offset, part in parts:
+        if isinstance(part, OutcomeBlock):
+            at = part.doc + offset
+            mine = part.select(numpy.isin(at, wanted))
+            at = mine.doc + offset
+            for doc in numpy.unique(at).tolist():
+                found[doc].append((offset, mine.select(at == doc)))
+        else:
+            for doc in {o.doc + offset for o in part}.intersection(found):
+                found[doc].append((offset, [o for o in part if o.doc + offset == doc]))
+    return found
+
+
+@dataclass(frozen=True)
+class ErrorCounts:
+    """The primary scheme's errors over a whole corpus, counted as it is
+    scored: what a report summarizes when it keeps only some documents.
+
+    kinds (Tuple[int, ...]): Errors of each kind, in the order of ERROR_KINDS.
+    documents (int): Documents with at least one error.
+    """
+
+    kinds: Tuple[int, ...] = (0,) * len(ERROR_KINDS)
+    documents: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.kinds)
+
+    def by_kind(self) -> Dict[str, int]:
+        """kind -> errors, every kind of ERROR_KINDS."""
+        return dict(zip(ERROR_KINDS, self.kinds))
+
+    def __add__(self, other: "ErrorCounts") -> "ErrorCounts":
+        if not isinstance(other, ErrorCounts):
+            return NotImplemented
+        return ErrorCounts(tuple(a + b for a, b in zip(self.kinds, other.kinds)), self.documents + other.documents)
 
 
 @lru_cache(maxsize=None)
@@ -299,7 +392,8 @@ class CorpusScores:
     unit (str): "token" or "char".
     sources (Tuple[str, str]): What the gold and the predicted side came from.
     pairs (Mapping[int, DocPair]): With kept errors, the documents that have
-        errors (by their index among the scored documents), and only those.
+        errors (by their index among the scored documents), and only those;
+        with a limit on them (`max_error_docs`), those with the most errors.
     labels_seen (Tuple[str, ...]): Every label met in gold or prediction.
     gold_labels (Tuple[str, ...]): The gold labels, when the format asked
         for them (Feedback Prize's official score).
@@ -325,6 +419,9 @@ class CorpusScores:
     warnings (Tuple[str, ...]): What the whole-corpus checks found
         suspicious but not wrong (`corpus.check_outcome`), e.g. no
         predicted label occurring in the gold.
+    error_counts (Optional[ErrorCounts]): With kept or streamed errors, the
+        primary scheme's errors of the whole corpus by kind, and the number
+        of documents that have them (whatever `pairs` keeps).
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
@@ -351,6 +448,7 @@ class CorpusScores:
     analysis: Any = field(default=None, repr=False, compare=False)
     notes: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict, repr=False)
     warnings: Tuple[str, ...] = field(default=(), repr=False, compare=False)
+    error_counts: Optional[ErrorCounts] = field(default=None, repr=False, compare=False)
 
     @property
     def scored(self) -> int:
@@ -363,7 +461,8 @@ class CorpusScores:
     @property
     def errors(self) -> Tuple[SpanError, ...]:
         """The primary scheme's errors, when they were kept (else empty);
-        `SpanError.doc` is a key of `pairs`."""
+        `SpanError.doc` is a key of `pairs` (with `max_error_docs`, the
+        errors of the documents kept)."""
         result = self.results[self.primary]
         return result.errors if result.kept is not None else ()
 
@@ -394,8 +493,10 @@ class CorpusScores:
         """The scores of self's documents followed by other's (the shards of
         one plan, in order). Counts add; per-document indices (`DocPair.index`,
         errors' `doc`, the keys of `pairs`) of other are shifted past
-        self's documents. Both must have the same signature and no analysis
-        (analyse the sum)."""
+        self's documents. The kept documents (`pairs`) and errors of both
+        are kept: a limit on how many (`max_error_docs`) is the caller's to
+        apply to the sum; the error counts add. Both must have the same
+        signature and no analysis (analyse the sum)."""
         if not isinstance(other, CorpusScores):
             return NotImplemented
         if list(self.results) != list(other.results):
@@ -442,6 +543,8 @@ class CorpusScores:
             else (self.doc_spans[0] + other.doc_spans[0], self.doc_spans[1] + other.doc_spans[1]),
             self.signature,
             notes=notes,
+            error_counts=None if self.error_counts is None or other.error_counts is None
+            else self.error_counts + other.error_counts,
         )
 
     def to_dict(self) -> Dict[str, Any]:

@@ -82,6 +82,9 @@ GROUNDINGS: Tuple[str, ...] = ("ordered", "first", "all")
 #: files, keyed records): count and show it, scored as predicting nothing
 #: (the default), or stop with an error.
 MISSING_PRED: Tuple[str, ...] = ("warn", "error")
+#: The most documents an HTML report shows (`--html-docs`): those with the
+#: most errors, which are all a run with --html keeps of its documents.
+HTML_DOCS = 200
 
 
 # --------------------------------------------------------------------------

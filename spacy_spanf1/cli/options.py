@@ -16,9 +16,9 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import typer
 
 from ..formats import extension_map, format_names
-from ..report import HTML_DOCS
 from ..settings import (
     GROUNDINGS,
+    HTML_DOCS,
     MISSING_PRED,
     SCHEMES,
     TEXT_MISMATCH,

@@ -1,6 +1,7 @@
 """What the commands print (wasabi tables) and write (--output, --errors,
 --html). Output is plain text (no ANSI escape codes) when stdout is not a
 terminal or NO_COLOR is set; messages are printed unwrapped."""
+import contextlib
 import os
 import re
 import sys
@@ -11,10 +12,10 @@ import srsly
 from wasabi import Printer, color
 
 from ..exceptions import InputError
-from ..report import HTML_DOCS, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from ..notes import grounding_report
+from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from ..results import CorpusScores
-from ..settings import SEMEVAL_SCHEMES
+from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
 
 def use_color(stream=None) -> bool:
     """Colours only on a terminal, and never with NO_COLOR set."""
@@ -157,6 +158,16 @@ def print_notes(msg: Printer, scores: CorpusScores) -> None:
             examples = "; ".join(n["examples"]) + ("; …" if n["count"] > len(n["examples"]) else "")
             side_name = {"gold": "gold", "pred": "predicted"}.get(side, side)
             say(msg, icon, f"{n['count']} {what} ({side_name}, {where}): {done}. {examples}".replace(": .", ":"))
+def writing(path: Path, write: Callable[[Path], Any]) -> Any:
+    """write(path), its folder made first; an OSError is an InputError
+    naming the file."""
+    path = Path(path)
+    try:
+        if not path.parent.exists():
+            path.parent.mkdir(parents=True)
+        return write(path)
+    except OSError as err:
+        raise InputError(f"can't write the file: {err.strerror or err}", path) from None
 
 
 def write_outputs(
@@ -167,38 +178,40 @@ def write_outputs(
     html_path: Optional[Path],
     msg: Printer,
     html_docs: int = HTML_DOCS,
+    error_file: Optional[ErrorFile] = None,
 ) -> None:
-    """Write the scores JSON, the error lines and the HTML page (each if asked)."""
+    """Write the scores JSON, the error lines and the HTML page (each if
+    asked). error_file: the error lines were written as the corpus was
+    scored: it is put in place; else they are written from the scores'
+    errors. The page shows the documents the scores kept, and counts all
+    errors (`scores.error_counts`)."""
     data = scores.to_dict()
-    records = error_records(scores.errors, scores.pairs, scores.primary) if (errors_path or html_path) else []
+    kept = error_records(scores.errors, scores.pairs, scores.primary) if (errors_path or html_path) else []
     jobs: List[Tuple[Path, Callable[[Path], None], str]] = []
     if output_path is not None:
         jobs.append((output_path, lambda p: srsly.write_json(p, data), "scores"))
-    if errors_path is not None:
-        jobs.append((errors_path, lambda p: write_errors(p, records), f"{len(records)} error records"))
+    if error_file is not None:
+        jobs.append((error_file.path, lambda p: error_file.commit(), f"{error_file.written} error records"))
+    elif errors_path is not None:
+        jobs.append((errors_path, lambda p: write_errors(p, kept), f"{len(kept)} error records"))
     if html_path is not None:
         page = lambda: render_html(  # noqa: E731
-            data, list(scores.pairs.values()), records, sources=scores.sources, unit=scores.unit,
-            max_docs=html_docs,
+            data, list(scores.pairs.values()), kept, sources=scores.sources, unit=scores.unit,
+            max_docs=html_docs, counts=scores.error_counts,
         )
         jobs.append((html_path, lambda p: write_html(p, page()), "HTML report"))
     for path, write, what in jobs:
-        path = Path(path)
-        try:
-            if not path.parent.exists():
-                path.parent.mkdir(parents=True)
-            write(path)
-        except OSError as err:
-            raise InputError(f"can't write the file: {err.strerror or err}", path) from None
+        writing(path, write)
         say(msg, "good", f"Saved {what} {path}")
 
 
-def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path, html_docs: int = HTML_DOCS) -> Dict[str, Any]:
+def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path, html_docs: int = HTML_DOCS,
+           error_file: Optional[ErrorFile] = None) -> Dict[str, Any]:
     msg = printer(silent)
     print_scores(msg, scores)
     print_analysis(msg, scores)
     write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
-                  html_docs=html_docs)
+                  html_docs=html_docs, error_file=error_file)
     return scores.to_dict()
 
 
@@ -288,12 +301,21 @@ def score_and_report(
     **settings: Any,
 ) -> Dict[str, Any]:
     """front_door(*inputs, **settings) (`compare_files`, `evaluate_pipeline`),
-    printed and written as the commands do: the errors are kept when a file
-    shows them, a progress bar unless silent.
+    printed and written as the commands do, a progress bar unless silent.
+    Memory does not grow with the errors: the --errors lines are written a
+    batch at a time as the corpus is scored (`ErrorFile`), and only the
+    html_docs documents the --html page shows are kept (with the counts
+    of all errors).
 
     RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
-    scores = front_door(
-        *inputs, schemes=schemes, keep_errors=bool(errors_path or html_path), progress=not silent, **settings
-    )
-    return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
-                  html_docs=html_docs)
+    if not (errors_path or html_path):
+        scores = front_door(*inputs, schemes=schemes, progress=not silent, **settings)
+        return report(scores, silent=silent, output_path=output_path, errors_path=None, html_path=None)
+    error_file = None if errors_path is None else writing(errors_path, ErrorFile)
+    with error_file or contextlib.nullcontext():
+        scores = front_door(
+            *inputs, schemes=schemes, keep_errors=True, max_error_docs=html_docs if html_path else 0,
+            on_errors=error_file, progress=not silent, **settings
+        )
+        return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
+                      html_docs=html_docs, error_file=error_file)

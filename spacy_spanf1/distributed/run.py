@@ -6,6 +6,7 @@
 `compare_files` call for sharded input or a client.
 """
 import contextlib
+import dataclasses
 import sys
 import time
 import uuid
@@ -14,7 +15,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 from functools import reduce
 from operator import add
 
-from ..corpus import Keep, load_pipeline
+from ..corpus import Keep, deliver_errors, load_pipeline
 from ..exceptions import InputError, UsageError
 from ..results import CorpusScores
 from ..settings import MatchSettings, ReadSettings, RunSettings
@@ -203,6 +204,18 @@ def merged(results: Sequence[ShardResult]) -> CorpusScores:
         raise InputError(f"the shards can't be added: {err}") from None
 
 
+def shard_keep(keep: Keep) -> Keep:
+    """What a shard keeps. A callback for the errors (`on_errors`) does not
+    go to the shards (they may run on workers): each shard keeps all its
+    errors then, and the callback gets them once the shards are merged
+    (`deliver_errors`). Without one, each shard keeps its own documents
+    with the most errors (`max_error_docs`), and the merge keeps the most
+    of those."""
+    if keep.on_errors is None:
+        return keep
+    return dataclasses.replace(keep, errors=True, max_error_docs=None, on_errors=None)
+
+
 def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, client=None,
                  code=None, progress: bool = False) -> CorpusScores:
     """A pipeline over a plan of shards of DocBins, in-process or a task
@@ -222,11 +235,11 @@ def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings
         name = model
         run = run.replace(n_process=1)
     sources = (_sources(inputs), f"pipeline {name}")
-    settings = {"match": match, "run": run, "keep": keep, "sources": sources,
+    settings = {"match": match, "run": run, "keep": shard_keep(keep), "sources": sources,
                 "model": model if isinstance(model, str) else None, "code": None if code is None else str(code)}
     results = run_shards(specs, score_pipeline_shard, settings, client=client, progress=progress,
                          desc="Running pipeline", **local)
-    return merged(results).replace(sources=sources)
+    return deliver_errors(merged(results).replace(sources=sources), keep)
 
 
 def run_compare(gold_path: Any, pred_path: Any, match: MatchSettings, read: ReadSettings, keep: Keep, *,
@@ -234,6 +247,6 @@ def run_compare(gold_path: Any, pred_path: Any, match: MatchSettings, read: Read
     """Pairs of files over a plan of shards, in-process or a task per
     shard on the client; the scores merged in plan order (no corpus checks)."""
     specs = plan_pairs(gold_path, pred_path, read.format)
-    settings = {"match": match, "read": read, "keep": keep}
+    settings = {"match": match, "read": read, "keep": shard_keep(keep)}
     results = run_shards(specs, score_pair_shard, settings, client=client, progress=progress, desc="Scoring")
-    return merged(results).replace(sources=(str(gold_path), str(pred_path)))
+    return deliver_errors(merged(results).replace(sources=(str(gold_path), str(pred_path))), keep)

@@ -148,7 +148,8 @@ class OutcomeBlock:
             self.gold[index], numpy.r_[0, numpy.cumsum(sizes)], self.pred[flat],
         )
 
-    def outcomes(self) -> List[SpanOutcome]:
+    def outcomes(self, offset: int = 0) -> List[SpanOutcome]:
+        """The outcomes as SpanOutcome, their documents counted from offset."""
         labels, names = self.labels, self.count_names
         gold = [
             None if label < 0 else Span(start, end, labels[label])
@@ -159,9 +160,50 @@ class OutcomeBlock:
         return [
             SpanOutcome(doc, names[code], None if kind < 0 else ERROR_KINDS[kind], g, tuple(pred[ptr[i]:ptr[i + 1]]))
             for i, (doc, code, kind, g) in enumerate(
-                zip(self.doc.tolist(), self.code.tolist(), self.kind.tolist(), gold)
+                zip((self.doc + offset).tolist(), self.code.tolist(), self.kind.tolist(), gold)
             )
         ]
+
+
+    def errors(self, offset: int = 0) -> List[SpanError]:
+        """The errors among the outcomes as SpanError (`error_from_outcome`
+        of each, the same values), their documents counted from offset, in
+        the block's order. The measures of a gold span and a single
+        prediction are computed on the arrays at once."""
+        if (self.kind < 0).any():
+            return self.select(self.kind >= 0).errors(offset)
+        labels, names = self.labels, self.count_names
+        sizes = numpy.diff(self.pred_ptr)
+        gold = self.gold.astype(numpy.int64)
+        has_gold = gold[:, 2] >= 0
+        single = sizes == 1
+        first = self.pred[numpy.minimum(self.pred_ptr[:-1], max(len(self.pred) - 1, 0))].astype(numpy.int64) \
+            if len(self.pred) else numpy.zeros((len(sizes), 3), dtype=numpy.int64)
+        both = has_gold & single
+        inter = numpy.maximum(numpy.minimum(gold[:, 1], first[:, 1]) - numpy.maximum(gold[:, 0], first[:, 0]), 0)
+        gold_len = numpy.where(both, gold[:, 1] - gold[:, 0], 1)
+        pred_len = numpy.where(both, first[:, 1] - first[:, 0], 1)
+        inter = numpy.where(both, inter, 0)
+        iou = (inter / (gold_len + pred_len - inter)).tolist()
+        gold_cover = (inter / gold_len).tolist()
+        pred_cover = (inter / pred_len).tolist()
+        gold_spans = [
+            None if label < 0 else Span(start, end, labels[label]) for start, end, label in self.gold.tolist()
+        ]
+        pred = [Span(start, end, labels[label]) for start, end, label in self.pred.tolist()]
+        ptr = self.pred_ptr.tolist()
+        found = []
+        for i, (doc, code, kind, g, alone) in enumerate(zip(
+            (self.doc + offset).tolist(), self.code.tolist(), self.kind.tolist(), gold_spans,
+            (has_gold & (sizes > 1)).tolist(),
+        )):
+            preds = tuple(pred[ptr[i]:ptr[i + 1]])
+            if alone:  # a gold span and several predictions: measured on their own
+                measures = overlap_measures(g, preds)
+            else:
+                measures = iou[i], gold_cover[i], pred_cover[i]
+            found.append(SpanError(doc, ERROR_KINDS[kind], g, preds, measures[0], names[code], measures[1], measures[2]))
+        return found
 
 
 def outcome_order(outcome) -> tuple:

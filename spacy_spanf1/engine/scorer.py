@@ -53,6 +53,8 @@ class SpanScorer:
     keep_errors (bool): Keep every scheme's errors (`SchemeResult.errors`).
     keep_outcomes (bool): Keep every span's outcome (`SchemeResult.outcomes`,
         for breakdowns); implies keep_errors.
+    kept_schemes (Optional[Sequence[str]]): Keep the errors (or outcomes) of
+        these schemes only; None: of every scheme.
     batch_size (int): Documents scored together.
     batched (bool): False scores every document on its own with
         `matching.py` (the reference the batched path is tested against).
@@ -69,6 +71,7 @@ class SpanScorer:
         per_doc: bool = False,
         keep_errors: bool = False,
         keep_outcomes: bool = False,
+        kept_schemes: Optional[Sequence[str]] = None,
         batch_size: int = BATCH_SIZE,
         batched: bool = True,
     ) -> None:
@@ -84,6 +87,9 @@ class SpanScorer:
         self.labels = None if settings.labels is None else frozenset(settings.labels)
         self.per_doc = bool(per_doc)
         self.kept = "outcomes" if keep_outcomes else "errors" if keep_errors else None
+        self._kept_schemes = frozenset() if self.kept is None else frozenset(
+            self.schemes if kept_schemes is None else kept_schemes
+        )
         self.batch_size = batch_size
         self.batched = batched
         self.n_docs = 0
@@ -103,7 +109,7 @@ class SpanScorer:
     @classmethod
     def from_settings(cls, match: MatchSettings, **keep: Any) -> "SpanScorer":
         """A scorer of these settings; keep: per_doc, keep_errors,
-        keep_outcomes, batch_size, batched."""
+        keep_outcomes, kept_schemes, batch_size, batched."""
         return cls(match.schemes, **match.scorer_settings(), **keep)
 
     @property
@@ -159,23 +165,18 @@ class SpanScorer:
             )
         self._score(gold, pred, len(gold_docs), spans_of)
 
-    def kept_docs(self, scheme: str, start: int = 0) -> Tuple[List[int], int]:
-        """The documents (indexes in the order added) that have kept
-        outcomes of `scheme` (their errors, with keep_errors) in the outcome
-        parts from `start` on, for a caller that keeps only the documents
-        with errors while documents stream through (call after `flush`).
+    def outcome_parts(self, scheme: str, start: int = 0) -> List[Tuple[int, Any]]:
+        """The (document offset, outcomes) parts of `scheme` kept so far,
+        from the start-th on (what `SchemeResult.outcome_parts` will hold):
+        for a caller that takes each batch's errors as documents stream
+        through (call after `flush`)."""
+        return self._outcomes[scheme][start:]
 
-        RETURNS (Tuple[List[int], int]): the sorted indexes, and the number
-            of parts so far (the `start` of the next call).
-        """
-        parts = self._outcomes[scheme]
-        found = set()
-        for offset, part in parts[start:]:
-            if isinstance(part, OutcomeBlock):
-                found.update((part.doc + offset).tolist())
-            else:
-                found.update(offset + o.doc for o in part)
-        return sorted(found), len(parts)
+    def forget_outcomes(self) -> None:
+        """Drop every scheme's kept outcomes: a caller that has taken what
+        it needs of each batch keeps them from piling up over a corpus."""
+        for parts in self._outcomes.values():
+            parts.clear()
 
     def label_ids(self, labels: Sequence[str]) -> numpy.ndarray:
         """The ids of these labels on a Side's label column; a label not
@@ -278,8 +279,8 @@ class SpanScorer:
 
     def _add_batch(self, batch: Batch, offset: int, rows) -> None:
         names = list(self._label_ids)
-        want = self._want_units
         for scheme in self.schemes:
+            want = self.per_doc or scheme in self._kept_schemes
             if scheme in SEMEVAL_RULES:
                 total, table, units = batch.semeval_counts(scheme, self.min_overlap, want)
                 totals = self._semeval_totals[scheme]
@@ -303,7 +304,7 @@ class SpanScorer:
         count_names = self._count_names[scheme]
         if rows is not None:
             rows[scheme] += per_doc_rows(units.doc, units.code, len(rows[scheme]), len(count_names))
-        if self.kept is None:
+        if scheme not in self._kept_schemes:
             return
         gold_rows = _span_rows(batch.gold, units.gold)
         pred_rows = _span_rows(batch.pred, units.pred)
@@ -343,7 +344,7 @@ class SpanScorer:
                 row = rows[scheme][doc]
                 for code, _, _, _ in found:
                     row[code] += 1
-            if self.kept is None:
+            if scheme not in self._kept_schemes:
                 continue
             names = self._count_names[scheme]
             kept = [
@@ -413,7 +414,8 @@ class SpanScorer:
                 )
             out[scheme] = SchemeResult(
                 scheme, totals, per_label, dict(self._confusion) if scheme == "iou" else {},
-                tuple(self._outcomes[scheme]), per_doc, self.kept, self.n_docs,
+                tuple(self._outcomes[scheme]), per_doc, self.kept if scheme in self._kept_schemes else None,
+                self.n_docs,
             )
         return out
 

@@ -271,6 +271,26 @@ def test_cli_cluster_output_equals_in_process(corpus):
 
 
 @pytest.mark.slow
+def test_cli_cluster_errors_and_page_equal_in_process(corpus):
+    # on a cluster the errors reach the client with the shards; --html alone
+    # keeps each shard's few documents: the files are those of the serial run
+    common = ["compare", corpus / "gold", corpus / "pred", "-s", SCHEMES, "--silent", "--html-docs", "5"]
+    serial = run_cli([*common, "--errors", "serial-e.jsonl", "--html", "serial.html"], corpus)
+    assert serial.returncode == 0, serial.stderr
+    dist = run_cli([*common, "--errors", "dist-e.jsonl", "--html", "dist.html", "--cluster", "local:2"], corpus)
+    assert dist.returncode == 0, dist.stderr
+    alone = run_cli([*common, "--html", "alone.html", "--cluster", "local:2"], corpus)
+    assert alone.returncode == 0, alone.stderr
+    assert (corpus / "dist-e.jsonl").read_bytes() == (corpus / "serial-e.jsonl").read_bytes()
+    page = (corpus / "serial.html").read_text(encoding="utf-8")
+    assert page.count('<section class="doc"') == 5
+    assert (corpus / "dist.html").read_text(encoding="utf-8") == page
+    assert (corpus / "alone.html").read_text(encoding="utf-8") == page
+    whole = compare_files(corpus / "gold", corpus / "pred", schemes=SCHEMES, keep_errors=True)
+    assert len((corpus / "serial-e.jsonl").read_text().splitlines()) == len(whole.errors) > 5
+
+
+@pytest.mark.slow
 def test_worker_death_is_survived_exactly(corpus, tmp_path, monkeypatch):
     from spacy_spanf1.distributed import open_client
 
