@@ -4,7 +4,7 @@ converted from UTF-16 code units, gold documents without a predicted one).
 A note counts them and keeps the first few examples, so that nothing is
 handled silently and reports stay a readable size on any corpus.
 """
-from typing import Any, Dict, List, Mapping
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 #: kind -> {"count": int, "examples": List[str]}
 Notes = Dict[str, Dict[str, Any]]
@@ -47,3 +47,46 @@ def grounding_report(notes: Mapping[str, Mapping[str, Any]]) -> Dict[str, int]:
     counts = {name: int(notes[kind]["count"]) if kind in notes else 0 for kind, name in GROUNDING_NOTES.items()}
     partition = ("exact", "normalized", "fuzzy", "not_found", "duplicates")
     return {"mentions": sum(counts[name] for name in partition), **counts}
+
+
+#: How a summary words each note: kind -> (icon: "warn" or "info", what
+#: was found, counted, what was done with it).
+NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
+    "text_mismatch": ("warn", "span(s) quote a text that is not the text at their offsets",
+                      "scored at their offsets (--text-mismatch error stops instead)"),
+    "utf16_offsets": ("info", "document(s) count offsets in UTF-16 code units (as browser front ends do)",
+                      "converted to characters"),
+    "newline_offsets": ("info", "document(s) count a \\r\\n line break as one character",
+                        "converted to characters"),
+    "utf16_newline_offsets": ("info", "document(s) count UTF-16 code units and \\r\\n as one character",
+                              "converted to characters"),
+    "duplicate_rows": ("warn", "row(s) repeat a span of their document",
+                       "counted once (identical spans count once; the Feedback Prize notebook would count each copy as a false positive)"),
+    "not_found": ("warn", "mention(s) are not in the text (hallucinated or paraphrased)",
+                  "scored as predictions that match nothing"),
+    "duplicates": ("warn", "mention(s) repeat a string more often than the text holds it",
+                   "scored as predictions that match nothing (under --ground all, they add nothing)"),
+    "parse_failures": ("warn", "answer(s) do not parse", "their documents predict nothing"),
+    "missing_documents": ("warn", "gold document(s) have no predicted document",
+                          "scored as predicting nothing (--missing-pred error stops instead)"),
+}
+
+
+
+def note_lines(
+    notes: Mapping[str, Mapping[str, Mapping[str, Any]]], sources: Sequence[str], baseline: Optional[str] = None
+) -> List[Tuple[str, str]]:
+    """(icon, line) of each note, by side ("gold", "pred", "baseline"), with
+    its first examples; the grounding counts are left to the grounding
+    report (`grounding_report`)."""
+    lines = []
+    for side, found in notes.items():
+        where = {"gold": sources[0], "pred": sources[1]}.get(side, baseline or side) if len(sources) == 2 else side
+        side_name = {"gold": "gold", "pred": "predicted"}.get(side, side)
+        for kind, n in found.items():
+            if kind.startswith("grounded_") or kind == "ambiguous":
+                continue
+            icon, what, done = NOTE_TEXTS.get(kind, ("info", kind.replace("_", " "), ""))
+            examples = "; ".join(n["examples"]) + ("; …" if n["count"] > len(n["examples"]) else "")
+            lines.append((icon, f"{n['count']} {what} ({side_name}, {where}): {done}. {examples}".replace(": .", ":")))
+    return lines

@@ -22,6 +22,7 @@ from .formats import DocPair
 from .engine.outcomes import ERROR_KINDS, SpanError
 from .exceptions import PathLike
 from .spans import Span
+from .notes import note_lines
 from .results import ErrorCounts, signature_text
 from .settings import HTML_DOCS, UNITS
 
@@ -242,6 +243,7 @@ td.ci-text { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .breakdown .whisker { position: absolute; top: 0.35rem; height: 0.2rem; background: #222; }
 .comparison td.sig { font-weight: bold; color: #1d6b2a; }
 .note { color: #555; font-size: 0.9rem; }
+ul.notes { list-style: none; padding-left: 0; } ul.notes li.warn { color: #8a5300; } ul.notes li.info { color: #555; }
 """
 
 
@@ -371,6 +373,13 @@ def render_html(
     )
     if scores.get("signature"):
         out.append(f'<p class="meta signature">Signature: <code>{esc(signature_text(scores["signature"]))}</code></p>')
+    # What the readers noted and the corpus checks warned of, as the command prints it.
+    said = note_lines(scores.get("notes", {}), list(sources), scores.get("baseline")) if len(sources) == 2 else []
+    said += [("warn", warning) for warning in scores.get("warnings", ())]
+    if said:
+        out.append('<ul class="notes">' + "".join(
+            f'<li class="{icon}">{"⚠" if icon == "warn" else "ℹ"} {esc(line)}</li>' for icon, line in said
+        ) + "</ul>")
     # Scores of every scheme (with their intervals when computed).
     with_ci = any("ci" in result for result in schemes.values())
     ci_head = "<th>F [low, high]</th><th class=\"text\">interval</th>" if with_ci else ""

@@ -12,7 +12,7 @@ import srsly
 from wasabi import Printer, color
 
 from ..exceptions import InputError
-from ..notes import grounding_report
+from ..notes import grounding_report, note_lines
 from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from ..results import CorpusScores
 from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
@@ -123,41 +123,13 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
 
 
 
-#: How the summary words each note of the readers: kind -> (icon, text
-#: before the count's noun, the noun, what was done).
-NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
-    "text_mismatch": ("warn", "span(s) quote a text that is not the text at their offsets",
-                      "scored at their offsets (--text-mismatch error stops instead)"),
-    "utf16_offsets": ("info", "document(s) count offsets in UTF-16 code units (as browser front ends do)",
-                      "converted to characters"),
-    "newline_offsets": ("info", "document(s) count a \\r\\n line break as one character",
-                        "converted to characters"),
-    "utf16_newline_offsets": ("info", "document(s) count UTF-16 code units and \\r\\n as one character",
-                              "converted to characters"),
-    "duplicate_rows": ("warn", "row(s) repeat a span of their document",
-                       "counted once (identical spans count once; the Feedback Prize notebook would count each copy as a false positive)"),
-    "not_found": ("warn", "mention(s) are not in the text (hallucinated or paraphrased)",
-                  "scored as predictions that match nothing"),
-    "duplicates": ("warn", "mention(s) repeat a string more often than the text holds it",
-                   "scored as predictions that match nothing (under --ground all, they add nothing)"),
-    "parse_failures": ("warn", "answer(s) do not parse", "their documents predict nothing"),
-    "missing_documents": ("warn", "gold document(s) have no predicted document",
-                          "scored as predicting nothing (--missing-pred error stops instead)"),
-}
-
-
 def print_notes(msg: Printer, scores: CorpusScores) -> None:
     """One line per note of the readers and the pairing, by side, with the
     first examples."""
-    for side, found in scores.notes.items():
-        where = {"gold": scores.sources[0], "pred": scores.sources[1]}.get(side, scores.baseline_source or side)
-        for kind, n in found.items():
-            if kind.startswith("grounded_") or kind == "ambiguous":
-                continue  # in the grounding line above the scores
-            icon, what, done = NOTE_TEXTS.get(kind, ("info", kind.replace("_", " "), ""))
-            examples = "; ".join(n["examples"]) + ("; …" if n["count"] > len(n["examples"]) else "")
-            side_name = {"gold": "gold", "pred": "predicted"}.get(side, side)
-            say(msg, icon, f"{n['count']} {what} ({side_name}, {where}): {done}. {examples}".replace(": .", ":"))
+    for icon, line in note_lines(scores.notes, scores.sources, scores.baseline_source):
+        say(msg, icon, line)
+
+
 def writing(path: Path, write: Callable[[Path], Any]) -> Any:
     """write(path), its folder made first; an OSError is an InputError
     naming the file."""

@@ -543,3 +543,96 @@ def test_the_real_cause_is_named_not_a_wrong_document_count(tmp_path):
                                                {"text": "Ada", "spans": []}])
     result = invoke(["compare", gold, pred, "--format", "doccano", "--schemes", "strict"])
     assert_clean_failure(result, 1, "dp.jsonl: no record has")
+
+
+def test_nan_offsets_are_one_line(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}])
+    pred = write(tmp_path / "p.jsonl", '{"text": "Ann", "spans": [{"start": NaN, "end": 3, "label": "PER"}]}\n')
+    result = invoke(["compare", gold, pred, "--schemes", "strict"])
+    assert_clean_failure(result, 1, "p.jsonl:1: span 0 has non-integer offsets")
+
+
+def test_a_lone_surrogate_is_one_line(tmp_path):
+    # what JavaScript writes when it cuts an emoji in two
+    gold = write(tmp_path / "g.jsonl", '{"text": "Ann \\ud83d", "spans": [{"start": 0, "end": 3, "label": "PER"}]}\n')
+    result = invoke(["compare", gold, gold, "--schemes", "strict", "--errors", tmp_path / "e.jsonl"])
+    assert_clean_failure(result, 1, "g.jsonl:1: the record's \"text\" holds a lone UTF-16 surrogate '\\ud83d' at character 4")
+
+
+def test_a_prediction_shared_by_two_gold_records_is_noted_once(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [
+        {"text": "Ann ran", "_input_hash": 1, "answer": "reject", "spans": []},
+        {"text": "Ann ran", "_input_hash": 1, "answer": "accept", "spans": [{"start": 0, "end": 3, "label": "PER"}]}])
+    pred = write_jsonl(tmp_path / "p.jsonl", [
+        {"text": "Ann ran", "_input_hash": 1, "spans": [{"start": 0, "end": 3, "label": "PER", "text": "An"}]}])
+    scores = compare_files(gold, pred, format="prodigy", schemes="strict")
+    assert scores.notes["pred"]["text_mismatch"]["count"] == 1
+
+
+def test_offsets_past_the_text_are_an_error_where_the_tool_counts_code_points(tmp_path):
+    # Prodigy counts characters as Python does: an end past the text is an off-by-one, not UTF-16
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "😀 Ann Lee", "_input_hash": 1, "answer": "accept",
+                                               "spans": [{"start": 2, "end": 5, "label": "PER"},
+                                                         {"start": 6, "end": 10, "label": "PER"}]}])
+    with pytest.raises(InputError, match="span 1 \\(PER\\) has the offsets 6-10; offsets need 0 <= start < end <= 9"):
+        compare_files(gold, gold, format="prodigy", schemes="strict")
+
+
+def test_labelstudio_quote_of_a_line_break_counted_once(tmp_path):
+    text = "To:\r\n12 Main St\r\nBoston"
+    value = {"start": 4, "end": 21, "text": "12 Main St\nBoston", "labels": ["ADDR"]}  # as the browser writes it
+    task = {"id": 1, "data": {"text": text}, "annotations": [{"result": [{"type": "labels", "value": value}]}],
+            "predictions": [{"result": [{"type": "labels", "value": value}]}]}
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    doc = read("labelstudio", path)[0]
+    assert doc.text[doc.spans[0].start : doc.spans[0].end] == "12 Main St\r\nBoston"
+    assert doc.meta["_notes"] == {"newline_offsets": {"count": 1, "examples": ["task 1"]}}
+
+
+def test_doccano_browser_offsets_with_emoji_and_crlf(tmp_path):
+    # UTF-16 units (two per emoji) and "\r\n" as one: "Ann" is at 8-11 in the browser's count
+    path = write(tmp_path / "d.jsonl", '{"text": "😀😀 hi\\r\\nAnn", "label": [[8, 11, "PER"]]}\n')
+    doc = read("doccano", path)[0]
+    assert [doc.text[s.start : s.end] for s in doc.spans] == ["Ann"]
+    assert list(doc.meta["_notes"]) == ["utf16_newline_offsets"]
+
+
+def test_a_mismatch_is_named_once(tmp_path):
+    task = ls_task(1, "Ann met Bob.", [[ls_result(0, 3, "PER", "Bob", "r1")]])
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    (example,) = read("labelstudio", path)[0].meta["_notes"]["text_mismatch"]["examples"]
+    assert example.startswith("task 1, result r1 (PER 0-3)") and example.count("task 1") == 1
+
+
+def test_brat_crlf_counted_twice_gets_the_hint(tmp_path):
+    gold, pred = brat_pair(tmp_path, {"a": ("A\r\nAnn ok", "T1\tPER 2 5\tAnn\n")}, {"a": ("A\r\nAnn ok", "T1\tPER 3 6\tAnn\n")})
+    scores = compare_files(gold, pred, format="brat", schemes="strict")
+    (example,) = scores.notes["pred"]["text_mismatch"]["examples"]
+    assert "newlines=keep" in example
+    # newlines=keep reads the prediction as written; the gold's offsets (brat's: CRLF as one) are
+    # then explained by a line break counted once, and converted
+    kept = compare_files(gold, pred, format="brat", schemes="strict", newlines="keep")
+    assert kept.notes == {"gold": {"newline_offsets": {"count": 1, "examples": ["file 'a.ann'"]}}}
+    assert kept.results["strict"].counts["cor"] == 1
+
+
+def test_the_baseline_notes_and_warnings_are_shown(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}] * 2)
+    empty = write_jsonl(tmp_path / "b0.jsonl", [{"text": "Ann", "spans": []}] * 2)
+    scores = compare_files(gold, gold, schemes="strict", baseline=empty)
+    assert any(w.startswith("baseline: no predicted span") for w in scores.warnings)
+    page = tmp_path / "r.html"
+    result = invoke(["compare", gold, empty, "--schemes", "strict", "--html", page])
+    assert result.exit_code == 0 and "⚠ no predicted span in the whole corpus" in page.read_text(encoding="utf-8")
+
+
+def test_shard_notes_name_their_file(tmp_path):
+    for side in ("g", "p"):
+        (tmp_path / side).mkdir()
+    for name in ("a.csv", "b.csv"):
+        write(tmp_path / "g" / name, "id,discourse_type,predictionstring\nd1,Claim,0 1\n")
+        write(tmp_path / "p" / name, "id,class,predictionstring\n")
+    scores = compare_files(tmp_path / "g", tmp_path / "p", schemes="strict")
+    assert scores.notes["pred"]["missing_documents"]["examples"] == ["a.csv id 'd1'", "b.csv id 'd1'"]
