@@ -20,6 +20,7 @@ counted as duplicates). The grounding key of a mention is its string as its
 method compares it; the label is not part of it. A mention with no
 candidate is not found; one with more than one candidate is ambiguous.
 """
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -130,6 +131,8 @@ def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
     end of each normalized character. The characters that NFKC composes
     (a base and its combining marks, Hangul jamo) are normalized together
     and all map to the whole stretch."""
+    if text.isascii():
+        return _normalize_ascii(text)
     out: List[str] = []
     starts: List[int] = []
     ends: List[int] = []
@@ -155,6 +158,37 @@ def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
             ends.append(j)
         i = j
     return "".join(out), starts, ends
+
+
+_WHITESPACE = re.compile(r"\s+")
+#: Whitespace that normalizing changes: anything but a single space.
+_OTHER_WHITESPACE = re.compile(r"[^\S ]| {2,}")
+
+
+def _normalize_ascii(text: str) -> Tuple[str, List[int], List[int]]:
+    """`normalize_with_offsets` of an ASCII text, where NFKC changes nothing
+    and case folding is lower case: only runs of whitespace change length,
+    so the offsets are made a stretch at a time."""
+    lowered = text.lower()
+    if _OTHER_WHITESPACE.search(text) is None:  # single spaces only: every offset stays
+        return lowered, range(len(text)), range(1, len(text) + 1)  # type: ignore[return-value]
+    pieces: List[str] = []
+    starts: List[int] = []
+    ends: List[int] = []
+    pos = 0
+    for run in _WHITESPACE.finditer(text):
+        start, end = run.span()
+        pieces.append(lowered[pos:start])
+        starts.extend(range(pos, start))
+        ends.extend(range(pos + 1, start + 1))
+        pieces.append(" ")
+        starts.append(start)
+        ends.append(end)
+        pos = end
+    pieces.append(lowered[pos:])
+    starts.extend(range(pos, len(text)))
+    ends.extend(range(pos + 1, len(text) + 1))
+    return "".join(pieces), starts, ends
 
 
 def _composed_end(text: str, i: int) -> int:
