@@ -230,44 +230,48 @@ def ground_mentions(
 def ground_in(
     doc: Text, mentions: Sequence[Tuple[str, str]], ground: str, threshold: Optional[float]
 ) -> List[GroundedMention]:
-    """`ground_mentions` on a prepared Text (settings already checked)."""
-    found: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
+    """`ground_mentions` on a prepared Text (settings already checked).
+
+    A string's exact occurrences are found once per document, whatever the
+    number of its listings; the normalized and fuzzy stages run only for
+    strings exact search does not find."""
+    text = doc.text
+    exact: Dict[str, List[Tuple[int, int]]] = {}
+    other: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
     listed: Dict[Tuple[str, str], int] = {}
     out: List[GroundedMention] = []
+    append = out.append
     for string, label in mentions:
-        key, candidates = _candidates(doc, string, threshold, found)
-        record = GroundedMention(string, label, ambiguous=len(candidates) > 1)
-        if not candidates:
-            record.status = "not_found"
-            out.append(record)
-            continue
+        candidates = exact.get(string)
+        if candidates is None:
+            candidates = exact[string] = occurrences(text, string)
+        if candidates:
+            key = ("exact", string)
+        else:
+            key, candidates = _candidates(doc, string, threshold, other)
+            if not candidates:
+                append(GroundedMention(string, label, [], None, "not_found", False))
+                continue
         k = listed.get(key, 0)
         listed[key] = k + 1
-        if ground == "ordered" and k < len(candidates):
-            record.spans = [candidates[k]]
-        elif ground == "first" and k == 0:
-            record.spans = [candidates[0]]
-        elif ground == "all" and k == 0:
-            record.spans = list(candidates)
+        ambiguous = len(candidates) > 1
+        if k == 0:
+            spans = list(candidates) if ground == "all" else [candidates[0]]
+        elif ground == "ordered" and k < len(candidates):
+            spans = [candidates[k]]
         else:
-            record.status = "duplicate"
-            out.append(record)
+            append(GroundedMention(string, label, [], None, "duplicate", ambiguous))
             continue
-        record.method = key[0]
-        out.append(record)
+        append(GroundedMention(string, label, spans, key[0], "grounded", ambiguous))
     return out
 
 
 def _candidates(
     doc: Text, string: str, threshold: Optional[float], cache: Dict[Tuple[str, str], List[Tuple[int, int]]]
 ) -> Tuple[Tuple[str, str], List[Tuple[int, int]]]:
-    """(grounding key, candidate occurrences) of a string: by the first
-    method that finds any; the key of a string found by none is its exact key."""
-    key = ("exact", string)
-    if key not in cache:
-        cache[key] = doc.exact(string)
-    if cache[key]:
-        return key, cache[key]
+    """(grounding key, candidate occurrences) of a string exact search did
+    not find: by normalized search, else fuzzy alignment (with a threshold);
+    the key of a string found by neither is its exact key."""
     norm_key = ("normalized", normalize(string))
     if norm_key[1]:
         if norm_key not in cache:
@@ -280,4 +284,4 @@ def _candidates(
             cache[fuzzy_key] = doc.fuzzy(string, threshold)
         if cache[fuzzy_key]:
             return fuzzy_key, cache[fuzzy_key]
-    return key, []
+    return ("exact", string), []
