@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 
 from .engine.outcomes import ERROR_KINDS, SpanError
 from .engine.scorer import BATCH_SIZE, SpanScorer
+from .mentions.score import StringCounter
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from .formats.base import gc_paused
@@ -297,8 +298,10 @@ def score_pairs(
     with_errors = keep.scores_errors
     errors = ErrorStream(primary, keep)
     # A stream that keeps the errors itself needs the primary scheme's only.
+    # The string schemes compare the texts of the spans: counted here, beside the span scorer.
+    strings = StringCounter(match.string_schemes, match.labels, keep.per_doc) if match.string_schemes else None
     scorer = SpanScorer.from_settings(
-        match, keep_errors=with_errors, kept_schemes=(primary,) if errors.bounded else None, batch_size=batch_size,
+        match.replace(schemes=match.span_schemes) if strings is not None else match, keep_errors=with_errors, kept_schemes=(primary,) if errors.bounded else None, batch_size=batch_size,
         per_doc=keep.per_doc,
     )
     doc_meta: Dict[str, List[Any]] = {name: [] for name in keep.meta_fields}
@@ -343,6 +346,8 @@ def score_pairs(
                     gold_spans.append(list(pair.gold))
                     pred_spans.append(list(pair.pred))
             scorer.add(pair.gold, pair.pred)
+            if strings is not None:
+                strings.add(pair.strings("gold"), pair.strings("pred"))
             if keep.gold_labels:
                 found_gold.update(span.label for span in pair.gold)
             if with_errors:
@@ -358,8 +363,12 @@ def score_pairs(
         take_errors()
     if stats is None:
         stats = PairStats(n, 0)
+    results = scorer.results()
+    if strings is not None:
+        results = {**results, **strings.results()}
+        results = {name: results[name] for name in match.schemes}
     scores = CorpusScores(
-        scorer.results(),
+        results,
         stats.documents,
         stats.skipped,
         tuple(stats.skipped_names),

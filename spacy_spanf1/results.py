@@ -20,7 +20,7 @@ from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
 from .notes import grounding_report, merge_notes
-from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
+from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
 __all__ = ["CorpusScores", "ErrorCounts", "SchemeResult", "make_signature"]
 
@@ -166,8 +166,8 @@ class SchemeResult:
         """The result `to_dict` wrote, with the counts of each label
         (`label_counts`) and `iou`'s confusion rows (no per-document rows or
         outcomes)."""
-        if scheme not in SCHEMES:
-            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES)}")
+        if scheme not in SCHEMES and scheme not in STRING_SCHEMES:
+            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}")
         kind = SemEvalCounts if scheme in SEMEVAL_SCHEMES else PRFCounts
         try:
             per_label = {label: kind(**counts) for label, counts in (label_counts or {}).items()}

@@ -34,6 +34,7 @@ __all__ = [
     "RunSettings",
     "SCHEMES",
     "SEMEVAL_SCHEMES",
+    "STRING_SCHEMES",
     "SPAN_ATTRIBUTES",
     "TESTS",
     "UNITS",
@@ -46,6 +47,11 @@ SCHEMES: Tuple[str, ...] = ("strict", "exact", "partial", "type", "iou", "overla
 #: The schemes that count as SemEval-2013 does (COR INC PAR MIS SPU); the
 #: others count TP FP FN.
 SEMEVAL_SCHEMES: Tuple[str, ...] = SCHEMES[:4]
+#: The schemes that compare (string, label) pairs, not offsets: they need
+#: the documents' texts (files, pipelines, `evaluate_mentions`), never the
+#: primary scheme. `strings`: multisets (unitxt's NER metric);
+#: `strings_normalized`: sets after the SQuAD normalization (UniversalNER).
+STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
 UNITS: Tuple[str, ...] = ("token", "char")
 #: Paired tests and bootstrap interval methods.
 TESTS: Tuple[str, ...] = ("randomization", "bootstrap")
@@ -103,15 +109,21 @@ def comma_list(value: Any) -> Any:
 def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
     """The schemes as a tuple of known names, in the order given (a string
     is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(SCHEMES)
+    valid = ", ".join(SCHEMES + STRING_SCHEMES)
     if schemes is None:
         raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
     schemes = tuple(comma_list(schemes))
     if not schemes:
         raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
     for name in schemes:
-        if name not in SCHEMES:
+        if name not in SCHEMES and name not in STRING_SCHEMES:
             raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
+    if schemes[0] in STRING_SCHEMES:
+        raise SettingError(
+            f"'{setting}' starts with {schemes[0]!r}: the first (primary) scheme is a span scheme "
+            f"({', '.join(SCHEMES)}); string schemes come after it",
+            setting,
+        )
     duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
     if duplicates:
         raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
@@ -289,6 +301,15 @@ class MatchSettings(Settings):
     @property
     def primary(self) -> str:
         return self.schemes[0]
+
+    @property
+    def span_schemes(self) -> Tuple[str, ...]:
+        """The schemes that match spans (all but the string schemes)."""
+        return tuple(name for name in self.schemes if name not in STRING_SCHEMES)
+
+    @property
+    def string_schemes(self) -> Tuple[str, ...]:
+        return tuple(name for name in self.schemes if name in STRING_SCHEMES)
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""

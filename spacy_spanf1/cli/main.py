@@ -11,7 +11,7 @@ from wasabi import color
 
 from ..about import __version__
 from ..exceptions import InputError, SettingError
-from ..settings import SCHEMES
+from ..settings import SCHEMES, STRING_SCHEMES
 from .options import flag, flags_of
 from .output import use_color
 
@@ -96,7 +96,7 @@ def one_schemes(schemes: Optional[List[str]]) -> str:
     if not schemes:
         raise SettingError(
             f"Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
-            f"Valid schemes: {', '.join(SCHEMES)}"
+            f"Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}"
         )
     if len(schemes) > 1:
         given = " ".join(f"-s {s}" for s in schemes)

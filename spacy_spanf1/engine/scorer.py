@@ -25,6 +25,7 @@ from .outcomes import (
     per_doc_rows,
 )
 from ..results import SchemeResult
+from ..exceptions import SettingError
 from ..settings import UNITS, MatchSettings, check_unit
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
@@ -109,7 +110,15 @@ class SpanScorer:
     @classmethod
     def from_settings(cls, match: MatchSettings, **keep: Any) -> "SpanScorer":
         """A scorer of these settings; keep: per_doc, keep_errors,
-        keep_outcomes, kept_schemes, batch_size, batched."""
+        keep_outcomes, kept_schemes, batch_size, batched. The string schemes
+        need the documents' texts, which a scorer of spans does not have:
+        SettingError."""
+        if match.string_schemes:
+            raise SettingError(
+                f"the scheme {match.string_schemes[0]!r} compares the texts of spans: score files or a "
+                "pipeline (compare_files, evaluate_pipeline) or mentions (evaluate_mentions), not span lists",
+                "schemes",
+            )
         return cls(match.schemes, **match.scorer_settings(), **keep)
 
     @property

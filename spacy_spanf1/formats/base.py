@@ -20,6 +20,10 @@ UsageError = SettingError
 #: what the reader met and handled (span texts that disagree with their
 #: offsets, offsets it converted). Pairing sums them by side.
 NOTES_KEY = "_notes"
+#: A predicted Document's `meta[STRINGS_KEY]`: its (string, label) pairs as
+#: listed, when they are not the texts of its spans (mentions without
+#: offsets, whose strings need not be in the text); for the string schemes.
+STRINGS_KEY = "_strings"
 
 
 @dataclass

@@ -29,7 +29,7 @@ from ..notes import GROUNDING_NOTES, Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
-from .base import NOTES_KEY, Document, Format, InputError, PathLike
+from .base import NOTES_KEY, STRINGS_KEY, Document, Format, InputError, PathLike
 from .records import check_read, json_lines, record_text
 
 class MentionsFormat(Format):
@@ -109,6 +109,7 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         notes = _notes(grounded, failure, where)
         if notes:
             meta[NOTES_KEY] = notes
+        meta[STRINGS_KEY] = list(mentions)
         key = str(record["id"]) if "id" in record else None
         yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=key, source=str(path))
 

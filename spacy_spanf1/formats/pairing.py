@@ -26,7 +26,7 @@ from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
 from ..notes import Notes, merge_notes, note
-from .base import NOTES_KEY, Document
+from .base import NOTES_KEY, STRINGS_KEY, Document
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -56,6 +56,15 @@ class DocPair:
     text: str
     offsets: Optional[List[Tuple[int, int]]] = None
     meta: Dict[str, Any] = field(default_factory=dict)
+    pred_strings: Optional[List[Tuple[str, str]]] = None
+
+    def strings(self, side: str) -> List[Tuple[str, str]]:
+        """The (text, label) pairs of one side's spans, for the string
+        schemes; on the predicted side of mentions without offsets, the
+        mentions as listed (`pred_strings`)."""
+        if side == "pred" and self.pred_strings is not None:
+            return list(self.pred_strings)
+        return [(self.span_text(span), span.label) for span in (self.gold if side == "gold" else self.pred)]
 
     def span_text(self, span: Span) -> str:
         """The text a span covers."""
@@ -272,7 +281,10 @@ def pair_documents(
                 stats.skipped_names.append(gold.name)
             continue
         pred_spans = list(pred_spans or [])
-        yield _doc_pair(i, gold, list(gold_spans), pred_spans)
+        pair = _doc_pair(i, gold, list(gold_spans), pred_spans)
+        if pred is not None and pred.meta and STRINGS_KEY in pred.meta:
+            pair.pred_strings = pred.meta[STRINGS_KEY]
+        yield pair
 
 
 def _count_error(sources: Tuple[str, str], n_gold: int, n_pred: int, what: str) -> InputError:

@@ -23,12 +23,10 @@ from ..engine.counts import PRFCounts
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
 from ..results import SchemeResult
-from ..settings import GROUNDINGS, SCHEMES, check_choice, check_unit
+from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from .ground import GroundedMention, Text, check_fuzzy, ground_in
 from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer
 
-#: The schemes that compare strings, not offsets.
-STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
 #: The counts of a grounding report, in the order reports list them: the
 #: first six partition the mentions (a duplicate counts under no method).
 GROUNDING_COUNTS: Tuple[str, ...] = (
@@ -94,6 +92,49 @@ def string_results(gold_docs: Iterable[Sequence[Mention]], pred_docs: Iterable[S
                            n_docs=n_docs)
         for name in wanted
     }
+
+
+class StringCounter:
+    """The string schemes over a stream of documents, one at a time (what
+    `corpus.score_pairs` runs beside the span scorer).
+
+    schemes (Sequence[str]): Of STRING_SCHEMES.
+    labels (Optional[Sequence[str]]): Count only these labels; None: all.
+    per_doc (bool): Keep one row (tp, fp, fn) per document and scheme.
+    """
+
+    def __init__(self, schemes: Sequence[str], labels: Optional[Sequence[str]] = None, per_doc: bool = False) -> None:
+        self.schemes = tuple(schemes)
+        self.labels = None if labels is None else frozenset(labels)
+        self.per_doc = per_doc
+        self.per_label: Dict[str, Dict[str, PRFCounts]] = {name: {} for name in self.schemes}
+        self.rows: Dict[str, List[Tuple[int, int, int]]] = {name: [] for name in self.schemes}
+        self.n_docs = 0
+
+    def add(self, gold: Sequence[Mention], pred: Sequence[Mention]) -> None:
+        if self.labels is not None:
+            gold = [m for m in gold if m[1] in self.labels]
+            pred = [m for m in pred if m[1] in self.labels]
+        self.n_docs += 1
+        for name in self.schemes:
+            found = self.per_label[name]
+            doc = string_counts(gold, pred, name == "strings_normalized")
+            for label, counts in doc.items():
+                found[label] = found[label] + counts if label in found else counts
+            if self.per_doc:
+                total = sum(doc.values(), PRFCounts())
+                self.rows[name].append((total.tp, total.fp, total.fn))
+
+    def results(self) -> Dict[str, SchemeResult]:
+        import numpy
+
+        out = {}
+        for name in self.schemes:
+            per_label = dict(sorted(self.per_label[name].items()))
+            rows = numpy.array(self.rows[name], dtype=numpy.int64).reshape(-1, 3) if self.per_doc else None
+            out[name] = SchemeResult(name, sum(per_label.values(), PRFCounts()), per_label, per_doc=rows,
+                                     n_docs=self.n_docs)
+        return out
 
 
 def grounding_row(grounded: Sequence[GroundedMention], parse_failed: bool) -> Dict[str, int]:
@@ -262,6 +303,7 @@ def _predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: s
 
 __all__ = [
     "GROUNDING_COUNTS",
+    "StringCounter",
     "MentionScores",
     "STRING_SCHEMES",
     "evaluate_mentions",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
 from ..exceptions import InputError
-from ..settings import DOC_ATTRIBUTES, SPAN_ATTRIBUTES, AnalysisSettings, MatchSettings
+from ..settings import DOC_ATTRIBUTES, SPAN_ATTRIBUTES, STRING_SCHEMES, AnalysisSettings, MatchSettings
 from .bootstrap import bootstrap_ci
 from .breakdown import breakdown
 from .paired import paired_test
@@ -154,16 +154,18 @@ def _breakdowns(scores: Any, settings: AnalysisSettings, match: Optional[MatchSe
     common["unit"] = scores.unit
     breakdowns: Dict[str, Any] = {}
     intervals: Dict[str, Any] = {}
+    # Breakdowns match spans again; the string schemes compare texts and are left out.
+    span_schemes = [scheme for scheme in scores.results if scheme not in STRING_SCHEMES]
     for name in settings.by:
         if name in SPAN_ATTRIBUTES:
-            found = breakdown(gold_docs, pred_docs, schemes=list(scores.results), by=name,
+            found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name,
                               buckets=settings.buckets, **common)
         elif name in DOC_ATTRIBUTES:
-            found = breakdown(gold_docs, pred_docs, schemes=list(scores.results), by=name,
+            found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name,
                               buckets=settings.buckets, doc_lengths=scores.doc_lengths, **common)
         else:
             try:
-                found = breakdown(gold_docs, pred_docs, schemes=list(scores.results),
+                found = breakdown(gold_docs, pred_docs, schemes=span_schemes,
                                   by=scores.doc_meta[name], buckets=settings.buckets, **common)
             except ValueError as err:
                 raise _stats_error(err, "by") from None
