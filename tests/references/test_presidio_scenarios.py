@@ -1,5 +1,5 @@
 """The scenarios of Presidio Evaluator's "Span Matching Strategies" document
-(presidio-research, docs/evaluation/span_matching.md), one test each, under the
+(the Presidio Evaluator documentation), one test each, under the
 `iou` scheme.
 
 Each expected value is written out by hand from the document and docs/definitions.md
