@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 from ..mentions.ground import check_fuzzy
-from ..mentions.parse import LABEL_KEYS, STRING_KEYS
-from ..mentions.score import ground_document, read_prediction
+from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts
+from ..mentions.score import ground_document, predicted_spans, read_prediction
 from ..notes import GROUNDING_NOTES, Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
@@ -93,18 +93,8 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         label = record.get("label") if isinstance(record.get("label"), str) else None
         mentions, placed, failure = read_prediction(answer, text, label)
         grounded = ground_document(text, mentions, placed, ground, threshold)
-        spans = set()
-        end = len(text)
-        for mention in grounded:
-            if mention.status == "duplicate" and ground == "all":
-                continue  # under "all" a repeat adds nothing
-            if mention.status != "grounded":
-                end += 1  # past the text: a prediction that matches nothing
-                spans.add(Span(end, end + 1, mention.label))
-                end += 1
-                continue
-            for start, stop in mention.spans:
-                spans.add(Span(start, stop, mention.label))
+        # not found and duplicates: spans past the text, which match nothing
+        spans = set(map(Span._make, predicted_spans(grounded, None, text, "char", scores_duplicates=ground != "all")))
         meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
         notes = _notes(grounded, failure, where)
         if notes:
@@ -121,13 +111,10 @@ def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
         raise InputError(f'"mentions" is a {type(items).__name__}, not a list', path, lineno)
     out = []
     for k, item in enumerate(items):
-        if isinstance(item, dict):
-            string = next((item[key] for key in STRING_KEYS if key in item), None)
-            label = next((item[key] for key in LABEL_KEYS if key in item), None)
-        elif isinstance(item, (list, tuple)) and len(item) == 2:
-            string, label = item
-        else:
+        parts = mention_parts(item)
+        if parts is None:
             raise InputError(f'mention {k} is {item!r}, not {{"text", "label"}} or [string, label]', path, lineno)
+        string, label = parts
         if not isinstance(string, str) or not string.strip():
             raise InputError(f"mention {k} has no string (keys {', '.join(STRING_KEYS)}): {item!r}", path, lineno)
         if label is None:

@@ -162,14 +162,23 @@ def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
     return mentions
 
 
-def _mention(item: Any) -> Optional[Mention]:
+def mention_parts(item: Any) -> Optional[Tuple[Any, Any]]:
+    """The (string, label) an item of a mentions list gives, unchecked: an
+    object's first key of STRING_KEYS and of LABEL_KEYS (None when absent),
+    or a pair; None when the item is neither."""
     if isinstance(item, dict):
-        string = next((item[k] for k in STRING_KEYS if k in item), None)
-        label = next((item[k] for k in LABEL_KEYS if k in item), None)
-    elif isinstance(item, (list, tuple)) and len(item) == 2:
-        string, label = item
-    else:
+        return (next((item[k] for k in STRING_KEYS if k in item), None),
+                next((item[k] for k in LABEL_KEYS if k in item), None))
+    if isinstance(item, (list, tuple)) and len(item) == 2:
+        return item[0], item[1]
+    return None
+
+
+def _mention(item: Any) -> Optional[Mention]:
+    parts = mention_parts(item)
+    if parts is None:
         return None
+    string, label = parts
     if isinstance(string, str) and isinstance(label, str) and string.strip() and label:
         return string, label
     return None

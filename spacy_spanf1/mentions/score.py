@@ -247,7 +247,7 @@ def evaluate_mentions(
         spans, strings = _gold_of(gold_doc, text, unit, k)
         gold_spans.append(spans)
         gold_strings.append(strings)
-        pred_spans.append(_predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=ground != "all"))
+        pred_spans.append(predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=ground != "all"))
         pred_strings.append(list(mentions))
         documents.append({"counts": row, "mentions": grounded,
                           "parse_failure": None if failure is None else failure.excerpt})
@@ -276,7 +276,7 @@ def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[in
     return spans, [(text[s:e], label) for s, e, label in spans]
 
 
-def _predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
+def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
                      scores_duplicates: bool = True) -> List[Tuple[int, int, str]]:
     """The grounded mentions as spans in the unit; a mention not found, or a
     duplicate, as a span past the end of the document (it matches nothing).
