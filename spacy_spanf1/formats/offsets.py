@@ -92,28 +92,26 @@ def place_spans(
     Raises InputError for offsets outside the text (whatever the policy),
     and for a mismatch under "error".
     """
-    written = [(span, span.fragments) for span in spans]
+    as_written = [span.fragments for span in spans]
     if policy == "ignore" or all(span.quoted is None for span in spans):
         if guess and policy != "ignore" and not all(_agrees(span.fragments, None, text) for span in spans):
             # No quoted text to compare, but offsets past the text: a browser's
             # offsets (UTF-16 code units, and CRLF as one when the text has it)?
             for kind, positions in reversed(list(_readings(text))):
-                converted = [_convert(span.fragments, positions) for span in spans]
-                if all(c is not None for c in converted):
-                    return converted, {kind: note(1, [document])}  # type: ignore[list-item]
-        _check_bounds(written, text, path, line, hint)
-        return [fragments for _, fragments in written], {}
+                converted = _convert_all(spans, positions)
+                if converted is not None:
+                    return converted, {kind: note(1, [document])}
+        _check_bounds(spans, text, path, line, hint)
+        return as_written, {}
     bad = [span for span in spans if not _agrees(span.fragments, span.quoted, text)]
     if not bad:
-        return [span.fragments for span in spans], {}
+        return as_written, {}
     for kind, positions in _readings(text):
         crlf = kind != CONVERSIONS[0]
-        converted = [_convert(span.fragments, positions) for span in spans]
-        if all(c is not None for c in converted) and all(
-            _agrees(c, span.quoted, text, crlf) for c, span in zip(converted, spans)
-        ):
-            return converted, {kind: note(1, [document])}  # type: ignore[list-item]
-    _check_bounds(written, text, path, line, hint)
+        converted = _convert_all(spans, positions)
+        if converted is not None and all(_agrees(c, span.quoted, text, crlf) for c, span in zip(converted, spans)):
+            return converted, {kind: note(1, [document])}
+    _check_bounds(spans, text, path, line, hint)
     if policy == "error":
         first = bad[0]
         raise InputError(f"{_describe(first, text, document)}; offsets and quoted texts must agree "
@@ -122,7 +120,7 @@ def place_spans(
     examples = [_describe(span, text, document) for span in bad[:NOTE_EXAMPLES]]
     if hint:
         examples[0] += hint
-    return [span.fragments for span in spans], {MISMATCH: note(len(bad), examples)}
+    return as_written, {MISMATCH: note(len(bad), examples)}
 
 
 def _agrees(fragments: Fragments, quoted: Optional[str], text: str, crlf: bool = False) -> bool:
@@ -139,10 +137,9 @@ def _agrees(fragments: Fragments, quoted: Optional[str], text: str, crlf: bool =
     return found == quoted
 
 
-def _check_bounds(spans: Sequence[Tuple[QuotedSpan, Fragments]], text: str, path: PathLike, line: Optional[int],
-                  hint: str = "") -> None:
-    for span, fragments in spans:
-        for start, end in fragments:
+def _check_bounds(spans: Sequence[QuotedSpan], text: str, path: PathLike, line: Optional[int], hint: str = "") -> None:
+    for span in spans:
+        for start, end in span.fragments:
             if not 0 <= start < end <= len(text):
                 raise InputError(
                     f"{span.where} ({span.label}) has the offsets {start}-{end}; offsets need "
@@ -181,6 +178,13 @@ def _positions(text: str, *, utf16: bool, crlf: bool) -> Dict[int, int]:
         previous = char
     positions[unit] = len(text)
     return positions
+
+
+def _convert_all(spans: Sequence[QuotedSpan], positions: Dict[int, int]) -> Optional[List[Fragments]]:
+    """Every span's fragments read through positions; None when one of them
+    does not fall on a character (inside a surrogate pair, past the text)."""
+    converted = [_convert(span.fragments, positions) for span in spans]
+    return None if any(c is None for c in converted) else converted  # type: ignore[return-value]
 
 
 def _convert(fragments: Fragments, positions: Dict[int, int]) -> Optional[Fragments]:
