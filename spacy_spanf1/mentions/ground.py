@@ -22,7 +22,8 @@ candidate is not found; one with more than one candidate is ambiguous.
 """
 import re
 import unicodedata
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from functools import lru_cache
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..exceptions import SettingError
 from ..settings import GROUNDINGS, check_choice
@@ -91,13 +92,7 @@ class Text:
         return [(starts[s], ends[e - 1]) for s, e in occurrences(norm, key)]
 
     def fuzzy(self, string: str, threshold: float) -> List[Tuple[int, int]]:
-        try:
-            from rapidfuzz import fuzz
-        except ImportError:  # pragma: no cover - the extra is installed in the tests
-            raise SettingError(
-                "'fuzzy' grounding needs rapidfuzz: pip install 'spacy-spanf1[llm]'", "fuzzy"
-            ) from None
-        found = fuzz.partial_ratio_alignment(string, self.text, score_cutoff=threshold * 100)
+        found = _aligner()(string, self.text, score_cutoff=threshold * 100)
         if found is None or found.score < threshold * 100:
             return []
         # rapidfuzz aligns windows as long as the string, so a window may
@@ -109,6 +104,19 @@ class Text:
         while end > start and self.text[end - 1].isspace():
             end -= 1
         return [(start, end)] if end > start else []
+
+
+@lru_cache(maxsize=None)
+def _aligner() -> Any:
+    """rapidfuzz's partial-ratio alignment, imported once, when first needed
+    (the extra `llm` installs it)."""
+    try:
+        from rapidfuzz.fuzz import partial_ratio_alignment
+    except ImportError:  # pragma: no cover - the extra is installed in the tests
+        raise SettingError(
+            "'fuzzy' grounding needs rapidfuzz: pip install 'spacy-spanf1[llm]'", "fuzzy"
+        ) from None
+    return partial_ratio_alignment
 
 
 def occurrences(text: str, string: str) -> List[Tuple[int, int]]:
