@@ -31,8 +31,32 @@ def _span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
     return {"start": span.start, "end": span.end, "label": span.label, "text": pair.span_text(span)}
 
 
-#: kind -> its place in ERROR_KINDS (records at one position are in this order).
-KIND_ORDER = {kind: i for i, kind in enumerate(ERROR_KINDS)}
+#: The kind of the error records of a mention that is not in the text
+#: (mentions without offsets): a spurious prediction, named apart.
+NOT_IN_TEXT = "not_in_text"
+#: Every kind an error record has.
+RECORD_KINDS = ERROR_KINDS + (NOT_IN_TEXT,)
+#: kind -> its place in RECORD_KINDS (records at one position are in this order).
+KIND_ORDER = {kind: i for i, kind in enumerate(RECORD_KINDS)}
+
+
+def record_kind(error: SpanError, pair: DocPair) -> str:
+    """The kind of an error's record: its own, or `not_in_text` for a
+    spurious prediction made of mentions that were not found in the text."""
+    unplaced = pair.pred_unplaced
+    if unplaced and error.kind == "spurious" and error.pred and all(
+        unplaced.get(p[0], ("", ""))[1] == "not_found" for p in error.pred
+    ):
+        return NOT_IN_TEXT
+    return error.kind
+
+
+def _unplaced_record(pair: DocPair, span: Span) -> Optional[Dict[str, Any]]:
+    """The record of a predicted mention without a place in the text: no
+    offsets, the string as listed; None for a span of the text."""
+    if pair.pred_unplaced and span[0] in pair.pred_unplaced:
+        return {"start": None, "end": None, "label": span[2], "text": pair.pred_unplaced[span[0]][0]}
+    return None
 
 
 def error_records(
@@ -64,12 +88,16 @@ def error_records(
         else:
             gold_record = None if gold is None else _span_record(pair, gold)
             pred_records = [_span_record(pair, p) for p in error.pred]
+        kind = error.kind
+        if pair.pred_unplaced:
+            kind = record_kind(error, pair)
+            pred_records = [_unplaced_record(pair, p) or r for p, r in zip(error.pred, pred_records)]
         records.append(
             {
                 "doc": pair.index,
                 "name": pair.name,
                 "scheme": scheme,
-                "kind": error.kind,
+                "kind": kind,
                 "count": error.count,
                 "gold": gold_record,
                 "pred": pred_records,
@@ -79,7 +107,7 @@ def error_records(
             }
         )
         first = gold if gold is not None else error.pred[0]
-        positions.append((pair.index, first[0], first[1], KIND_ORDER[error.kind]))
+        positions.append((pair.index, first[0], first[1], KIND_ORDER[kind]))
     order = sorted(range(len(records)), key=positions.__getitem__)
     return [records[i] for i in order]
 
@@ -113,7 +141,7 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
     labels: Dict[str, str] = {}
     docs: Dict[int, Tuple[str, str, Optional[Sequence[Tuple[int, int]]], DocPair]] = {}
     head = ',"scheme":' + json_string(scheme)
-    kinds = {kind: ',"kind":' + json_string(kind) for kind in ERROR_KINDS}
+    kinds = {kind: ',"kind":' + json_string(kind) for kind in RECORD_KINDS}
     counts: Dict[str, str] = {}
 
     def first_time(value: Any, found: Dict[Any, str], encoded: str) -> str:
@@ -122,6 +150,8 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
 
     def span(item: Span, text: str, offsets: Any, pair: DocPair) -> str:
         start, end, label = item
+        if pair.pred_unplaced and start in pair.pred_unplaced:
+            return srsly.json_dumps(_unplaced_record(pair, item))
         piece = text[start:end] if offsets is None else pair.span_text(item)
         return (
             f'{{"start":{start},"end":{end},"label":{labels.get(label) or first_time(label, labels, json_string(label))},'
@@ -139,6 +169,8 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
             )
         head_of_doc, text, offsets, pair = found
         gold, pred, kind = error.gold, error.pred, error.kind
+        if pair.pred_unplaced:
+            kind = record_kind(error, pair)
         iou, gold_cover, pred_cover = error.iou, error.gold_coverage, error.pred_coverage
         lines.append(
             f'{head_of_doc}{kinds[kind]}'
@@ -263,9 +295,10 @@ def format_counts(counts: Mapping[str, int]) -> str:
 
 
 def _char_spans(pair: DocPair, spans: Sequence[Span]) -> List[Span]:
-    """The spans in character offsets of pair.text."""
+    """The spans in character offsets of pair.text (not those past its end:
+    mentions without a place in it)."""
     if pair.offsets is None:
-        return list(spans)
+        return [s for s in spans if s.end <= len(pair.text)]
     n = len(pair.offsets)
     return [
         Span(pair.offsets[s.start][0], pair.offsets[s.end - 1][1], s.label)

@@ -24,6 +24,10 @@ NOTES_KEY = "_notes"
 #: listed, when they are not the texts of its spans (mentions without
 #: offsets, whose strings need not be in the text); for the string schemes.
 STRINGS_KEY = "_strings"
+#: A predicted Document's `meta[UNPLACED_KEY]`: the mentions without a place
+#: in the text (not found, or duplicates), scored as spans past its end:
+#: the start of each such span -> (string, status).
+UNPLACED_KEY = "_unplaced"
 
 
 @dataclass

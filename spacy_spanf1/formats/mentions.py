@@ -15,7 +15,8 @@ its extension) in char unit, and the records pair with it by `id` or in
 order, their texts checked like every other format's. Each mention is
 grounded in the text (`mentions.ground`, options `ground` and `fuzzy`); a
 mention not found, or a duplicate, is a predicted span past the end of the
-text, which matches nothing (SPU, FP). The grounding counts are the
+text, which matches nothing (SPU, FP); the error records name a mention
+not found by its own kind, `not_in_text`, with its string. The grounding counts are the
 document's notes (`grounded_exact`, ..., `not_found`, `duplicates`,
 `ambiguous`, `parse_failures`), with examples.
 """
@@ -29,7 +30,7 @@ from ..notes import GROUNDING_NOTES, Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
-from .base import NOTES_KEY, STRINGS_KEY, Document, Format, InputError, PathLike
+from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document, Format, InputError, PathLike
 from .records import check_read, json_lines, record_text
 
 class MentionsFormat(Format):
@@ -94,12 +95,16 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         mentions, placed, failure = read_prediction(answer, text, label)
         grounded = ground_document(text, mentions, placed, ground, threshold)
         # not found and duplicates: spans past the text, which match nothing
-        spans = set(map(Span._make, predicted_spans(grounded, None, text, "char", scores_duplicates=ground != "all")))
+        unplaced: Dict[int, Any] = {}
+        spans = set(map(Span._make, predicted_spans(grounded, None, text, "char", scores_duplicates=ground != "all",
+                                                    unplaced=unplaced)))
         meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
         notes = _notes(grounded, failure, where)
         if notes:
             meta[NOTES_KEY] = notes
         meta[STRINGS_KEY] = list(mentions)
+        if unplaced:
+            meta[UNPLACED_KEY] = unplaced
         key = str(record["id"]) if "id" in record else None
         yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=key, source=str(path))
 

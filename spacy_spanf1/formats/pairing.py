@@ -26,7 +26,7 @@ from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
 from ..notes import Notes, merge_notes, note
-from .base import NOTES_KEY, STRINGS_KEY, Document
+from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -47,6 +47,10 @@ class DocPair:
         token in token unit; None in char unit.
     meta (Dict[str, Any]): The gold document's metadata (genre, source, ...;
         for breakdowns and grouped resampling).
+    pred_strings: The predicted mentions as listed, when they came without
+        offsets (the `mentions` format). pred_unplaced: those of them
+        without a place in the text, scored as spans past its end: the
+        start of each -> (string, status).
     """
 
     index: int
@@ -57,6 +61,7 @@ class DocPair:
     offsets: Optional[List[Tuple[int, int]]] = None
     meta: Dict[str, Any] = field(default_factory=dict)
     pred_strings: Optional[List[Tuple[str, str]]] = None
+    pred_unplaced: Optional[Dict[int, Tuple[str, str]]] = None
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -284,6 +289,7 @@ def pair_documents(
         pair = _doc_pair(i, gold, list(gold_spans), pred_spans)
         if pred is not None and pred.meta and STRINGS_KEY in pred.meta:
             pair.pred_strings = pred.meta[STRINGS_KEY]
+            pair.pred_unplaced = pred.meta.get(UNPLACED_KEY)
         yield pair
 
 

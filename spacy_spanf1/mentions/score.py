@@ -277,10 +277,13 @@ def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[in
 
 
 def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
-                     scores_duplicates: bool = True) -> List[Tuple[int, int, str]]:
+                    scores_duplicates: bool = True,
+                    unplaced: Optional[Dict[int, Tuple[str, str]]] = None) -> List[Tuple[int, int, str]]:
     """The grounded mentions as spans in the unit; a mention not found, or a
     duplicate, as a span past the end of the document (it matches nothing).
-    Under `all` a repeated string adds nothing (scores_duplicates False)."""
+    Under `all` a repeated string adds nothing (scores_duplicates False).
+    unplaced: filled with the start of each span past the end -> the
+    mention's (string, status), for the error records."""
     end = len(gold_doc) if unit == "token" else len(text)
     spans = []
     for mention in grounded:
@@ -289,6 +292,8 @@ def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: st
         if mention.status != "grounded":
             end += 1
             spans.append((end, end + 1, mention.label))
+            if unplaced is not None:
+                unplaced[end] = (mention.string, mention.status)
             end += 1
             continue
         for start, stop in mention.spans:

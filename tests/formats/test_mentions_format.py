@@ -113,3 +113,37 @@ def test_mentions_are_predictions_only(tmp_path, files):
     conll = write(tmp_path / "gold.conll", "Ann B-PER\n")
     with pytest.raises(UsageError, match="conll input is scored in token unit"):
         compare_files(conll, answers, format="mentions", schemes="strict")
+
+
+def test_error_records_name_a_mention_not_in_the_text_by_its_own_kind(files, tmp_path):
+    gold, answers = files
+    errors = tmp_path / "errors.jsonl"
+    html = tmp_path / "report.html"
+    result = invoke(["compare", gold, answers, "--format", "mentions", "--schemes", "strict",
+                     "--errors", errors, "--html", html])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in errors.read_text(encoding="utf-8").splitlines()]
+    # By hand, document 2: "Acme" ORG is missed; the second "Bo Chen" is a duplicate (spurious,
+    # the string is in the text); "Berlin" is not in the text. Neither has offsets.
+    assert [(r["kind"], r["gold"] and r["gold"]["text"], [p["text"] for p in r["pred"]]) for r in records] == [
+        ("missed", "Acme", []),
+        ("spurious", None, ["Bo Chen"]),
+        ("not_in_text", None, ["Berlin"]),
+    ]
+    assert records[2]["pred"] == [{"start": None, "end": None, "label": "LOC", "text": "Berlin"}]
+    assert records[2]["count"] == "spu"
+    page = html.read_text(encoding="utf-8")
+    assert '<td class="kind">not_in_text</td>' in page and "Berlin" in page
+
+
+def test_error_lines_write_what_error_records_hold_for_mentions(files):
+    import srsly
+    from spacy_spanf1.report import error_lines, error_records
+
+    gold, answers = files
+    scores = compare_files(gold, answers, format="mentions", schemes=["strict", "iou"], keep_errors=True)
+    for name in ("strict", "iou"):
+        errors = scores.results[name].errors
+        lines = error_lines(errors, scores.pairs, name)
+        assert lines == [srsly.json_dumps(r) for r in error_records(errors, scores.pairs, name)]
+        assert sum('"kind":"not_in_text"' in line for line in lines) == 1
