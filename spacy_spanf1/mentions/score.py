@@ -196,6 +196,7 @@ def evaluate_mentions(
     ground: str = GROUNDINGS[0],
     fuzzy: Optional[float] = None,
     unit: str = "char",
+    answer_labels: Union[None, str, Sequence[Optional[str]]] = None,
     **settings: Any,
 ) -> MentionScores:
     """Score mentions without offsets against gold spans.
@@ -213,6 +214,10 @@ def evaluate_mentions(
     fuzzy (Optional[float]): Threshold of the fuzzy stage, in (0, 1].
     unit (str): "char", or "token" (the gold documents must be Docs: the
         grounded characters are expanded to their tokens).
+    answer_labels: The label of the mentions an answer marks without
+        naming their label (GPT-NER's `@@Ann Lee##`, asked one label at a
+        time): one label for every document, or one per document (None
+        where the answer names its labels).
     settings: Further settings of the span schemes (iou_threshold, ...).
     """
     names = [schemes] if isinstance(schemes, str) else list(schemes or ())
@@ -238,8 +243,9 @@ def evaluate_mentions(
             f"gold ({len(gold)}), predicted ({len(predicted)}) and texts ({len(texts)}) must hold one entry "
             "per document each", "texts",
         )
+    marked = _answer_labels(answer_labels, len(texts))
     for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
-        mentions, placed, failure = read_prediction(answer, text)
+        mentions, placed, failure = read_prediction(answer, text, marked[k])
         grounded = ground_document(text, mentions, placed, ground, threshold)
         row = grounding_row(grounded, failure is not None)
         for name, n in row.items():
@@ -257,6 +263,24 @@ def evaluate_mentions(
     for name in names:
         results[name] = span_results[name] if name in span_results else string_part[name]
     return MentionScores(results, totals, documents)
+
+
+def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: int) -> List[Optional[str]]:
+    """One label (or None) per document; SettingError naming answer_labels."""
+    if labels is None or isinstance(labels, str):
+        return [labels] * n_docs
+    found = list(labels)
+    if len(found) != n_docs:
+        raise SettingError(
+            f"answer_labels holds {len(found)} labels for {n_docs} documents: give one label, or one per document",
+            "answer_labels",
+        )
+    for k, label in enumerate(found):
+        if label is not None and (not isinstance(label, str) or not label):
+            raise SettingError(
+                f"answer_labels[{k}] is {label!r}; a label is a non-empty string (or None)", "answer_labels"
+            )
+    return found
 
 
 def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[int, int, str]], List[Mention]]:

@@ -275,3 +275,31 @@ def test_mentions_given_as_python_values():
         scores = evaluate_mentions([[(0, 7, "PER")]], [mentions], texts=[text], schemes=["strict"])
         assert scores.grounding["exact"] == 1 and scores.grounding["parse_failures"] == 0
         assert scores.results["strict"].totals.cor == 1
+
+
+def test_gpt_ner_answers_take_the_label_each_document_was_asked_for():
+    texts = ["Ann Lee flew to New York.", "Bo met Cy in Oslo."]
+    gold = [[(0, 7, "PER"), (16, 24, "LOC")], [(0, 2, "PER"), (7, 9, "PER"), (13, 17, "LOC")]]
+    # One prompt per label, as GPT-NER asks: PER for the first text, LOC for the second.
+    answers = ["@@Ann Lee## flew to New York.", "Bo met Cy in @@Oslo##."]
+    scores = evaluate_mentions(gold, answers, texts=texts, schemes=["strict"], answer_labels=["PER", "LOC"])
+    # By hand: "Ann Lee" PER at 0-7 and "Oslo" LOC at 13-17 are correct; three gold spans missed.
+    assert scores.results["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 3, "spu": 0}
+    assert scores.grounding["parse_failures"] == 0
+    # One label for every document; without one, the marks cannot be labelled: parse failures.
+    every = evaluate_mentions(gold, answers, texts=texts, schemes=["strict"], answer_labels="PER")
+    # "Oslo" PER on gold "Oslo" LOC: same boundaries, wrong label, one INC under strict
+    assert every.results["strict"].counts == {"cor": 1, "inc": 1, "par": 0, "mis": 3, "spu": 0}
+    unlabelled = evaluate_mentions(gold, answers, texts=texts, schemes=["strict"])
+    assert unlabelled.grounding["parse_failures"] == 2
+
+
+@pytest.mark.parametrize("labels, message", [
+    (["PER"], "answer_labels holds 1 labels for 2 documents"),
+    (["PER", 3], "answer_labels[1] is 3"),
+])
+def test_bad_answer_labels_are_one_clear_error(labels, message):
+    from spacy_spanf1 import SettingError
+
+    with pytest.raises(SettingError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        evaluate_mentions([[], []], ["", ""], texts=["a", "b"], schemes=["strict"], answer_labels=labels)
