@@ -193,20 +193,22 @@ def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: F
     if pred_path is None:
         raise UsageError(f"{fmt.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
     gold_fmt = get_format(infer_format(gold_path))
-    if getattr(gold_fmt, "predictions_only", False) or getattr(gold_fmt, "align", None) is not None:
+    if getattr(gold_fmt, "predictions_only", False):
         raise UsageError(
-            f"the gold of {fmt.name} input is read in char unit from a file with its spans (jsonl, brat, ...), "
+            f"the gold of {fmt.name} input is read from a file with its spans (jsonl, spacy, conll, brat, ...), "
             f"not {gold_fmt.name}",
             "format",
         )
     spans_key = options.pop("spans_key", None)
+    if unit is None:  # the gold format's first unit it shares: char for files of offsets, token for CoNLL
+        unit = next(u for u in gold_fmt.units if u in fmt.units)
     unit, pred_options = check_options(fmt, unit, options)
     unit, gold_options = check_options(gold_fmt, unit, {"spans_key": spans_key})
     pairing = {k: pred_options.pop(k) for k in PAIRING_OPTIONS if k in pred_options}
     gold_docs = gold_fmt.read(gold_path, side="gold", unit=unit, **gold_options)
     pred_docs = fmt.read(pred_path, side="pred", unit=unit, **pred_options)
     return Pairs(gold_docs, pred_docs, fmt=fmt, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pred_options, **pairing})
+                 options={**pred_options, **pairing, **gold_options, "unit": unit})
 
 
 __all__ = [

@@ -20,8 +20,9 @@ not found by its own kind, `not_in_text`, with its string. The grounding counts 
 document's notes (`grounded_exact`, ..., `not_found`, `duplicates`,
 `ambiguous`, `parse_failures`), with examples.
 """
+from bisect import bisect_left, bisect_right
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..mentions.ground import check_fuzzy
 from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts
@@ -32,6 +33,7 @@ from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
 from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document, Format, InputError, PathLike
 from .records import check_read, json_lines, record_text
+from .pairing import token_offsets
 
 class MentionsFormat(Format):
     """Mentions without offsets (unit char); predictions only.
@@ -42,7 +44,7 @@ class MentionsFormat(Format):
     """
 
     name = "mentions"
-    units = ("char",)
+    units = ("char", "token")
     extensions = ()
     options = ("ground", "fuzzy")
     keyed = True
@@ -62,6 +64,58 @@ class MentionsFormat(Format):
         fuzzy = opts.get("fuzzy")
         threshold = check_fuzzy(None if fuzzy is None else _number(fuzzy))
         return _read(Path(path), ground, threshold)
+
+    def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str,
+                      spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], List[Span], Dict[int, Any]]:
+        """(gold spans, predicted spans, unplaced mentions) of a pair, in the
+        unit: the gold spans of a spaCy Doc read from it (its entities, or
+        the span group `spans_key`), and in token unit the grounded
+        characters expanded to the gold document's tokens (as
+        `Doc.char_span(..., alignment_mode="expand")` does)."""
+        gold_spans = gold.spans
+        doc = gold.meta.get("_doc") if gold.meta else None
+        if doc is not None:
+            gold_spans = _doc_spans(doc, spans_key, unit)
+        if pred is None:
+            return gold_spans, [], {}
+        unplaced = (pred.meta or {}).get(UNPLACED_KEY) or {}
+        if unit == "char":
+            return gold_spans, list(pred.spans or []), unplaced
+        offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
+        return (gold_spans,) + _to_tokens(pred.spans or [], unplaced, offsets, len(gold.text))
+
+
+def _doc_spans(doc: Any, spans_key: Optional[str], unit: str) -> Optional[List[Span]]:
+    """The gold spans of a spaCy Doc (None: it has no such annotation)."""
+    from spacy.training import Example
+
+    from ..integrations.spacy import example_spans
+
+    found = example_spans(Example(doc, doc), spans_key, unit)
+    return None if found is None else list(found[0])
+
+
+def _to_tokens(spans: List[Span], unplaced: Dict[int, Any], offsets: List[Tuple[int, int]],
+               n_chars: int) -> Tuple[List[Span], Dict[int, Any]]:
+    """Character spans as the token spans that cover them; a span past the
+    end of the text (a mention without a place in it) stays past the end
+    of the tokens, with its entry of `unplaced`."""
+    starts = [start for start, _ in offsets]
+    ends = [end for _, end in offsets]
+    n = len(offsets)
+    out = set()
+    moved = {}
+    for start, end, label in spans:
+        if start >= n_chars:
+            token = n + start - n_chars
+            out.add(Span(token, token + 1, label))
+            if start in unplaced:
+                moved[token] = unplaced[start]
+            continue
+        first, last = bisect_right(ends, start), bisect_left(starts, end)
+        if first < last:
+            out.add(Span(first, last, label))
+    return sorted(out), moved
 
 
 def _number(value: Any) -> Any:

@@ -221,6 +221,8 @@ def pair_documents(
     missing_pred = options.pop("missing_pred", None) or MISSING_PRED[0]
     check_choice("missing_pred", missing_pred, MISSING_PRED)
     align = getattr(fmt, "align", None)
+    # a format of predictions only places them on the gold document
+    place = getattr(fmt, "place_on_gold", None)
     what = getattr(fmt, "counted_as", "documents")
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     first_gold = next(gold_iter, None)
@@ -275,8 +277,11 @@ def pair_documents(
                     if n_gold != n_pred:
                         raise _count_error(sources, n_gold, n_pred, what)
                 raise error
+        unplaced = None
         if align is not None and pred is not None:
             gold_spans, pred_spans = align(gold, pred, **options)
+        elif place is not None:
+            gold_spans, pred_spans, unplaced = place(gold, pred, **options)
         else:
             gold_spans = gold.spans
             pred_spans = None if pred is None else pred.spans
@@ -289,7 +294,7 @@ def pair_documents(
         pair = _doc_pair(i, gold, list(gold_spans), pred_spans)
         if pred is not None and pred.meta and STRINGS_KEY in pred.meta:
             pair.pred_strings = pred.meta[STRINGS_KEY]
-            pair.pred_unplaced = pred.meta.get(UNPLACED_KEY)
+            pair.pred_unplaced = unplaced if place is not None else pred.meta.get(UNPLACED_KEY)
         yield pair
 
 

@@ -110,9 +110,67 @@ def test_mentions_are_predictions_only(tmp_path, files):
     gold, answers = files
     with pytest.raises(UsageError, match="no predicted file"):
         compare_files(answers, format="mentions", schemes="strict")
-    conll = write(tmp_path / "gold.conll", "Ann B-PER\n")
-    with pytest.raises(UsageError, match="conll input is scored in token unit"):
-        compare_files(conll, answers, format="mentions", schemes="strict")
+
+
+CONLL_GOLD = "Ann B-PER\nLee I-PER\nflew O\nto O\nNew B-LOC\nYork I-LOC\n. O\n"
+# CoNLL's text is its tokens joined by spaces: "Ann Lee flew to New York ."
+CONLL_ANSWERS = [{"text": "Ann Lee flew to New York .",
+                  "mentions": [["Ann", "PER"], ["New York .", "LOC"], ["Oslo", "LOC"]]}]
+
+
+def test_gold_in_token_unit_from_conll(tmp_path):
+    conll = write(tmp_path / "gold.conll", CONLL_GOLD)
+    answers = write_jsonl(tmp_path / "answers.jsonl", CONLL_ANSWERS)
+    schemes = ["strict", "partial", "iou", "overlap"]
+    scores = compare_files(conll, answers, format="mentions", schemes=schemes)
+    assert scores.unit == "token"
+    # By hand, in tokens: "Ann" is token 0 -> (0, 1); "New York ." chars 16-26 cover tokens
+    # 4-7 -> (4, 7); "Oslo" is not in the text: a span past the 7 tokens, matching nothing.
+    gold_spans = [[(0, 2, "PER"), (4, 6, "LOC")]]
+    pred_spans = [[(0, 1, "PER"), (4, 7, "LOC"), (7, 8, "LOC")]]
+    expected = evaluate_spans(gold_spans, pred_spans, schemes=schemes, unit="token")
+    for name, result in expected.items():
+        assert scores.results[name].counts == result.counts, name
+    # strict (nervaluate): an overlap on other boundaries is one INC; "Oslo" is SPU
+    assert scores.results["strict"].counts == {"cor": 0, "inc": 2, "par": 0, "mis": 0, "spu": 1}
+
+
+def test_gold_from_a_docbin_in_either_unit(tmp_path):
+    import spacy
+    from spacy.tokens import DocBin
+
+    nlp = spacy.blank("en")
+    doc = nlp("Ann Lee flew to New York.")
+    doc.ents = [doc.char_span(0, 7, "PER"), doc.char_span(16, 24, "LOC")]
+    path = tmp_path / "gold.spacy"
+    DocBin(docs=[doc]).to_disk(path)
+    answers = write_jsonl(tmp_path / "answers.jsonl", [{"text": doc.text, "mentions": [
+        ["Ann", "PER"], ["New York", "LOC"], ["Lee flew", "PER"]]}])
+    schemes = ["strict", "type", "iou"]
+    # By hand: tokens Ann(0) Lee(1) flew(2) to(3) New(4) York(5) .(6); "Lee flew" is chars 4-12.
+    cases = {
+        "token": ([[(0, 2, "PER"), (4, 6, "LOC")]], [[(0, 1, "PER"), (4, 6, "LOC"), (1, 3, "PER")]]),
+        "char": ([[(0, 7, "PER"), (16, 24, "LOC")]], [[(0, 3, "PER"), (16, 24, "LOC"), (4, 12, "PER")]]),
+    }
+    for unit, (gold_spans, pred_spans) in cases.items():
+        scores = compare_files(path, answers, format="mentions", schemes=schemes, unit=unit)
+        expected = evaluate_spans(gold_spans, pred_spans, schemes=schemes, unit=unit)
+        for name, result in expected.items():
+            assert scores.results[name].counts == result.counts, (unit, name)
+    # a DocBin is read in token unit unless asked otherwise, as everywhere
+    assert compare_files(path, answers, format="mentions", schemes="strict").unit == "token"
+
+
+def test_a_mention_not_in_the_text_keeps_its_kind_in_token_unit(tmp_path):
+    from spacy_spanf1.report import error_records
+
+    conll = write(tmp_path / "gold.conll", CONLL_GOLD)
+    answers = write_jsonl(tmp_path / "answers.jsonl", CONLL_ANSWERS)
+    scores = compare_files(conll, answers, format="mentions", schemes="strict", keep_errors=True)
+    records = error_records(scores.results["strict"].errors, scores.pairs, "strict")
+    assert [(r["kind"], [p["text"] for p in r["pred"]]) for r in records if not r["gold"]] == [
+        ("not_in_text", ["Oslo"])
+    ]
 
 
 def test_error_records_name_a_mention_not_in_the_text_by_its_own_kind(files, tmp_path):
