@@ -12,7 +12,9 @@ Besides: for each file with document breakdowns (`--by genre ...`), F per
 bucket of the primary scheme with its bootstrap interval; with
 --comparison, the paired test of a `--baseline` run per scheme, and which
 schemes' differences are significant in this run (read off that file, so
-it says what this run's models did, not what such models do).
+it says what this run's models did, not what such models do); with
+--mentions, the F of answers without offsets under span and string schemes,
+beside the pipeline they were made from (--mentions-beside).
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -115,9 +117,27 @@ def significance_summary(block: Dict[str, Any]) -> str:
     )
 
 
+def print_mentions(path: Path, beside: Optional[Path]) -> None:
+    """F of the LLM answers under each span and string scheme, beside the
+    pipeline they were made from, and how the answers' mentions grounded."""
+    data = srsly.read_json(path)
+    systems = [("LLM answers", data["schemes"])]
+    if beside is not None:
+        systems.insert(0, ("pipeline", srsly.read_json(beside)["schemes"]))
+    names = list(data["schemes"])
+    rows = [(system, *(percent(schemes[n]["f"]) if n in schemes else "-" for n in names)) for system, schemes in systems]
+    msg.table(rows, header=("System", *names), aligns=("l",) + ("r",) * len(names), divider=True,
+              title="Mentions without offsets: F under span and string schemes (WNUT-17 test)")
+    grounding = data.get("grounding") or {}
+    if grounding:
+        msg.info("Grounding of the answers: " + ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in grounding.items()))
+
+
 def report(
     metrics: List[Path] = typer.Argument(..., help="JSON files, one per pipeline", exists=True, dir_okay=False),
     comparison: Optional[Path] = typer.Option(None, "--comparison", help="JSON of an evaluate run with --baseline", exists=True, dir_okay=False),
+    mentions: Optional[Path] = typer.Option(None, "--mentions", help="JSON of compare --format mentions", exists=True, dir_okay=False),
+    mentions_beside: Optional[Path] = typer.Option(None, "--mentions-beside", help="JSON of the pipeline the answers come from, same schemes", exists=True, dir_okay=False),
 ) -> None:
     rows = []
     for path in metrics:
@@ -141,6 +161,8 @@ def report(
             print_breakdowns(name, data)
     if comparison is not None:
         print_comparison(comparison)
+    if mentions is not None:
+        print_mentions(mentions, mentions_beside)
 
 
 if __name__ == "__main__":

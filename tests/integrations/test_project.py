@@ -218,6 +218,12 @@ def test_project_run_all(tmp_path):
     tests = srsly.read_json(project / "metrics" / "ner-comparison.json")["comparison"]["schemes"]
     significant = ", ".join(f"{s} ({format_delta(t['delta'])})" for s, t in tests.items() if t["significant"]) or "none"
     assert f"In this run, significant at 0.05 (delta F): {significant};" in result.stdout
+    # the LLM answers made from the NER pipeline, beside it, with their grounding
+    assert "Mentions without offsets: F under span and string schemes" in result.stdout
+    answers = srsly.read_json(project / "metrics" / "llm-answers.json")
+    assert list(answers["schemes"]) == ["strict", "partial", "iou", "strings", "strings_normalized"]
+    counts = answers["grounding"]
+    assert counts["mentions"] == sum(counts[k] for k in ("exact", "normalized", "fuzzy", "not_found", "duplicates"))
 
 
 def test_report_says_what_is_significant_in_this_run():
@@ -293,3 +299,21 @@ def test_debug_config_rejects_bad_scorer_settings(tmp_path, setting, expected):
     # the scorer raises confection's ConfigValidationError, which spaCy's
     # CLI prints as a message; any other error would come with a traceback
     assert "Traceback" not in output
+
+
+def test_llm_answers_take_the_three_shapes_and_break_as_said():
+    """The worked example's answers: each shape parses back to the mentions
+    it was written from, and a cut-off answer is a parse failure."""
+    from spacy_spanf1.mentions import ParseFailure, parse_answer
+
+    script = load_script("llm_answers")
+    mentions = [("Ann Lee", "person"), ("Oslo", "location"), ("Bo", "person")]
+    for shape in script.SHAPES:
+        parsed = parse_answer(script.answer(mentions, shape))
+        # the object of label -> strings lists each label's strings together
+        expected = mentions if shape != "by_label" else [("Ann Lee", "person"), ("Bo", "person"), ("Oslo", "location")]
+        assert parsed == expected, shape
+        full = script.answer(mentions, shape)
+        assert isinstance(parse_answer(full[: len(full) // 2]), ParseFailure), shape
+    assert script.paraphrase("Ann Lee") == "Lee, Ann"
+    assert script.paraphrase("Oslo") == "Oslos"
