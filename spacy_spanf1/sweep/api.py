@@ -4,17 +4,17 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 import numpy
 
-from ..engine.matching import SEMEVAL_RULES
+from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
 from ..results import make_signature
 from ..settings import UNITS, AnalysisSettings, MatchSettings, check_unit
-from ..spans import read_doc_spans, spacy_span_tuples
+from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
 from .curves import (
-    CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, level_sums, overlaps_gold,
-    score_cluster_steps, strict_correct,
+    CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, overlaps_gold, run_scorers,
+    score_cluster_steps, span_keys, strict_correct,
 )
 from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
-from .scored import Scored, read_scored_docs
+from .scored import flat_scored
 from .settings import SweepSettings
 
 #: Calibration bins: equal-width over [0, 1], bin = min(floor(10 * score), 9).
@@ -62,29 +62,31 @@ def sweep(
                           min_overlap=min_overlap)
     settings = SweepSettings(None if thresholds is None else tuple(thresholds), n_thresholds, grid, n_trials)
     analysis = AnalysisSettings(bootstrap=bootstrap)
-    gold_docs = [read_doc_spans(spacy_span_tuples(d, unit), "gold", i, unit) for i, d in enumerate(gold)]
-    pred_docs = read_scored_docs(list(pred), unit)
+    gold_docs = [spacy_span_tuples(d, unit) for d in gold]
+    pred_docs = list(pred)
+    gold_columns = flat_gold(gold_docs, unit)
+    pred_columns = flat_scored(pred_docs, unit)
     if len(gold_docs) != len(pred_docs):
         raise ValueError(
             f"Unequal numbers of documents: {len(gold_docs)} gold and {len(pred_docs)} predicted. "
             "gold and pred must list the same documents in the same order."
         )
-    return sweep_spans(gold_docs, pred_docs, match, settings, analysis, unit)
+    return sweep_columns(gold_columns, pred_columns, len(gold_docs), match, settings, analysis, unit)
 
 
-def sweep_spans(gold_docs, pred_docs: List[List[Scored]], match: MatchSettings, settings: SweepSettings,
-                analysis: AnalysisSettings, unit: str) -> SweepResult:
-    """`sweep` on read documents: sorted gold Span lists and sorted scored
-    predictions (each span once)."""
-    labels = sorted({s[2] for d in gold_docs for s in d} | {s[2] for d in pred_docs for s, _ in d})
+def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings, settings: SweepSettings,
+                  analysis: AnalysisSettings, unit: str) -> SweepResult:
+    """`sweep` on read spans: gold (document, start, end, label) columns and
+    scored (document, start, end, label, score) columns, spans checked."""
+    labels = sorted(set(gold_columns[3]) | set(pred_columns[3]))
     label_id = {label: i for i, label in enumerate(labels)}
-    gold = _flat([[s for s in d] for d in gold_docs], label_id)
-    scores = numpy.array([score for d in pred_docs for _, score in d], dtype=numpy.float64)
+    gold, _ = _unique(gold_columns[:4], None, label_id)
+    pred, scores = _unique(pred_columns[:4], numpy.asarray(pred_columns[4], dtype=numpy.float64), label_id)
     levels = numpy.unique(scores)
-    pred = _flat([[s for s, _ in d] for d in pred_docs], label_id)._replace(level=numpy.searchsorted(levels, scores))
+    pred = pred._replace(level=numpy.searchsorted(levels, scores))
     n_labels, n_levels = len(labels), len(levels)
     tallies = scheme_tallies(gold, pred, match, labels, n_levels)
-    correct = correct_at_lowest(gold_docs, pred_docs, gold, pred, match)
+    correct = correct_at_lowest(gold, pred, n_docs, match, labels)
     points = settings.grid_points()
     n_gold = len(gold.doc)
     gold_of_label = numpy.bincount(gold.label, minlength=n_labels)
@@ -98,7 +100,7 @@ def sweep_spans(gold_docs, pred_docs: List[List[Scored]], match: MatchSettings, 
         p, r, f = prf(credit[at], predicted[at], n_gold)
         best = best_threshold(reported, f, settings.ties)
         if best is not None and analysis.bootstrap is not None:
-            best = _with_interval(best, scheme, gold_docs, pred_docs, match, analysis)
+            best = _with_interval(best, scheme, gold, pred, scores, n_docs, match, analysis, labels)
         per_label, per_label_best = {}, {}
         for i, label in enumerate(labels):
             lp, lr, lf = prf(_cumulative(tally.label_credit[i])[at], _cumulative(tally.label_predicted[i])[at],
@@ -116,6 +118,36 @@ def sweep_spans(gold_docs, pred_docs: List[List[Scored]], match: MatchSettings, 
     return SweepResult(out, signature)
 
 
+def flat_gold(docs: Sequence[Any], unit: str):
+    """The gold spans of every document as (document, start, end, label)
+    columns, checked (all at once for plain tuples; else span by span, to
+    name a bad one)."""
+    lengths = [len(d) if isinstance(d, (list, tuple)) else -1 for d in docs]
+    if min(lengths, default=0) >= 0:
+        flat = [item for d in docs for item in d]
+        if all(type(item) is tuple and len(item) == 3 for item in flat):
+            columns = [list(c) for c in zip(*flat)] if flat else [[], [], []]
+            if check_spans(*columns) is None:
+                return [numpy.repeat(numpy.arange(len(docs)), lengths).tolist()] + columns
+    read = [read_doc_spans(d, "gold", i, unit) for i, d in enumerate(docs)]
+    return ([i for i, d in enumerate(read) for _ in d], [s[0] for d in read for s in d],
+            [s[1] for d in read for s in d], [s[2] for d in read for s in d])
+
+
+def _unique(columns, scores, label_id):
+    """Flat spans sorted by (document, start, end, label), each once (with
+    its highest score); and the scores in that order."""
+    doc, start, end = (numpy.asarray(c, dtype=numpy.int64) for c in columns[:3])
+    label = numpy.array([label_id[name] for name in columns[3]], dtype=numpy.int64)
+    keys = (label, end, start, doc) if scores is None else (-scores, label, end, start, doc)
+    order = numpy.lexsort(keys)
+    doc, start, end, label = doc[order], start[order], end[order], label[order]
+    first = numpy.ones(len(order), dtype=bool)
+    first[1:] = (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (label[1:] != label[:-1])
+    flat = Flat(doc[first], start[first], end[first], label[first])
+    return flat, None if scores is None else scores[order][first]
+
+
 def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int) -> Dict[str, Tally]:
     """Per scheme, what each score level adds (see curves.py)."""
     n_labels = len(labels)
@@ -131,7 +163,7 @@ def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequenc
     cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes]
     if not cluster_schemes:
         return out
-    settings = {name: getattr(match, name) for name in ("iou_threshold", "overlap_threshold", "min_overlap")}
+    settings = _match_settings(match)
     overall = _view_tally(gold, pred, numpy.zeros(len(gold.doc), dtype=numpy.int64),
                           numpy.zeros(len(pred.doc), dtype=numpy.int64), cluster_schemes, labels, settings, 1, n_levels)
     filtered = [s for s in cluster_schemes if s != "iou"]
@@ -165,9 +197,9 @@ def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, s
     return out
 
 
-def correct_at_lowest(gold_docs, pred_docs, gold: Flat, pred: Flat, match: MatchSettings) -> Dict[str, numpy.ndarray]:
+def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels) -> Dict[str, numpy.ndarray]:
     """Per scheme, whether each prediction (in flat order) is correct (COR,
-    TP) with every prediction present, as evaluate_spans judges it; under
+    TP) with every prediction present, as SpanScorer judges it; under
     `iou`, a prediction of a TP group."""
     out = {}
     if "strict" in match.schemes:
@@ -175,31 +207,46 @@ def correct_at_lowest(gold_docs, pred_docs, gold: Flat, pred: Flat, match: Match
     others = [s for s in match.schemes if s != "strict"]
     if not others:
         return out
-    spans = [[s for s, _ in d] for d in pred_docs]
-    results = evaluate_spans(gold_docs, spans, schemes=others, keep_outcomes=True,
-                             **{k: getattr(match, k) for k in ("iou_threshold", "overlap_threshold", "min_overlap")})
-    index = {}
-    for doc, doc_spans in enumerate(spans):
-        for span in doc_spans:
-            index[(doc, span)] = len(index)
+    runs = run_scorers(gold, pred, n_docs, others, labels, _match_settings(match), keep_outcomes=True)
+    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
+    n_labels = max(len(labels), 1)
+
+    def key(doc, start, end, label):
+        return ((doc * width + start) * width + end) * n_labels + label
+
+    flat_keys = span_keys(pred, width, n_labels)  # sorted: flat order
     for scheme in others:
-        correct = numpy.zeros(len(index), dtype=bool)
-        for outcome in results[scheme].outcomes:
-            if outcome.count in ("cor", "tp"):
-                for span in outcome.pred:
-                    correct[index[(outcome.doc, span)]] = True
+        found = []
+        for scorer, docs in runs:
+            for offset, part in scorer.outcome_parts(scheme):
+                if isinstance(part, OutcomeBlock):
+                    sizes = numpy.diff(part.pred_ptr)
+                    owner = numpy.repeat(numpy.arange(len(part.doc)), sizes)
+                    hit = part.code[owner] == 0  # COR, TP
+                    rows = part.pred[hit].astype(numpy.int64)
+                    found.append(key(docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
+                else:
+                    found.append(numpy.array([
+                        key(int(docs[o.doc + offset]), s.start, s.end, labels.index(s.label))
+                        for o in part if o.count in ("cor", "tp") for s in o.pred
+                    ], dtype=numpy.int64))
+        hits = numpy.concatenate(found) if found else numpy.zeros(0, dtype=numpy.int64)
+        correct = numpy.zeros(len(flat_keys), dtype=bool)
+        correct[numpy.searchsorted(flat_keys, hits)] = True
         out[scheme] = correct
     return out
 
 
-def _flat(docs, label_id) -> Flat:
-    flat = [s for d in docs for s in d]
-    return Flat(
-        numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs]).astype(numpy.int64),
-        numpy.array([s[0] for s in flat], dtype=numpy.int64),
-        numpy.array([s[1] for s in flat], dtype=numpy.int64),
-        numpy.array([label_id[s[2]] for s in flat], dtype=numpy.int64),
-    )
+def doc_lists(flat: Flat, n_docs: int, labels) -> List[List[Span]]:
+    """The spans of each document as sorted lists of Span tuples."""
+    out: List[List[Span]] = [[] for _ in range(n_docs)]
+    for doc, start, end, label in zip(flat.doc.tolist(), flat.start.tolist(), flat.end.tolist(), flat.label.tolist()):
+        out[doc].append(Span(start, end, labels[label]))
+    return out
+
+
+def _match_settings(match: MatchSettings) -> Dict[str, Any]:
+    return {name: getattr(match, name) for name in ("iou_threshold", "overlap_threshold", "min_overlap")}
 
 
 def _cumulative(per_level: numpy.ndarray) -> numpy.ndarray:
@@ -262,14 +309,14 @@ def calibration(scores: numpy.ndarray, correct: numpy.ndarray) -> Calibration:
     return Calibration(tuple(bins), float(ece))
 
 
-def _with_interval(best: BestThreshold, scheme: str, gold_docs, pred_docs, match: MatchSettings,
-                   analysis: AnalysisSettings) -> BestThreshold:
+def _with_interval(best: BestThreshold, scheme: str, gold: Flat, pred: Flat, scores, n_docs: int,
+                   match: MatchSettings, analysis: AnalysisSettings, labels) -> BestThreshold:
     """best with the bootstrap interval of F at its threshold."""
     from ..stats.bootstrap import bootstrap_ci
 
-    kept = [[s for s, score in d if score >= best.threshold] for d in pred_docs]
-    result = evaluate_spans(gold_docs, kept, schemes=[scheme], per_doc=True,
-                            **{k: getattr(match, k) for k in ("iou_threshold", "overlap_threshold", "min_overlap")})
+    kept = pred.select(scores >= best.threshold)
+    result = evaluate_spans(doc_lists(gold, n_docs, labels), doc_lists(kept, n_docs, labels), schemes=[scheme],
+                            per_doc=True, **_match_settings(match))
     interval = bootstrap_ci(result[scheme], n_resamples=analysis.bootstrap, confidence=analysis.confidence,
                             seed=analysis.seed, method=analysis.method)
     return BestThreshold(best.threshold, best.f1, interval.f)

@@ -70,14 +70,18 @@ def label_level_sums(label, level, weights, n_labels: int, n_levels: int) -> num
     return flat.astype(numpy.float64).reshape(n_labels, n_levels)
 
 
+def span_keys(flat: Flat, width: int, n_labels: int) -> numpy.ndarray:
+    """One integer per span of (document, start, end, label): in the order
+    of the spans when they are sorted (widths: above every end, every label)."""
+    return ((flat.doc * width + flat.start) * width + flat.end) * n_labels + flat.label
+
+
 def strict_correct(gold: Flat, pred: Flat) -> numpy.ndarray:
     """Whether each prediction has a gold span of the same boundaries and
     label in its document."""
-    keys = set(zip(gold.doc.tolist(), gold.start.tolist(), gold.end.tolist(), gold.label.tolist()))
-    return numpy.fromiter(
-        (key in keys for key in zip(pred.doc.tolist(), pred.start.tolist(), pred.end.tolist(), pred.label.tolist())),
-        dtype=bool, count=len(pred.doc),
-    )
+    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
+    n_labels = int(max(gold.label.max(initial=0), pred.label.max(initial=0))) + 1
+    return numpy.isin(span_keys(pred, width, n_labels), span_keys(gold, width, n_labels))
 
 
 def exact_correct(gold: Flat, pred: Flat) -> numpy.ndarray:
@@ -220,32 +224,43 @@ def _expand(copies: numpy.ndarray, first: numpy.ndarray) -> numpy.ndarray:
 
 
 def _virtual_rows(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, scorer_settings):
-    """Per scheme, (credit, predicted) of each virtual document, scored by
-    SpanScorer: documents without overlaps inside a side on arrays, the
-    others one by one."""
+    """Per scheme, (credit, predicted) of each virtual document."""
     out = {s: (numpy.zeros(n_docs), numpy.zeros(n_docs)) for s in schemes}
+    gold = gold.select(numpy.lexsort((gold.label, gold.end, gold.start, gold.doc)))
+    pred = pred.select(numpy.lexsort((pred.label, pred.end, pred.start, pred.doc)))
+    for scorer, docs in run_scorers(gold, pred, n_docs, schemes, label_names, scorer_settings, per_doc=True):
+        _store(scorer, out, docs)
+    return out
+
+
+def run_scorers(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, scorer_settings, **keep):
+    """Score n_docs documents of flat spans (sorted, each once) with
+    SpanScorer: documents without overlaps inside a side on arrays, the
+    others one by one. RETURNS: (scorer, the documents it scored, in its
+    order) pairs. label_names: sorted, so that the scorer's label ids are
+    the spans' own."""
+    runs = []
     if not n_docs:
-        return out
-    g_order = numpy.lexsort((gold.label, gold.end, gold.start, gold.doc))
-    p_order = numpy.lexsort((pred.label, pred.end, pred.start, pred.doc))
-    gold, pred = gold.select(g_order), pred.select(p_order)
+        return runs
     alone = overlapping_docs(Side(gold.doc, gold.start, gold.end, gold.label), n_docs) | overlapping_docs(
         Side(pred.doc, pred.start, pred.end, pred.label), n_docs)
     together = numpy.flatnonzero(~alone)
     if len(together):
         renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
         renumber[together] = numpy.arange(len(together))
-        scorer = SpanScorer(schemes, per_doc=True, **scorer_settings)
+        scorer = SpanScorer(schemes, **keep, **scorer_settings)
         ids = scorer.label_ids(list(label_names))
         g, p = gold.select(~alone[gold.doc]), pred.select(~alone[pred.doc])
         scorer.add_sides(
             Side(renumber[g.doc], g.start, g.end, ids[g.label]),
             Side(renumber[p.doc], p.start, p.end, ids[p.label]), len(together),
         )
-        _store(scorer, out, together)
+        scorer.flush()
+        runs.append((scorer, together))
     lonely = numpy.flatnonzero(alone)
     if len(lonely):
-        scorer = SpanScorer(schemes, per_doc=True, **scorer_settings)
+        scorer = SpanScorer(schemes, **keep, **scorer_settings)
+        scorer.label_ids(list(label_names))
         g_bounds = numpy.searchsorted(gold.doc, numpy.r_[lonely, lonely + 1].reshape(2, -1))
         p_bounds = numpy.searchsorted(pred.doc, numpy.r_[lonely, lonely + 1].reshape(2, -1))
         g_rows = list(zip(gold.start.tolist(), gold.end.tolist(), gold.label.tolist()))
@@ -256,8 +271,9 @@ def _virtual_rows(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, sco
                 [Span(s, e, label_names[k]) for s, e, k in g_rows[g_lo:g_hi]],
                 [Span(s, e, label_names[k]) for s, e, k in p_rows[p_lo:p_hi]],
             )
-        _store(scorer, out, lonely)
-    return out
+        scorer.flush()
+        runs.append((scorer, lonely))
+    return runs
 
 
 def _store(scorer: SpanScorer, out, docs: numpy.ndarray) -> None:

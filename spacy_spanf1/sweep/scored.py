@@ -7,12 +7,15 @@ is a number in [0, 1]. A span predicted twice (same start, end, label)
 counts once, with its highest score.
 """
 import math
+from itertools import chain
 from numbers import Real
 from typing import Any, Dict, List, Sequence, Tuple
 
+import numpy
+
 from ..exceptions import InputError
 from ..settings import UNITS
-from ..spans import Span, is_spacy_span, read_span
+from ..spans import Span, check_spans, is_spacy_span, read_span
 
 #: (span, score): one scored prediction of a document.
 Scored = Tuple[Span, float]
@@ -109,3 +112,46 @@ def read_scored_docs(docs: Sequence[Any], unit: str = UNITS[0]) -> List[List[Sco
             "predictions with scores in [0, 1]. " + _FORMS + "."
         )
     return read
+
+
+def flat_scored(docs: Sequence[Any], unit: str = UNITS[0]):
+    """Every document's scored predictions as flat columns: (document,
+    start, end, label, score) lists, each span once with its highest score,
+    in document order (not sorted within a document). Lists of plain
+    (start, end, label, score) tuples are checked all at once; anything
+    else (or a bad span, to name it) is read document by document."""
+    columns = _plain_columns(docs)
+    if columns is None:
+        read = read_scored_docs(docs, unit)
+        columns = (
+            [i for i, d in enumerate(read) for _ in d],
+            [s[0] for d in read for s, _ in d], [s[1] for d in read for s, _ in d],
+            [s[2] for d in read for s, _ in d], [score for d in read for _, score in d],
+        )
+    elif not columns[0]:
+        read_scored_docs(docs, unit)  # raises: no scored span
+    return columns
+
+
+def _plain_columns(docs: Sequence[Any]):
+    """The columns of documents that are lists of good (start, end, label,
+    score) tuples; None otherwise."""
+    try:
+        if any(isinstance(d, (str, bytes, dict)) or hasattr(d, "attrs") for d in docs):
+            return None
+        lengths = [len(d) for d in docs]
+        flat = list(chain.from_iterable(docs))
+        if not all(type(item) is tuple for item in flat) or set(map(len, flat)) - {4}:
+            return None
+        starts, ends, labels, scores = (list(column) for column in zip(*flat)) if flat else ([], [], [], [])
+    except TypeError:
+        return None
+    if check_spans(starts, ends, labels) is not None:
+        return None
+    if any(not issubclass(kind, Real) or issubclass(kind, bool) for kind in set(map(type, scores))):
+        return None
+    values = numpy.asarray(scores, dtype=numpy.float64)
+    if not ((values >= 0) & (values <= 1)).all():  # NaN fails too
+        return None
+    doc = numpy.repeat(numpy.arange(len(lengths)), lengths).tolist()
+    return doc, starts, ends, labels, values.tolist()
