@@ -24,7 +24,7 @@ import numpy
 
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.settings import SCHEMES
-from spacy_spanf1.sweep import sweep
+from spacy_spanf1.sweeps import sweep
 
 LABELS = ("PER", "ORG", "LOC", "MISC")
 

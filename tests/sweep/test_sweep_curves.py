@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.settings import SCHEMES
-from spacy_spanf1.sweep import sweep
+from spacy_spanf1.sweeps import sweep
 
 LABELS = ("A", "B", "C")  # "C" is never predicted in some cases, never gold in others
 

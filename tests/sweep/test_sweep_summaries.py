@@ -7,7 +7,7 @@ import pytest
 
 from spacy_spanf1 import InputError, SettingError, evaluate_spans
 from spacy_spanf1.settings import SCHEMES
-from spacy_spanf1.sweep import sweep
+from spacy_spanf1.sweeps import sweep
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
