@@ -23,7 +23,10 @@ _LAZY = {
     "breakdown": "stats",
     "ground_mentions": "mentions",
     "evaluate_mentions": "mentions",
+    "sweep": "sweeps",
 }
+# The package of sweeps is `sweeps`, so that `spacy_spanf1.sweep` stays the
+# function once the package is imported.
 
 
 def __getattr__(name):
@@ -66,4 +69,5 @@ __all__ = [
     "paired_test",
     "score_pairs",
     "spans_from_tags",
+    "sweep",
 ]

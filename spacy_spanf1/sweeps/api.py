@@ -1,0 +1,322 @@
+"""`sweep`: every scheme's P, R and F at every threshold of scored
+predictions, from one pass, with AP, best thresholds and calibration."""
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
+import numpy
+
+from ..engine.outcomes import OutcomeBlock
+from ..engine.scorer import evaluate_spans
+from ..results import make_signature
+from ..settings import UNITS, AnalysisSettings, MatchSettings, check_unit
+from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
+from .curves import (
+    CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, overlaps_gold, run_scorers,
+    score_cluster_steps, span_keys, strict_correct,
+)
+from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
+from .scored import flat_scored
+from .settings import SweepSettings
+
+#: Calibration bins: equal-width over [0, 1], bin = min(floor(10 * score), 9).
+N_BINS = 10
+
+
+def sweep(
+    gold: Iterable[Iterable[Any]],
+    pred: Iterable[Iterable[Any]],
+    *,
+    schemes: Optional[Sequence[str]] = None,
+    unit: str = UNITS[0],
+    thresholds: Optional[Sequence[float]] = None,
+    n_thresholds: Optional[int] = None,
+    grid: Optional[str] = None,
+    n_trials: int = SweepSettings.n_trials,
+    bootstrap: Optional[int] = None,
+    iou_threshold: float = MatchSettings.iou_threshold,
+    overlap_threshold: float = MatchSettings.overlap_threshold,
+    min_overlap: Optional[float] = MatchSettings.min_overlap,
+) -> SweepResult:
+    """P, R and F of every scheme at every threshold of scored predictions.
+
+    gold (Iterable): One list of gold spans per document, as evaluate_spans
+        takes them.
+    pred (Iterable): One list of scored predictions per document, in the
+        same order: (start, end, label, score) tuples, dicts with "score",
+        or a SpanGroup with attrs["scores"]. A span predicted twice counts
+        once, with its highest score.
+    schemes (Sequence[str]): Required: strict, exact, partial, type, iou,
+        overlap.
+    thresholds, n_thresholds, grid, n_trials: Which thresholds to report
+        (SweepSettings); by default every distinct score.
+    bootstrap (Optional[int]): Resamples of the bootstrap interval of F at
+        each best threshold; None: no intervals.
+    RETURNS (SweepResult): scheme -> SchemeSweep, and the signature.
+
+    At threshold t the predictions with score >= t are scored exactly as
+    evaluate_spans scores them. Above the highest score nothing is
+    predicted: P = R = F = 0. AP is taken over the distinct scores whatever
+    thresholds are reported.
+    """
+    check_unit(unit)
+    match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
+                          min_overlap=min_overlap)
+    settings = SweepSettings(None if thresholds is None else tuple(thresholds), n_thresholds, grid, n_trials)
+    analysis = AnalysisSettings(bootstrap=bootstrap)
+    gold_docs = [spacy_span_tuples(d, unit) for d in gold]
+    pred_docs = list(pred)
+    gold_columns = flat_gold(gold_docs, unit)
+    pred_columns = flat_scored(pred_docs, unit)
+    if len(gold_docs) != len(pred_docs):
+        raise ValueError(
+            f"Unequal numbers of documents: {len(gold_docs)} gold and {len(pred_docs)} predicted. "
+            "gold and pred must list the same documents in the same order."
+        )
+    return sweep_columns(gold_columns, pred_columns, len(gold_docs), match, settings, analysis, unit)
+
+
+def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings, settings: SweepSettings,
+                  analysis: AnalysisSettings, unit: str) -> SweepResult:
+    """`sweep` on read spans: gold (document, start, end, label) columns and
+    scored (document, start, end, label, score) columns, spans checked."""
+    labels = sorted(set(gold_columns[3]) | set(pred_columns[3]))
+    label_id = {label: i for i, label in enumerate(labels)}
+    gold, _ = _unique(gold_columns[:4], None, label_id)
+    pred, scores = _unique(pred_columns[:4], numpy.asarray(pred_columns[4], dtype=numpy.float64), label_id)
+    levels = numpy.unique(scores)
+    pred = pred._replace(level=numpy.searchsorted(levels, scores))
+    n_labels, n_levels = len(labels), len(levels)
+    tallies = scheme_tallies(gold, pred, match, labels, n_levels)
+    correct = correct_at_lowest(gold, pred, n_docs, match, labels)
+    points = settings.grid_points()
+    n_gold = len(gold.doc)
+    gold_of_label = numpy.bincount(gold.label, minlength=n_labels)
+    out = {}
+    for scheme in match.schemes:
+        tally = tallies[scheme]
+        credit, predicted = _cumulative(tally.credit), _cumulative(tally.predicted)
+        ap = average_precision(credit, predicted, n_gold)
+        reported = levels if points is None else points
+        at = _positions(levels, reported)
+        p, r, f = prf(credit[at], predicted[at], n_gold)
+        best = best_threshold(reported, f, settings.ties)
+        if best is not None and analysis.bootstrap is not None:
+            best = _with_interval(best, scheme, gold, pred, scores, n_docs, match, analysis, labels)
+        per_label, per_label_best = {}, {}
+        for i, label in enumerate(labels):
+            lp, lr, lf = prf(_cumulative(tally.label_credit[i])[at], _cumulative(tally.label_predicted[i])[at],
+                             int(gold_of_label[i]))
+            per_label[label] = LabelCurve(lp, lr, lf)
+            label_best = best_threshold(reported, lf, settings.ties)
+            if label_best is not None:
+                per_label_best[label] = label_best
+        out[scheme] = SchemeSweep(
+            scheme, numpy.asarray(reported, dtype=numpy.float64), p, r, f, ap, best, per_label, per_label_best,
+            calibration(scores, correct[scheme]),
+        )
+    signature = make_signature(match, unit=unit, analysis=analysis if analysis.bootstrap is not None else None)
+    signature["sweep"] = dict(settings.to_dict(), ties=settings.ties)
+    return SweepResult(out, signature)
+
+
+def flat_gold(docs: Sequence[Any], unit: str):
+    """The gold spans of every document as (document, start, end, label)
+    columns, checked (all at once for plain tuples; else span by span, to
+    name a bad one)."""
+    lengths = [len(d) if isinstance(d, (list, tuple)) else -1 for d in docs]
+    if min(lengths, default=0) >= 0:
+        flat = [item for d in docs for item in d]
+        if all(type(item) is tuple and len(item) == 3 for item in flat):
+            columns = [list(c) for c in zip(*flat)] if flat else [[], [], []]
+            if check_spans(*columns) is None:
+                return [numpy.repeat(numpy.arange(len(docs)), lengths).tolist()] + columns
+    read = [read_doc_spans(d, "gold", i, unit) for i, d in enumerate(docs)]
+    return ([i for i, d in enumerate(read) for _ in d], [s[0] for d in read for s in d],
+            [s[1] for d in read for s in d], [s[2] for d in read for s in d])
+
+
+def _unique(columns, scores, label_id):
+    """Flat spans sorted by (document, start, end, label), each once (with
+    its highest score); and the scores in that order."""
+    doc, start, end = (numpy.asarray(c, dtype=numpy.int64) for c in columns[:3])
+    label = numpy.array([label_id[name] for name in columns[3]], dtype=numpy.int64)
+    keys = (label, end, start, doc) if scores is None else (-scores, label, end, start, doc)
+    order = numpy.lexsort(keys)
+    doc, start, end, label = doc[order], start[order], end[order], label[order]
+    first = numpy.ones(len(order), dtype=bool)
+    first[1:] = (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (label[1:] != label[:-1])
+    flat = Flat(doc[first], start[first], end[first], label[first])
+    return flat, None if scores is None else scores[order][first]
+
+
+def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int) -> Dict[str, Tally]:
+    """Per scheme, what each score level adds (see curves.py)."""
+    n_labels = len(labels)
+    out: Dict[str, Tally] = {}
+    strict = None
+    if "strict" in match.schemes or "exact" in match.schemes:
+        strict = closed_form_tally(strict_correct(gold, pred), pred, n_labels, n_levels)
+    if "strict" in match.schemes:
+        out["strict"] = strict
+    if "exact" in match.schemes:
+        overall = closed_form_tally(exact_correct(gold, pred), pred, n_labels, n_levels)
+        out["exact"] = overall._replace(label_credit=strict.label_credit, label_predicted=strict.label_predicted)
+    cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes]
+    if not cluster_schemes:
+        return out
+    settings = _match_settings(match)
+    overall = _view_tally(gold, pred, numpy.zeros(len(gold.doc), dtype=numpy.int64),
+                          numpy.zeros(len(pred.doc), dtype=numpy.int64), cluster_schemes, labels, settings, 1, n_levels)
+    filtered = [s for s in cluster_schemes if s != "iou"]
+    by_label = {}
+    if filtered:  # each label's gold and predictions
+        by_label.update(_view_tally(gold, pred, gold.label, pred.label, filtered, labels, settings, n_labels, n_levels))
+    if "iou" in cluster_schemes:  # every gold span, each label's predictions
+        copies = numpy.repeat(numpy.arange(len(gold.doc)), n_labels)
+        every_gold = gold.select(copies)
+        view = numpy.tile(numpy.arange(n_labels), len(gold.doc))
+        by_label.update(_view_tally(every_gold, pred, view, pred.label, ["iou"], labels, settings, n_labels, n_levels))
+    for scheme in cluster_schemes:
+        credit, predicted = overall[scheme]
+        label_credit, label_predicted = by_label[scheme]
+        out[scheme] = Tally(credit[0], predicted[0], label_credit, label_predicted)
+    return out
+
+
+def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, settings, n_views, n_levels):
+    """Per scheme, (credit, predicted) added per view and level
+    (n_views x n_levels), the views swept side by side."""
+    near = overlaps_gold(gold, pred, view_gold, view_pred)
+    alone = ~near
+    spurious = label_level_sums(view_pred[alone], pred.level[alone], None, n_views, n_levels)
+    rows = score_cluster_steps(gold, pred.select(near), view_gold, view_pred[near], schemes, labels, settings)
+    out = {}
+    for scheme in schemes:
+        credit = label_level_sums(rows.view, rows.level, rows.credit[scheme], n_views, n_levels)
+        predicted = label_level_sums(rows.view, rows.level, rows.predicted[scheme], n_views, n_levels) + spurious
+        out[scheme] = (credit, predicted)
+    return out
+
+
+def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels) -> Dict[str, numpy.ndarray]:
+    """Per scheme, whether each prediction (in flat order) is correct (COR,
+    TP) with every prediction present, as SpanScorer judges it; under
+    `iou`, a prediction of a TP group."""
+    out = {}
+    if "strict" in match.schemes:
+        out["strict"] = strict_correct(gold, pred)
+    others = [s for s in match.schemes if s != "strict"]
+    if not others:
+        return out
+    runs = run_scorers(gold, pred, n_docs, others, labels, _match_settings(match), keep_outcomes=True)
+    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
+    n_labels = max(len(labels), 1)
+
+    def key(doc, start, end, label):
+        return ((doc * width + start) * width + end) * n_labels + label
+
+    flat_keys = span_keys(pred, width, n_labels)  # sorted: flat order
+    for scheme in others:
+        found = []
+        for scorer, docs in runs:
+            for offset, part in scorer.outcome_parts(scheme):
+                if isinstance(part, OutcomeBlock):
+                    sizes = numpy.diff(part.pred_ptr)
+                    owner = numpy.repeat(numpy.arange(len(part.doc)), sizes)
+                    hit = part.code[owner] == 0  # COR, TP
+                    rows = part.pred[hit].astype(numpy.int64)
+                    found.append(key(docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
+                else:
+                    found.append(numpy.array([
+                        key(int(docs[o.doc + offset]), s.start, s.end, labels.index(s.label))
+                        for o in part if o.count in ("cor", "tp") for s in o.pred
+                    ], dtype=numpy.int64))
+        hits = numpy.concatenate(found) if found else numpy.zeros(0, dtype=numpy.int64)
+        correct = numpy.zeros(len(flat_keys), dtype=bool)
+        correct[numpy.searchsorted(flat_keys, hits)] = True
+        out[scheme] = correct
+    return out
+
+
+def doc_lists(flat: Flat, n_docs: int, labels) -> List[List[Span]]:
+    """The spans of each document as sorted lists of Span tuples."""
+    out: List[List[Span]] = [[] for _ in range(n_docs)]
+    for doc, start, end, label in zip(flat.doc.tolist(), flat.start.tolist(), flat.end.tolist(), flat.label.tolist()):
+        out[doc].append(Span(start, end, labels[label]))
+    return out
+
+
+def _match_settings(match: MatchSettings) -> Dict[str, Any]:
+    return {name: getattr(match, name) for name in ("iou_threshold", "overlap_threshold", "min_overlap")}
+
+
+def _cumulative(per_level: numpy.ndarray) -> numpy.ndarray:
+    """At each level, the sum over that level and every higher one, with a
+    0 after the highest (nothing predicted)."""
+    return numpy.r_[numpy.cumsum(per_level[::-1])[::-1], 0.0]
+
+
+def _positions(levels: numpy.ndarray, points: numpy.ndarray) -> numpy.ndarray:
+    """For each threshold, the lowest level kept (score >= threshold);
+    len(levels) when none is."""
+    return numpy.searchsorted(levels, points, side="left")
+
+
+def prf(credit: numpy.ndarray, predicted: numpy.ndarray, possible: int):
+    """P, R, F as the count records compute them (0.0 where undefined)."""
+    precision = _divide(credit, predicted)
+    recall = _divide(credit, numpy.full(len(credit), float(possible)))
+    total = precision + recall
+    return precision, recall, 2 * _divide(precision * recall, total)
+
+
+def _divide(numerator, denominator):
+    safe = numpy.where(denominator == 0, 1.0, denominator)
+    return numpy.where(denominator == 0, 0.0, numerator / safe)
+
+
+def average_precision(credit: numpy.ndarray, predicted: numpy.ndarray, n_gold: int) -> float:
+    """AP = sum over the distinct scores, highest first, of (R_k - R_k-1) * P_k,
+    R_0 = 0, recall over every gold span."""
+    p, r, _ = prf(credit[:-1][::-1], predicted[:-1][::-1], n_gold)
+    return float(numpy.sum(numpy.diff(numpy.r_[0.0, r]) * p))
+
+
+def best_threshold(thresholds: numpy.ndarray, f: numpy.ndarray, ties: str) -> Optional[BestThreshold]:
+    """The threshold of highest F (ties: the lowest or the highest); None
+    when F is 0 at every threshold."""
+    if not len(f) or f.max() <= 0:
+        return None
+    at = numpy.flatnonzero(f == f.max())
+    i = int(at[0] if ties == "lowest" else at[-1])
+    return BestThreshold(float(thresholds[i]), float(f[i]))
+
+
+def calibration(scores: numpy.ndarray, correct: numpy.ndarray) -> Calibration:
+    """Bins of equal width (bin = min(floor(10 * score), 9)): mean score,
+    share correct, count; ECE = sum (n_bin / n) * |share - mean|."""
+    which = numpy.minimum(numpy.floor(scores * N_BINS).astype(numpy.int64), N_BINS - 1)
+    count = numpy.bincount(which, minlength=N_BINS)
+    score_sum = numpy.bincount(which, weights=scores, minlength=N_BINS)
+    correct_sum = numpy.bincount(which, weights=correct.astype(numpy.float64), minlength=N_BINS)
+    bins, ece, n = [], 0.0, len(scores)
+    for i in range(N_BINS):
+        if count[i]:
+            mean, share = float(score_sum[i] / count[i]), float(correct_sum[i] / count[i])
+            ece += count[i] / n * abs(share - mean)
+        else:
+            mean = share = None
+        bins.append(CalibrationBin(i / N_BINS, (i + 1) / N_BINS, int(count[i]), mean, share))
+    return Calibration(tuple(bins), float(ece))
+
+
+def _with_interval(best: BestThreshold, scheme: str, gold: Flat, pred: Flat, scores, n_docs: int,
+                   match: MatchSettings, analysis: AnalysisSettings, labels) -> BestThreshold:
+    """best with the bootstrap interval of F at its threshold."""
+    from ..stats.bootstrap import bootstrap_ci
+
+    kept = pred.select(scores >= best.threshold)
+    result = evaluate_spans(doc_lists(gold, n_docs, labels), doc_lists(kept, n_docs, labels), schemes=[scheme],
+                            per_doc=True, **_match_settings(match))
+    interval = bootstrap_ci(result[scheme], n_resamples=analysis.bootstrap, confidence=analysis.confidence,
+                            seed=analysis.seed, method=analysis.method)
+    return BestThreshold(best.threshold, best.f1, interval.f)
