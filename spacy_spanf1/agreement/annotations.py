@@ -170,7 +170,12 @@ def check_lengths(lengths: Sequence[int], n_docs: int) -> numpy.ndarray:
 def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozenset]):
     """(done, doc ids, starts, ends, labels) of one annotator's entries."""
     done = [entry is not None for entry in docs]
-    spans_of = [spacy_span_tuples(entry, unit) if entry is not None else () for entry in docs]
+    spans_of = [
+        () if entry is None
+        else entry if type(entry) is list and (not entry or type(entry[0]) is tuple)  # plain spans: as they are
+        else spacy_span_tuples(entry, unit)
+        for entry in docs
+    ]
     doc_ids: List[int]
     try:
         sizes = [len(spans) for spans in spans_of]
@@ -182,12 +187,22 @@ def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozen
         starts = list(map(itemgetter(0), flat))
         ends = list(map(itemgetter(1), flat))
         labels = list(map(itemgetter(2), flat))
-        plain = (
-            all_ints(starts) and all_ints(ends) and set(map(type, labels)) <= {str}
-            and all(0 <= s < e for s, e in zip(starts, ends))
-        )
+        plain = all_ints(starts) and all_ints(ends) and set(map(type, labels)) <= {str}
     if plain:
-        doc_ids = numpy.repeat(numpy.arange(len(docs)), sizes).tolist()
+        try:
+            start_array = numpy.fromiter(starts, dtype=numpy.int64, count=len(starts))
+            end_array = numpy.fromiter(ends, dtype=numpy.int64, count=len(ends))
+        except OverflowError:
+            plain = False
+        else:
+            plain = not ((start_array < 0) | (start_array >= end_array)).any()
+    if plain:
+        doc_ids = numpy.repeat(numpy.arange(len(docs)), sizes)
+        if keep is None:
+            return done, doc_ids, start_array, end_array, labels
+        chosen = numpy.fromiter((label in keep for label in labels), dtype=bool, count=len(labels))
+        return (done, doc_ids[chosen], start_array[chosen], end_array[chosen],
+                [label for label, take in zip(labels, chosen.tolist()) if take])
     else:
         side = f"annotator {name!r}"
         try:
@@ -208,11 +223,14 @@ def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozen
 def _sorted_side(found, ids: Dict[str, int]) -> Side:
     _, doc_ids, starts, ends, labels = found
     side = Side(
-        numpy.array(doc_ids, dtype=numpy.int64),
-        numpy.array(starts, dtype=numpy.int64),
-        numpy.array(ends, dtype=numpy.int64),
-        numpy.array([ids[label] for label in labels], dtype=numpy.int64),
+        numpy.asarray(doc_ids, dtype=numpy.int64),
+        numpy.asarray(starts, dtype=numpy.int64),
+        numpy.asarray(ends, dtype=numpy.int64),
+        numpy.fromiter(map(ids.__getitem__, labels), dtype=numpy.int64, count=len(labels)),
     )
+    doc, start, end = side.doc, side.start, side.end
+    if not len(doc) or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all():
+        return side  # sorted already, and so no span twice
     order = numpy.lexsort((side.label, side.end, side.start, side.doc))
     side = Side(*(column[order] for column in side))
     repeat = numpy.zeros(len(order), dtype=bool)
