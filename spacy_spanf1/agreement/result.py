@@ -1,5 +1,6 @@
 """`AgreementResult`: every agreement figure of a set of annotators, as a
 frozen value that writes itself as JSON (with its signature)."""
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Mapping, Optional, Tuple
@@ -26,6 +27,9 @@ class AgreementResult:
         cannot be computed (no document lengths with o_tokens "include").
     intervals (Optional[AgreementIntervals]): When bootstrap was asked for.
     signature (Mapping[str, Any]): What shaped the numbers.
+    notes (Mapping[str, int]): What reading files met (cancelled annotations).
+    files (Any): The `AnnotatorFiles` read, when the input was files (their
+        texts and keys, for writing the consensus).
     """
 
     annotators: Tuple[str, ...]
@@ -35,6 +39,12 @@ class AgreementResult:
     tokens: Optional[TokenAgreement] = None
     intervals: Optional[AgreementIntervals] = None
     signature: Mapping[str, Any] = field(default_factory=dict)
+    notes: Mapping[str, int] = field(default_factory=dict)
+    files: Any = field(default=None, repr=False, compare=False)
+
+    def replace(self, **changes: Any) -> "AgreementResult":
+        """A copy with some fields changed."""
+        return dataclasses.replace(self, **changes)
 
     @property
     def schemes(self) -> Tuple[str, ...]:
@@ -121,6 +131,7 @@ class AgreementResult:
             "schemes": schemes,
             "tokens": None if self.tokens is None else self.tokens.to_dict(),
             "intervals": None if self.intervals is None else self.intervals.to_dict(),
+            "notes": dict(self.notes),
             "signature": dict(self.signature),
         }
 
