@@ -23,6 +23,9 @@ _LAZY = {
     "breakdown": "stats",
     "ground_mentions": "mentions",
     "evaluate_mentions": "mentions",
+    "agreement": "agreement",
+    "consensus": "agreement",
+    "agree_files": "api",
 }
 
 
@@ -54,9 +57,12 @@ __all__ = [
     "TagReport",
     "TagScore",
     "__version__",
+    "agree_files",
+    "agreement",
     "bootstrap_ci",
     "breakdown",
     "compare_files",
+    "consensus",
     "evaluate_examples",
     "evaluate_pipeline",
     "evaluate_spans",
