@@ -24,9 +24,13 @@ _LAZY = {
     "ground_mentions": "mentions",
     "evaluate_mentions": "mentions",
     "sweep": "sweeps",
+    "agreement": "agreements",
+    "consensus": "agreements",
+    "agree_files": "api",
 }
-# The package of sweeps is `sweeps`, so that `spacy_spanf1.sweep` stays the
-# function once the package is imported.
+# The packages of sweeps and agreement are `sweeps` and `agreements`, so that
+# `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
+# the packages are imported.
 
 
 def __getattr__(name):
@@ -57,9 +61,12 @@ __all__ = [
     "TagReport",
     "TagScore",
     "__version__",
+    "agree_files",
+    "agreement",
     "bootstrap_ci",
     "breakdown",
     "compare_files",
+    "consensus",
     "evaluate_examples",
     "evaluate_pipeline",
     "evaluate_spans",

@@ -36,6 +36,7 @@ __all__ = [
     "InputError",
     "SettingError",
     "UsageError",
+    "agree_files",
     "compare_files",
     "evaluate_pipeline",
     "prf_from_text",
@@ -233,6 +234,47 @@ def _evaluate(model: Any, data_path: Any, match: MatchSettings, run: RunSettings
         )
     scores = check_outcome(scores, match)
     return scores
+
+
+def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = None, **settings: Any):
+    """The agreement of annotators given as files.
+
+    paths (PathLike or Sequence[PathLike]): One file (or brat directory)
+        per annotator, all in one registered format; or ONE export that
+        names its annotators: Label Studio (`completed_by`, several
+        annotations a task; cancelled ones skipped and counted), Prodigy
+        (`_annotator_id` or `_session_id`; only answer "accept" counts),
+        JSONL with an "annotator" field.
+    fmt (Optional[str]): The format; None: from the extensions.
+    names (Optional[Sequence[str]]): The annotators' names, in the order of
+        the files (or of their first appearance in one export); a string is
+        comma-separated. Default: the file names (or the export's names).
+    **settings: As `agreement` (schemes required; unit, labels,
+        thresholds, o_tokens, bootstrap, confidence, method, seed), and the
+        reader options of the format (text_field, fragments, ...).
+    RETURNS (AgreementResult): Documents are matched by key or text; each
+        pair is scored over the documents both did; the token figures count
+        the documents' own tokens (or characters).
+    """
+    from .agreements.annotations import read_annotations
+    from .agreements.files import read_annotator_files
+    from .agreements.measure import agreement_of, agreement_settings, TAKEN
+
+    settings = {ALIASES.get(name, name): value for name, value in settings.items()}
+    fmt = settings.pop("format", fmt)
+    taken = {name for names_ in TAKEN.values() for name in names_}
+    reader_options = {name: value for name, value in settings.items() if name not in taken}
+    chosen = {name: value for name, value in settings.items() if name in taken}
+    match, agree, analysis = agreement_settings(chosen, where="agree_files")
+    if isinstance(paths, (str, PurePath)):
+        paths = [paths]
+    read = ReadSettings(format=fmt, options=reader_options)
+    files = read_annotator_files(list(paths), fmt, comma_list(names), match.unit, read.options)
+    annotations = read_annotations(files.annotations, files.unit, labels=match.labels, lengths=files.lengths)
+    result = agreement_of(annotations, match, agree, analysis, read_signature=read)
+    signature = dict(result.signature)
+    signature["read"] = {**(signature.get("read") or {}), "format": files.fmt}
+    return result.replace(signature=signature, notes=files.notes, files=files)
 
 
 def prf_from_text(text: str, source: str = "stdin") -> Tuple[float, float, float]:

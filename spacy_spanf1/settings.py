@@ -26,10 +26,12 @@ from .exceptions import SettingError
 
 __all__ = [
     "ATTRIBUTES",
+    "AgreementSettings",
     "AnalysisSettings",
     "DOC_ATTRIBUTES",
     "METHODS",
     "MatchSettings",
+    "O_TOKENS",
     "ReadSettings",
     "RunSettings",
     "SCHEMES",
@@ -88,6 +90,9 @@ GROUNDINGS: Tuple[str, ...] = ("ordered", "first", "all")
 #: files, keyed records): count and show it, scored as predicting nothing
 #: (the default), or stop with an error.
 MISSING_PRED: Tuple[str, ...] = ("warn", "error")
+#: Token agreement (kappas, alpha): keep the positions every annotator left
+#: `O` (the default) or drop them (the common convention for NER).
+O_TOKENS: Tuple[str, ...] = ("include", "exclude")
 #: The most documents an HTML report shows (`--html-docs`): those with the
 #: most errors, which are all a run with --html keeps of its documents.
 HTML_DOCS = 200
@@ -449,6 +454,28 @@ class RunSettings(Settings):
             "n_process": check_count(self.n_process, "n_process"),
             "batch_size": check_count(self.batch_size, "batch_size"),
             "shard_docs": None if self.shard_docs is None else check_count(self.shard_docs, "shard_docs"),
+        }
+
+
+@dataclass(frozen=True)
+class AgreementSettings(Settings):
+    """How annotators are compared with each other (besides the matching
+    settings of `MatchSettings` and the intervals of `AnalysisSettings`).
+
+    o_tokens (str): Token agreement: "include" keeps every position,
+        "exclude" drops the positions every annotator left `O`.
+    min_votes (Optional[int]): Consensus: a span is kept when at least this
+        many of the annotators who did its document have it; None: a strict
+        majority of them.
+    """
+
+    o_tokens: str = O_TOKENS[0]
+    min_votes: Optional[int] = None
+
+    def _check(self) -> Dict[str, Any]:
+        return {
+            "o_tokens": check_choice("o_tokens", self.o_tokens, O_TOKENS),
+            "min_votes": None if self.min_votes is None else check_count(self.min_votes, "min_votes"),
         }
 
 

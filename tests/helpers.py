@@ -431,3 +431,68 @@ def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict
         t = int(tp.get(label, 0))
         out[label] = (t, int(n_pred.get(label, 0)) - t, int(n_gold.get(label, 0)) - t)
     return out
+
+
+# --------------------------------------------------------------------------
+# Annotators (tests/agreement)
+# --------------------------------------------------------------------------
+
+
+def random_annotations(n_annotators=3, n_docs=40, seed=0, labels=("PER", "LOC", "ORG"), nested=True,
+                       missing=0.2):
+    """Seeded annotations of the same documents by several annotators:
+    (annotations, lengths). Each annotator copies a document's base spans
+    with changes (a boundary moved, another label, a span dropped or added;
+    with `nested`, a span inside another or crossing it) and skips a share
+    `missing` of the documents (None), every document being done by at
+    least two annotators."""
+    rng = random.Random(seed)
+    names = [f"ann{i}" for i in range(n_annotators)]
+    lengths = [rng.randint(3, 25) for _ in range(n_docs)]
+    out = {name: [] for name in names}
+    for n in lengths:
+        base = []
+        position = 0
+        while position < n - 1:
+            position += rng.randint(0, 4)
+            end = min(n, position + rng.randint(1, 3))
+            if position < end:
+                base.append((position, end, rng.choice(labels)))
+            position = end + 1
+        doers = set(rng.sample(names, 2)) | {name for name in names if rng.random() > missing}
+        for name in names:
+            if name not in doers:
+                out[name].append(None)
+                continue
+            spans = []
+            for start, end, label in base:
+                r = rng.random()
+                if r < 0.1:
+                    continue
+                if r < 0.2:
+                    end = min(n, end + 1)
+                elif r < 0.3:
+                    label = rng.choice(labels)
+                spans.append((start, end, label))
+            if nested and rng.random() < 0.4:
+                start = rng.randrange(n)
+                spans.append((start, min(n, start + rng.randint(1, 6)), rng.choice(labels)))
+            if nested and spans and rng.random() < 0.3:
+                spans.append(spans[0])  # listed twice: one span
+            rng.shuffle(spans)
+            out[name].append(spans)
+    return out, lengths
+
+
+def position_labels(spans, n):
+    """Each position's label (or "O") by the agreement rule, written plainly:
+    of the spans covering it, the one that starts first, then the longest,
+    then the label first in sorted order."""
+    labels = []
+    for i in range(n):
+        covering = [s for s in spans if s[0] <= i < s[1]]
+        if not covering:
+            labels.append("O")
+        else:
+            labels.append(min(covering, key=lambda s: (s[0], -s[1], s[2]))[2])
+    return labels

@@ -7,9 +7,10 @@ that returns the scores (`evaluate.evaluate_model` over
 `main` holds the app and turns errors into one line: bad input exits with
 status 1, a bad setting with status 2 and names its flag.
 """
+from .agree import agree_cli, agree_command
 from .compare import compare_command, compare_cli
 from .evaluate import evaluate_cli, evaluate_model
 from .main import app
 from .prf import prf_cli
 
-__all__ = ["app", "compare_cli", "compare_command", "evaluate_cli", "evaluate_model", "prf_cli"]
+__all__ = ["agree_cli", "agree_command", "app", "compare_cli", "compare_command", "evaluate_cli", "evaluate_model", "prf_cli"]

@@ -136,6 +136,6 @@ def run_command(ctx: typer.Context, plain: Callable[..., Any], arguments: Sequen
             if name not in arguments and name not in CLUSTER_OPTIONS and name != "schemes"}
     func = on_cluster(
         lambda **kw: plain(*positional, schemes=one_schemes(values["schemes"]), **kw),
-        *(values[name] for name in CLUSTER_OPTIONS),
+        *(values.get(name) for name in CLUSTER_OPTIONS),  # a command without them runs in-process
     )
     return run(ctx, func, **rest)

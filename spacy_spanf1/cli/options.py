@@ -24,6 +24,7 @@ from ..settings import (
     STRING_SCHEMES,
     TEXT_MISMATCH,
     TEST_RESAMPLES,
+    AgreementSettings,
     AnalysisSettings,
     MatchSettings,
     RunSettings,
@@ -99,6 +100,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("data_path", ("DATA...",), List[Path], "Reference documents: .spacy DocBins, directories of them or globs; each file is a shard", argument=True, required=True, extra={"show_default": False}),
     Option("gold_path", ("GOLD",), Path, "Gold file (a brat directory), or a directory of gold shards paired by file name with PRED's", argument=True, required=True, extra={"show_default": False}),
     Option("pred_path", ("[PRED]",), _OPTIONAL_PATH, "Predicted file (or directory of shards) of the same documents, in the same format; left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", argument=True, extra={"show_default": False}),
+    Option("input_paths", ("INPUT...",), List[Path], "The annotators' files (or brat directories), one per annotator in one format; or one export naming its annotators (Label Studio completed_by, Prodigy _annotator_id/_session_id, JSONL \"annotator\")", argument=True, required=True, extra={"show_default": False}),
     # what shapes the numbers
     Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule)", extra={"show_default": False}),
     Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents)", of=MatchSettings),
@@ -144,6 +146,12 @@ DECLARED: Tuple[Option, ...] = (
     Option("alpha", ("--alpha",), float, "Significance level of the paired test, in (0, 1); the interval of the difference is at 1 - alpha", of=AnalysisSettings),
     Option("by", ("--by",), _OPTIONAL_STR, "Comma-separated breakdowns: span_length, label, doc_length, density, or a metadata field (e.g. genre); one table per attribute for the primary scheme, every scheme in the JSON", extra={"show_default": False}),
     Option("buckets", ("--buckets",), int, "How many intervals a numeric breakdown attribute is cut into (at most)", of=AnalysisSettings),
+    # agreement
+    Option("names", ("--names",), _OPTIONAL_STR, "agree: comma-separated annotator names, in the order of the files (or of their first appearance in one export) [default: the file names, or the export's names]", extra={"show_default": False}),
+    Option("o_tokens", ("--o-tokens",), str, "agree: token figures (kappas, alpha) include the positions every annotator left O, or exclude them (the common convention for NER)", of=AgreementSettings),
+    Option("min_votes", ("--min-votes",), _OPTIONAL_INT, "agree, with --consensus: a span is kept when at least N of the annotators who did its document have it (same start, end, label) [default: a strict majority of them]", extra={"show_default": False}),
+    Option("consensus_path", ("--consensus",), _OPTIONAL_PATH, "agree: write the consensus spans as JSONL (text and spans a line; char unit), and score each annotator against it", extra={"dir_okay": False, "show_default": False}),
+    Option("disagreements_path", ("--disagreements",), _OPTIONAL_PATH, "agree: write one JSON line per span not shared by all who did its document: who has it, and what the others have there instead", extra={"dir_okay": False, "show_default": False}),
     # outputs
     Option("output_path", ("--output", "-o"), _OPTIONAL_PATH, "Write every figure as JSON, with the signature of the run", extra={"dir_okay": False}),
     Option("errors_path", ("--errors",), _OPTIONAL_PATH, "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind (missed, spurious, wrong_type, wrong_boundaries, low_overlap), count (inc, par, mis, spu; fp, fn), gold and predicted spans with their text, IoU and coverage both ways", extra={"dir_okay": False}),

@@ -526,7 +526,11 @@ def _span_rows(side: Side, index: numpy.ndarray) -> numpy.ndarray:
 
 
 def _side_spans(side: Side, doc: int, names: List[str]) -> List[Span]:
-    rows = side.doc == doc
+    """The spans of one document of a Side (sorted by document, so two
+    binary searches find them: scoring every document that overlaps itself
+    does not read the whole side each time)."""
+    low, high = numpy.searchsorted(side.doc, [doc, doc + 1]).tolist()
+    rows = slice(low, high)
     return [
         Span(start, end, names[label])
         for start, end, label in zip(

@@ -22,7 +22,7 @@ from ..spans import Span
 from ..exceptions import InputError, SettingError
 from ..settings import check_choice
 from ..notes import Notes
-from .base import NOTES_KEY, Document, Format, PathLike, read_text
+from .base import NOTES_KEY, Document, Format, PathLike, check_file, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from .records import check_read, quoted_span, record_text, with_counts
 
@@ -285,3 +285,22 @@ def _spans(
 
 LABELSTUDIO = LabelStudioFormat()
 formats.register("labelstudio", func=LABELSTUDIO)
+
+
+def annotators_of(path: PathLike) -> Tuple[List[str], int]:
+    """The annotators of an export's annotations that are not cancelled, as
+    the `annotator` setting names them (the `completed_by` id), in the order
+    they first occur, and how many annotations were cancelled."""
+    names: Dict[str, None] = {}
+    cancelled = 0
+    for task in _load(check_file(path)):
+        for entry in _entries(task, "annotations") if isinstance(task, dict) else ():
+            if not isinstance(entry, dict):
+                continue
+            if entry.get("was_cancelled"):
+                cancelled += 1
+                continue
+            by = entry.get("completed_by")
+            if by is not None:
+                names.setdefault(str(by.get("id")) if isinstance(by, dict) else str(by), None)
+    return list(names), cancelled

@@ -241,7 +241,7 @@ def percentile_probabilities(confidence: float) -> numpy.ndarray:
     return numpy.stack([alpha, 1 - alpha], axis=-1)
 
 
-def _interval(
+def interval_of(
     replicates: numpy.ndarray,
     estimate: float,
     jackknife: Optional[numpy.ndarray],
@@ -251,6 +251,9 @@ def _interval(
     confidence: float,
     unit: str,
 ) -> Interval:
+    """The interval of one statistic from its replicates (and, for BCa,
+    its leave-one-out values `jackknife`), as scipy.stats.bootstrap
+    computes it; for any statistic of resampled count rows."""
     if method == "BCa":
         probabilities = bca_probabilities(replicates, estimate, jackknife, (1 - confidence) / 2)
     else:
@@ -337,7 +340,7 @@ def bootstrap_ci(
         res = results[scheme]
         estimates = (res.precision, res.recall, res.f1)
         intervals = [
-            _interval(
+            interval_of(
                 numpy.concatenate(replicates[scheme][k]), estimates[k], jackknife[k],
                 method, n_resamples, seed, confidence, unit,
             )

@@ -1,0 +1,154 @@
+"""Annotations of several annotators read from files: one file (or brat
+directory) per annotator in any registered format, or one export that
+names its annotators (Label Studio `completed_by`, Prodigy
+`_annotator_id` / `_session_id`, a JSONL `annotator` field).
+
+Documents are matched across annotators by key where the format gives
+every document one (a task id, `_input_hash`, a file name), else by text.
+A document an annotator's file lacks, or holds without annotation (a
+Label Studio task without that annotator's annotation, a Prodigy answer
+other than "accept"), is a document that annotator did not do.
+"""
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..exceptions import InputError, PathLike, SettingError
+from ..formats import check_options, get_format, infer_format
+from ..formats.base import Document
+from ..formats.labelstudio import annotators_of
+from ..formats.records import json_lines
+
+#: The formats one file of which can name several annotators, and how.
+NAMING_FORMATS: Tuple[str, ...] = ("labelstudio", "prodigy", "jsonl")
+
+
+@dataclass(frozen=True)
+class AnnotatorFiles:
+    """What was read: annotator -> one entry per document (spans or None),
+    each document's length in `unit`, its text and key, and notes
+    (cancelled Label Studio annotations)."""
+
+    annotations: Dict[str, List[Optional[list]]]
+    lengths: List[int]
+    texts: List[str]
+    keys: List[Optional[str]]
+    unit: str
+    fmt: str
+    notes: Dict[str, int] = field(default_factory=dict)
+
+
+def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, names: Optional[Sequence[str]] = None,
+                         unit: Optional[str] = None, options: Optional[Mapping[str, Any]] = None) -> AnnotatorFiles:
+    """Read the annotators' files (each once) and match their documents."""
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise SettingError("'paths' is empty: give one file per annotator, or one export naming annotators", "paths")
+    options = dict(options or {})
+    notes: Dict[str, int] = {}
+    if len(paths) == 1:
+        name = infer_format(paths[0], fmt)
+        by_annotator, unit = _split_export(paths[0], name, unit, options, notes)
+    else:
+        name = infer_format(paths[0], fmt)
+        for path in paths[1:]:
+            other = infer_format(path, fmt)
+            if other != name:
+                raise SettingError(
+                    f"'{paths[0]}' looks like {name} and '{path}' like {other}: give every annotator's file in one "
+                    "format (or set 'format')",
+                    "format",
+                )
+        format_obj = get_format(name)
+        unit, opts = check_options(format_obj, unit, options)
+        by_annotator = {str(i): list(format_obj.read(path, side="gold", unit=unit, **opts)) for i, path in enumerate(paths)}
+        labels = [path.stem if path.is_file() else path.name for path in paths]
+        by_annotator = dict(zip(labels if len(set(labels)) == len(labels) else map(str, paths), by_annotator.values()))
+    if names is not None:
+        names = list(names)
+        if len(names) != len(by_annotator):
+            found = ", ".join(by_annotator)
+            raise SettingError(
+                f"'names' gives {len(names)} names for {len(by_annotator)} annotators ({found}): give one per annotator",
+                "names",
+            )
+        if len(set(names)) != len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise SettingError(f"'names' gives the name {twice!r} twice: each annotator is named once", "names")
+        by_annotator = dict(zip(names, by_annotator.values()))
+    return _matched(by_annotator, unit, name, notes)
+
+
+def _split_export(path: Path, name: str, unit: Optional[str], options: Dict[str, Any], notes: Dict[str, int]):
+    """annotator -> documents of one export that names its annotators."""
+    if name not in NAMING_FORMATS:
+        raise SettingError(
+            f"one {name} input names no annotators: give one file per annotator, or one export that names them "
+            f"({', '.join(NAMING_FORMATS)})",
+            "paths",
+        )
+    format_obj = get_format(name)
+    unit, opts = check_options(format_obj, unit, options)
+    if name == "labelstudio":
+        annotators, cancelled = annotators_of(path)
+        notes["cancelled_annotations"] = cancelled
+        found = {
+            who: list(format_obj.read(path, side="gold", unit=unit, **{**opts, "annotator": who}))
+            for who in annotators
+        }
+        return found, unit
+    docs = list(format_obj.read(path, side="gold", unit=unit, **opts))
+    if name == "jsonl":
+        who_of = [doc.meta.get("annotator") for doc in docs]
+    else:
+        who_of = [_prodigy_annotator(record) for _, record in json_lines(path)]
+    found: Dict[str, List[Document]] = {}
+    for doc, who in zip(docs, who_of):
+        if who is None:
+            field_name = '"annotator"' if name == "jsonl" else '"_annotator_id" or "_session_id"'
+            raise InputError(f"{doc.name} has no {field_name}: every record names its annotator", path)
+        found.setdefault(str(who), []).append(doc)
+    return found, unit
+
+
+def _prodigy_annotator(record: Dict[str, Any]) -> Optional[str]:
+    for key in ("_annotator_id", "_session_id"):
+        if record.get(key) is not None:
+            return str(record[key])
+    return None
+
+
+def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes: Dict[str, int]) -> AnnotatorFiles:
+    """Every annotator's documents on one list of documents, matched by key
+    (when every document has one) or by text."""
+    every = [doc for docs in by_annotator.values() for doc in docs]
+    keyed = bool(every) and all(doc.key is not None for doc in every)
+    order: Dict[Any, int] = {}
+    texts: List[str] = []
+    keys: List[Optional[str]] = []
+    lengths: List[int] = []
+    for doc in every:
+        identity = doc.key if keyed else doc.text
+        if identity not in order:
+            order[identity] = len(order)
+            texts.append(doc.text)
+            keys.append(doc.key)
+            lengths.append(len(doc.text) if unit == "char" else len(doc.tokens or ()))
+        elif texts[order[identity]] != doc.text:
+            raise InputError(
+                f"{doc.name} has the key {doc.key!r} of another document with another text: the annotators' "
+                "documents with one key must have one text",
+                doc.source,
+            )
+    annotations: Dict[str, List[Optional[list]]] = {}
+    for who, docs in by_annotator.items():
+        entries: List[Optional[list]] = [None] * len(order)
+        for doc in docs:
+            at = order[doc.key if keyed else doc.text]
+            if doc.spans is None:
+                continue
+            if entries[at] is not None:
+                raise InputError(f"{doc.name}: annotator {who!r} gives this document twice", doc.source)
+            entries[at] = list(doc.spans)
+        annotations[who] = entries
+    return AnnotatorFiles(annotations, lengths, texts, keys, unit, fmt, notes)

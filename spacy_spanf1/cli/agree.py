@@ -1,0 +1,126 @@
+"""`spacy-spanf1 agree`: how much annotators agree, from their files."""
+import json
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import typer
+
+from ..agreements.consensus import check_min_votes, consensus, disagreements
+from ..api import agree_files
+from ..engine.scorer import evaluate_spans
+from ..exceptions import SettingError
+from .main import app, run_command
+from .options import command
+from .output import printer, say, writing
+
+#: The arguments and options of the command, as cli/options.py declares them.
+NAMES = (
+    "input_paths", "schemes", "format", "names", "unit", "labels", "iou_threshold", "overlap_threshold",
+    "min_overlap", "o_tokens", "bootstrap", "confidence", "method", "seed", "min_votes", "consensus_path",
+    "disagreements_path", "output_path", "silent",
+)
+
+
+def _percent(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value * 100:.2f}"
+
+
+def _figure(value: Optional[float]) -> str:
+    return "n/a" if value is None or value != value else f"{value:.4f}"
+
+
+def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str] = None,
+                  min_votes: Optional[int] = None, consensus_path: Optional[Path] = None,
+                  disagreements_path: Optional[Path] = None, output_path: Optional[Path] = None,
+                  silent: bool = False, **settings: Any) -> Dict[str, Any]:
+    """`agree_files`, printed and written as the command does. RETURNS
+    (Dict[str, Any]): `AgreementResult.to_dict()` (with "consensus" when
+    --consensus is given)."""
+    settings = {name: value for name, value in settings.items() if value is not None}
+    fmt = settings.pop("format", None)
+    result = agree_files(list(input_paths), fmt, names, schemes=schemes, **settings)
+    files = result.files
+    data = result.to_dict()
+    msg = printer(silent)
+    primary = result.schemes[0]
+    matrix = result.matrix(primary)
+    rows = [[a] + [_percent(matrix[a][b]) for b in result.annotators] for a in result.annotators]
+    msg.table(rows, header=("reference \\ scored",) + result.annotators, aligns=("l",) + ("r",) * len(result.annotators),
+              title=f"Pairwise F ({primary}): the column scored against the row")
+    intervals = result.intervals
+    lines = []
+    for scheme in result.schemes:
+        ci = ""
+        if intervals is not None:
+            ci = f" [{_percent(intervals.mean_f[scheme].low)}, {_percent(intervals.mean_f[scheme].high)}]"
+        lines.append(f"{scheme}: mean pairwise F {_percent(result.mean_f[scheme])}{ci}, "
+                     f"micro F {_percent(result.micro_f[scheme])}")
+    for line in lines:
+        say(msg, "info", line)
+    tokens = result.tokens
+    if tokens is None:
+        say(msg, "warn", "token figures: none (no document lengths)")
+    else:
+        alpha = f"alpha {_figure(tokens.alpha)}"
+        if intervals is not None and intervals.alpha is not None:
+            alpha += f" [{_figure(intervals.alpha.low)}, {_figure(intervals.alpha.high)}]"
+        say(msg, "info", f"tokens (O positions {tokens.o_tokens}d, {tokens.positions} positions): "
+                         f"Cohen's kappa {_figure(tokens.cohen_kappa)}, Fleiss' kappa {_figure(tokens.fleiss_kappa)}, "
+                         f"Krippendorff's {alpha}")
+    if result.notes.get("cancelled_annotations"):
+        say(msg, "info", f"{result.notes['cancelled_annotations']} cancelled annotations skipped")
+    if consensus_path is not None or min_votes is not None:
+        if consensus_path is None:
+            raise SettingError("'min_votes' sets the votes of the consensus: give 'consensus_path' too", "min_votes")
+        if files.unit != "char":
+            raise SettingError("the consensus is written as JSONL in char unit: leave 'unit' unset or char", "unit")
+        check_min_votes(min_votes, len(result.annotators))
+        agreed = consensus(files.annotations, min_votes=min_votes, unit=files.unit)
+        writing(consensus_path, lambda path: _write_consensus(path, files.texts, agreed))
+        data["consensus"] = _against_consensus(files.annotations, agreed, result.schemes)
+        for name, scores in data["consensus"].items():
+            say(msg, "info", f"{name} against the consensus: F ({primary}) {_percent(scores[primary]['f'])}")
+    if disagreements_path is not None:
+        found = disagreements(files.annotations, unit=files.unit)
+        writing(disagreements_path, lambda path: path.write_text(
+            "".join(json.dumps({**d.to_dict(), "text": files.texts[d.doc][d.span.start:d.span.end]}) + "\n"
+                    for d in found), encoding="utf-8"))
+    if output_path is not None:
+        writing(output_path, lambda path: path.write_text(json.dumps(data, indent=2), encoding="utf-8"))
+    return data
+
+
+def _write_consensus(path: Path, texts: List[str], agreed) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        for text, spans in zip(texts, agreed):
+            if spans is None:
+                continue
+            record = {"text": text, "spans": [{"start": s.start, "end": s.end, "label": s.label} for s in spans]}
+            f.write(json.dumps(record) + "\n")
+
+
+def _against_consensus(annotations, agreed, schemes) -> Dict[str, Any]:
+    """annotator -> scheme -> that annotator scored against the consensus,
+    over the documents they did."""
+    out = {}
+    for name, docs in annotations.items():
+        did = [i for i, entry in enumerate(docs) if entry is not None]
+        scored = evaluate_spans([agreed[i] for i in did], [docs[i] for i in did], schemes=list(schemes))
+        out[name] = {scheme: r.to_dict() for scheme, r in scored.items()}
+    return out
+
+
+@command(app, "agree", NAMES)
+def agree_cli(ctx: typer.Context, **values: Any) -> None:
+    """How much annotators agree: every ordered pair scored under every
+    scheme (the column annotator against the row annotator as gold), the
+    mean and micro pairwise F, and per token Cohen's kappa (two
+    annotators), Fleiss' kappa (documents every annotator did) and
+    Krippendorff's alpha. Documents are matched by key or text; a pair is
+    scored over the documents both did.
+
+    \\b
+    Example:
+    spacy-spanf1 agree ann1.jsonl ann2.jsonl ann3.jsonl --schemes strict,partial,iou
+    """
+    run_command(ctx, agree_command, ("input_paths",), values)
