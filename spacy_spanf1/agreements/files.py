@@ -120,31 +120,44 @@ def _prodigy_annotator(record: Dict[str, Any]) -> Optional[str]:
 
 def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes: Dict[str, int]) -> AnnotatorFiles:
     """Every annotator's documents on one list of documents, matched by key
-    (when every document has one) or by text."""
+    (when every document has one) or by text. A text that one annotator's
+    file holds more than once (a repeated heading, "Thanks!") is that many
+    documents: the k-th time an annotator gives it is its k-th document of
+    that text."""
     every = [doc for docs in by_annotator.values() for doc in docs]
     keyed = bool(every) and all(doc.key is not None for doc in every)
     order: Dict[Any, int] = {}
     texts: List[str] = []
     keys: List[Optional[str]] = []
     lengths: List[int] = []
-    for doc in every:
-        identity = doc.key if keyed else doc.text
-        if identity not in order:
-            order[identity] = len(order)
-            texts.append(doc.text)
-            keys.append(doc.key)
-            lengths.append(len(doc.text) if unit == "char" else len(doc.tokens or ()))
-        elif texts[order[identity]] != doc.text:
-            raise InputError(
-                f"{doc.name} has the key {doc.key!r} of another document with another text: the annotators' "
-                "documents with one key must have one text",
-                doc.source,
-            )
+    identities: Dict[str, List[Any]] = {}
+    for who, docs in by_annotator.items():
+        seen: Dict[str, int] = {}
+        mine = identities[who] = []
+        for doc in docs:
+            if keyed:
+                identity: Any = doc.key
+            else:
+                k = seen.get(doc.text, 0)
+                seen[doc.text] = k + 1
+                identity = (doc.text, k)
+            mine.append(identity)
+            if identity not in order:
+                order[identity] = len(order)
+                texts.append(doc.text)
+                keys.append(doc.key)
+                lengths.append(len(doc.text) if unit == "char" else len(doc.tokens or ()))
+            elif texts[order[identity]] != doc.text:
+                raise InputError(
+                    f"{doc.name} has the key {doc.key!r} of another document with another text: the annotators' "
+                    "documents with one key must have one text",
+                    doc.source,
+                )
     annotations: Dict[str, List[Optional[list]]] = {}
     for who, docs in by_annotator.items():
         entries: List[Optional[list]] = [None] * len(order)
-        for doc in docs:
-            at = order[doc.key if keyed else doc.text]
+        for doc, identity in zip(docs, identities[who]):
+            at = order[identity]
             if doc.spans is None:
                 continue
             if entries[at] is not None:

@@ -156,3 +156,19 @@ def test_bad_files(tmp_path, corpus):
         agree_files(one, schemes=SCHEMES)
     with pytest.raises(SettingError, match="one conll input names no annotators"):
         agree_files(tmp_path / "x.conll", schemes=SCHEMES)
+
+
+def test_a_text_given_twice_is_two_documents(tmp_path):
+    from spacy_spanf1 import agree_files
+
+    thanks = {"text": "Thanks!", "spans": [{"start": 0, "end": 6, "label": "X"}]}
+    a = [thanks, {"text": "Bye.", "spans": []}, {"text": "Thanks!", "spans": []}]
+    b = [thanks, {"text": "Bye.", "spans": []}, thanks]
+    paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for path, records in zip(paths, (a, b)):
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    result = agree_files(paths, schemes=["strict"])
+    # By hand, b against a as gold: the first "Thanks!" matches (TP 1), the second is only b's (FP 1).
+    counts = result.pairwise["strict"][("a", "b")].counts
+    assert (counts["cor"], counts["spu"], counts["mis"]) == (1, 1, 0)
+    assert result.shared[("a", "b")] == 3
