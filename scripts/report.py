@@ -14,7 +14,8 @@ bucket of the primary scheme with its bootstrap interval; with
 schemes' differences are significant in this run (read off that file, so
 it says what this run's models did, not what such models do); with
 --mentions, the F of answers without offsets under span and string schemes,
-beside the pipeline they were made from (--mentions-beside).
+beside the pipeline they were made from (--mentions-beside); with
+--agreement, the agreement of the simulated annotators.
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -133,11 +134,34 @@ def print_mentions(path: Path, beside: Optional[Path]) -> None:
         msg.info("Grounding of the answers: " + ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in grounding.items()))
 
 
+def print_agreement(path: Path) -> None:
+    """Mean and micro pairwise F per scheme of `spacy-spanf1 agree`, the
+    primary scheme's matrix, the documents each pair shares, and the token
+    figures with their setting."""
+    data = srsly.read_json(path)
+    names = data["annotators"]
+    intervals = (data.get("intervals") or {}).get("mean_f") or {}
+    rows = [(scheme, percent(block["mean_f"]), interval_text({"f": intervals[scheme]}) if scheme in intervals else "-",
+             percent(block["micro_f"])) for scheme, block in data["schemes"].items()]
+    msg.table(rows, header=("Scheme", "Mean pairwise F", "95 % interval", "Micro F"), aligns=("l", "r", "r", "r"),
+              divider=True, title=f"Agreement of {len(names)} simulated annotators ({', '.join(names)})")
+    primary = next(iter(data["schemes"]))
+    matrix = data["schemes"][primary]["matrix"]
+    rows = [(a, *("-" if matrix[a][b] is None else percent(matrix[a][b]) for b in names)) for a in names]
+    msg.table(rows, header=(f"{primary}: reference \\ scored", *names), aligns=("l",) + ("r",) * len(names), divider=True)
+    shared = data["shared"]
+    msg.info("Documents shared: " + ", ".join(f"{a}-{b} {shared[a][b]}" for i, a in enumerate(names) for b in names[i + 1:]))
+    tokens = data["tokens"]
+    msg.info(f"Tokens (O positions {tokens['o_tokens']}d, {tokens['positions']} positions): Fleiss' kappa "
+             f"{tokens['fleiss_kappa']:.4f}, Krippendorff's alpha {tokens['alpha']:.4f}")
+
+
 def report(
     metrics: List[Path] = typer.Argument(..., help="JSON files, one per pipeline", exists=True, dir_okay=False),
     comparison: Optional[Path] = typer.Option(None, "--comparison", help="JSON of an evaluate run with --baseline", exists=True, dir_okay=False),
     mentions: Optional[Path] = typer.Option(None, "--mentions", help="JSON of compare --format mentions", exists=True, dir_okay=False),
     mentions_beside: Optional[Path] = typer.Option(None, "--mentions-beside", help="JSON of the pipeline the answers come from, same schemes", exists=True, dir_okay=False),
+    agreement: Optional[Path] = typer.Option(None, "--agreement", help="JSON of spacy-spanf1 agree", exists=True, dir_okay=False),
 ) -> None:
     rows = []
     for path in metrics:
@@ -163,6 +187,8 @@ def report(
         print_comparison(comparison)
     if mentions is not None:
         print_mentions(mentions, mentions_beside)
+    if agreement is not None:
+        print_agreement(agreement)
 
 
 if __name__ == "__main__":
