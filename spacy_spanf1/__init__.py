@@ -24,6 +24,7 @@ _LAZY = {
     "ground_mentions": "mentions",
     "evaluate_mentions": "mentions",
     "sweep": "sweeps",
+    "sweep_pipeline": "sweeps",
 }
 # The package of sweeps is `sweeps`, so that `spacy_spanf1.sweep` stays the
 # function once the package is imported.
@@ -70,4 +71,5 @@ __all__ = [
     "score_pairs",
     "spans_from_tags",
     "sweep",
+    "sweep_pipeline",
 ]
