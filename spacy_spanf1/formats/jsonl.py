@@ -24,7 +24,7 @@ import srsly
 from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
 from ..notes import Notes
-from .base import NOTES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
 from .records import check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span
 
@@ -159,7 +159,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         if unit == "token":
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
-        notes = None
+        notes = scores = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
             try:
@@ -169,6 +169,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
             if unit == "char" and text_mismatch != "ignore" and line.count('"text"') > 1:
                 found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
             flat.extend(found)
+            if '"score"' in line:  # scored predictions, for sweeps
+                scores = [(Span(*span), item.get("score")) for span, item in zip(found, items)]
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
@@ -180,6 +182,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
         if notes:
             meta[NOTES_KEY] = notes
+        if scores is not None:
+            meta[SCORES_KEY] = scores
         docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()

@@ -28,6 +28,7 @@ from ..formats.docbin import read_docbin
 from ..settings import UNITS, check_unit
 from .api import sweep
 from .results import SweepResult
+from .settings import PIPE
 
 #: The component's config keys a sweep overrides: keep every suggested span.
 OPEN = {"threshold": 0.0, "max_positive": None}
@@ -37,7 +38,7 @@ def sweep_pipeline(
     model: Any,
     corpus_path: PathLike,
     *,
-    pipe: str = "spancat",
+    pipe: str = PIPE,
     batch_size: Optional[int] = None,
     **settings: Any,
 ) -> SweepResult:
@@ -147,7 +148,7 @@ def _scores(group: Any) -> List[float]:
     return [float(s) for s in scores]
 
 
-def write_config(model: Any, output: PathLike, best: Union[SweepResult, float], *, pipe: str = "spancat",
+def write_config(model: Any, output: PathLike, best: Union[SweepResult, float], *, pipe: str = PIPE,
                  scheme: Optional[str] = None) -> Dict[str, Any]:
     """Write the pipeline's config with a threshold set on the component
     (`components.<pipe>.threshold`).
