@@ -14,6 +14,7 @@ Lines are read about a megabyte at a time (`base.read_line_blocks`) and
 parsed with srsly; the spans of a block are checked at once
 (`spans.check_spans`).
 """
+import json
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Tuple
@@ -170,7 +171,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
                 found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
             flat.extend(found)
             if '"score"' in line:  # scored predictions, for sweeps
-                scores = [(Span(*span), item.get("score")) for span, item in zip(found, items)]
+                scores = _line_scores(line, found)
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
@@ -197,6 +198,15 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         doc.spans = sorted(set(spans[pos : pos + n])) if k in unsorted else spans[pos : pos + n]
         pos += n
     return docs
+
+
+def _line_scores(line: str, found: List[Tuple[Any, Any, Any]]) -> List[Tuple[Span, Any]]:
+    """Each span of a line with its "score" (None without one). The line is
+    parsed again by the standard library: srsly's parser can be one unit in
+    the last place off (it reads 0.3 as 0.30000000000000004), and a
+    threshold is a score."""
+    items = json.loads(line).get("spans") or []
+    return [(Span(*span), item.get("score") if isinstance(item, dict) else None) for span, item in zip(found, items)]
 
 
 def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:

@@ -62,8 +62,11 @@ def test_grid_spacy_on_files(files, tmp_path):
     assert result.exit_code == 0, result.stderr
     strict = json.loads(out.read_text())["sweep"]["strict"]
     assert strict["thresholds"] == pytest.approx([0, 0.2, 0.4, 0.6, 0.8, 1.0])
-    # 0.4 and 0.6 keep the same three spans (F 4/7); 0.8: 2/3
-    assert strict["best"]["threshold"] == pytest.approx(0.8)
+    # numpy.linspace(0, 1, 6)[3] is 0.6000000000000001, above the score 0.6
+    # of Oslo as PER: at it and at 0.8 the two TPs are kept (F 2/3); ties go
+    # to the lowest, as in find-threshold
+    assert strict["f"][2:5] == pytest.approx([4 / 7, 2 / 3, 2 / 3], abs=1e-9)
+    assert strict["best"]["threshold"] == pytest.approx(0.6)  # the JSON is written to 10 digits
 
 
 @pytest.mark.parametrize("score,message", [
