@@ -27,6 +27,7 @@ _LAZY = {
     "agreement": "agreements",
     "consensus": "agreements",
     "agree_files": "api",
+    "sweep_pipeline": "sweeps",
 }
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
@@ -77,4 +78,5 @@ __all__ = [
     "score_pairs",
     "spans_from_tags",
     "sweep",
+    "sweep_pipeline",
 ]

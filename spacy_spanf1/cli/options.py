@@ -30,6 +30,7 @@ from ..settings import (
     RunSettings,
     default_of,
 )
+from ..sweeps.settings import PIPE, SweepSettings
 from ..tags import TAG_MODES, TAG_SCHEMES
 
 @dataclass(frozen=True)
@@ -101,6 +102,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("gold_path", ("GOLD",), Path, "Gold file (a brat directory), or a directory of gold shards paired by file name with PRED's", argument=True, required=True, extra={"show_default": False}),
     Option("pred_path", ("[PRED]",), _OPTIONAL_PATH, "Predicted file (or directory of shards) of the same documents, in the same format; left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", argument=True, extra={"show_default": False}),
     Option("input_paths", ("INPUT...",), List[Path], "The annotators' files (or brat directories), one per annotator in one format; or one export naming its annotators (Label Studio completed_by, Prodigy _annotator_id/_session_id, JSONL \"annotator\")", argument=True, required=True, extra={"show_default": False}),
+    Option("sweep_source", ("SOURCE",), str, "sweep: a pipeline (an installed package name, or a directory with config.cfg), or a gold file", argument=True, required=True),
+    Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}),
     # what shapes the numbers
     Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule)", extra={"show_default": False}),
     Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents)", of=MatchSettings),
@@ -152,6 +155,12 @@ DECLARED: Tuple[Option, ...] = (
     Option("min_votes", ("--min-votes",), _OPTIONAL_INT, "agree, with --consensus: a span is kept when at least N of the annotators who did its document have it (same start, end, label) [default: a strict majority of them]", extra={"show_default": False}),
     Option("consensus_path", ("--consensus",), _OPTIONAL_PATH, "agree: write the consensus spans as JSONL (text and spans a line; char unit), and score each annotator against it", extra={"dir_okay": False, "show_default": False}),
     Option("disagreements_path", ("--disagreements",), _OPTIONAL_PATH, "agree: write one JSON line per span not shared by all who did its document: who has it, and what the others have there instead", extra={"dir_okay": False, "show_default": False}),
+    # sweeps
+    Option("n_thresholds", ("--n-thresholds",), _OPTIONAL_INT, "sweep: report N evenly spaced thresholds in [0, 1] (numpy.linspace(0, 1, N)) [default: every distinct score]", of=SweepSettings, extra={"min": 2, "show_default": False}),
+    Option("grid", ("--grid",), _OPTIONAL_STR, "sweep: spacy: the thresholds spacy find-threshold tries (numpy.linspace(0, 1, --n-trials)), ties to the lowest as it breaks them", of=SweepSettings, extra={"show_default": False}),
+    Option("n_trials", ("--n-trials",), int, "sweep: the number of thresholds of --grid spacy", of=SweepSettings, extra={"min": 2}),
+    Option("pipe", ("--pipe",), str, "sweep: the pipeline's span categorizer (its cfg threshold is swept)", own_default=PIPE),
+    Option("config_path", ("--write-config",), _OPTIONAL_PATH, "sweep: write the pipeline's config with the primary scheme's best threshold set on --pipe", extra={"dir_okay": False, "show_default": False}),
     # outputs
     Option("output_path", ("--output", "-o"), _OPTIONAL_PATH, "Write every figure as JSON, with the signature of the run", extra={"dir_okay": False}),
     Option("errors_path", ("--errors",), _OPTIONAL_PATH, "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind (missed, spurious, wrong_type, wrong_boundaries, low_overlap), count (inc, par, mis, spu; fp, fn), gold and predicted spans with their text, IoU and coverage both ways", extra={"dir_okay": False}),

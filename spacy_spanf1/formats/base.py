@@ -29,6 +29,11 @@ STRINGS_KEY = "_strings"
 #: the start of each such span -> (string, status).
 UNPLACED_KEY = "_unplaced"
 
+#: A predicted Document's `meta[SCORES_KEY]`, only when its spans carry
+#: scores: (span, score) pairs as listed (scores unchecked; a span listed
+#: without one has None), for sweeps over thresholds.
+SCORES_KEY = "_scores"
+
 
 @dataclass
 class Document:

@@ -14,6 +14,7 @@ Lines are read about a megabyte at a time (`base.read_line_blocks`) and
 parsed with srsly; the spans of a block are checked at once
 (`spans.check_spans`).
 """
+import json
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Tuple
@@ -24,7 +25,7 @@ import srsly
 from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
 from ..notes import Notes
-from .base import NOTES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
 from .records import check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span
 
@@ -159,7 +160,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         if unit == "token":
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
-        notes = None
+        notes = scores = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
             try:
@@ -169,6 +170,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
             if unit == "char" and text_mismatch != "ignore" and line.count('"text"') > 1:
                 found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
             flat.extend(found)
+            if '"score"' in line:  # scored predictions, for sweeps
+                scores = _line_scores(line, found)
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
@@ -180,6 +183,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
         if notes:
             meta[NOTES_KEY] = notes
+        if scores is not None:
+            meta[SCORES_KEY] = scores
         docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
@@ -193,6 +198,15 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         doc.spans = sorted(set(spans[pos : pos + n])) if k in unsorted else spans[pos : pos + n]
         pos += n
     return docs
+
+
+def _line_scores(line: str, found: List[Tuple[Any, Any, Any]]) -> List[Tuple[Span, Any]]:
+    """Each span of a line with its "score" (None without one). The line is
+    parsed again by the standard library: srsly's parser can be one unit in
+    the last place off (it reads 0.3 as 0.30000000000000004), and a
+    threshold is a score."""
+    items = json.loads(line).get("spans") or []
+    return [(Span(*span), item.get("score") if isinstance(item, dict) else None) for span, item in zip(found, items)]
 
 
 def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:

@@ -22,7 +22,7 @@ from ..spans import Span
 from ..exceptions import InputError, SettingError
 from ..settings import check_choice
 from ..notes import Notes
-from .base import NOTES_KEY, Document, Format, PathLike, check_file, read_text
+from .base import NOTES_KEY, SCORES_KEY, Document, Format, PathLike, check_file, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from .records import check_read, quoted_span, record_text, with_counts
 
@@ -156,18 +156,21 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
+        scores = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
             spans = None
         else:
-            spans, notes = _spans(entry, text, where, path, counts, text_mismatch)
+            spans, notes, scores = _spans(entry, text, where, path, counts, text_mismatch)
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
         meta = with_counts(meta, counts)
         if notes:
             meta[NOTES_KEY] = notes
+        if scores is not None:
+            meta[SCORES_KEY] = scores
         key = str(task["id"]) if "id" in task else None
         yield Document(where, spans, text, meta=meta, key=key, source=str(path))
 
@@ -251,8 +254,12 @@ def _annotator_matches(completed_by: Any, wanted: str) -> bool:
 
 def _spans(
     entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dict[str, int], text_mismatch: str
-) -> Tuple[List[Span], Notes]:
+) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]]]:
+    """The spans of an annotation or prediction, its reader's notes, and
+    when any result (or the prediction) has a "score", each span's score:
+    the result's own, else the prediction's."""
     results = entry.get("result", [])
+    given: List[Any] = []
     if not isinstance(results, list):
         raise InputError(f'{where} has a "result" that is not a list', path)
     quoted: List[QuotedSpan] = []
@@ -278,9 +285,11 @@ def _spans(
         start, end = value.get("start"), value.get("end")
         for label in labels:
             quoted.append(quoted_span(start, end, label, value.get("text"), f"{where}, {rid}", path, None))
+            given.append(result.get("score", entry.get("score")))
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
-    spans = {Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)}
-    return sorted(spans), notes
+    listed = [Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)]
+    scores = list(zip(listed, given)) if any(g is not None for g in given) else None
+    return sorted(set(listed)), notes, scores
 
 
 LABELSTUDIO = LabelStudioFormat()

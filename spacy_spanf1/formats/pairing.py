@@ -26,7 +26,7 @@ from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
 from ..notes import Notes, merge_notes, note
-from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document
+from .base import NOTES_KEY, SCORES_KEY, STRINGS_KEY, UNPLACED_KEY, Document
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -51,6 +51,8 @@ class DocPair:
         offsets (the `mentions` format). pred_unplaced: those of them
         without a place in the text, scored as spans past its end: the
         start of each -> (string, status).
+    pred_scores: The predicted spans' scores, when the reader found any:
+        (span, score) pairs as listed (for sweeps).
     """
 
     index: int
@@ -62,6 +64,7 @@ class DocPair:
     meta: Dict[str, Any] = field(default_factory=dict)
     pred_strings: Optional[List[Tuple[str, str]]] = None
     pred_unplaced: Optional[Dict[int, Tuple[str, str]]] = None
+    pred_scores: Optional[List[Tuple[Span, Any]]] = None
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -295,6 +298,8 @@ def pair_documents(
         if pred is not None and pred.meta and STRINGS_KEY in pred.meta:
             pair.pred_strings = pred.meta[STRINGS_KEY]
             pair.pred_unplaced = unplaced if place is not None else pred.meta.get(UNPLACED_KEY)
+        if pred is not None and pred.meta and SCORES_KEY in pred.meta:
+            pair.pred_scores = pred.meta[SCORES_KEY]
         yield pair
 
 

@@ -18,7 +18,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from ..registry import formats
 from ..spans import Span, is_int, span_problem
 from ..notes import Notes
-from .base import NOTES_KEY, Document, Format, InputError, PathLike
+from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike
 from .offsets import check_text_mismatch, place_spans
 from .records import SpanFields, check_read, json_lines, quoted_span, record_text, with_counts
 
@@ -65,8 +65,9 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
         if side == "gold" and answer != "accept":
             counts[SKIPPED_ANSWERS.get(answer, "unanswered")] = 1
             spans: Optional[List[Span]] = None
+            scores = None
         else:
-            spans, notes = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
+            spans, notes, scores = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
         if isinstance(record.get("relations"), list):
             counts["relations"] = len(record["relations"])
         meta = {k: v for k, v in record.items() if k not in READ_FIELDS and not k.startswith("_")}
@@ -75,6 +76,8 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
         meta = with_counts(meta, counts)
         if notes:
             meta[NOTES_KEY] = notes
+        if scores is not None:
+            meta[SCORES_KEY] = scores
         key = str(record["_input_hash"]) if "_input_hash" in record else None
         yield Document(
             f"line {lineno}",
@@ -123,7 +126,9 @@ def _token_offsets(record: Dict[str, Any], text: str) -> Optional[List[Tuple[int
 def _spans(
     record: Dict[str, Any], text: str, offsets: Optional[List[Tuple[int, int]]], unit: str, path: Path, lineno: int,
     text_mismatch: str,
-) -> Tuple[List[Span], Notes]:
+) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]]]:
+    """The spans of a record, its reader's notes, and when a span has a
+    "score", each span's (for sweeps)."""
     items = record.get("spans", [])
     if not isinstance(items, list):
         raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
@@ -138,15 +143,23 @@ def _spans(
             raise InputError(f"{where} lacks {', '.join(map(repr, missing))} (unit {unit}): {item!r}", path, lineno)
         checked.append((where, item))
     if unit == "token":
-        spans = {_token_span(item, len(offsets), where, path, lineno) for where, item in checked}
+        listed = [_token_span(item, len(offsets), where, path, lineno) for where, item in checked]
         _check_both_offsets(checked, offsets, path, lineno)
-        return sorted(spans), {}
+        return sorted(set(listed)), {}, _scores(listed, checked)
     quoted = [quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
               for where, item in checked]
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=f"line {lineno}", path=path, line=lineno)
     if any("token_start" in item for _, item in checked):
         _check_both_offsets(checked, _token_offsets(record, text), path, lineno)
-    return sorted({Span(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)}), notes
+    listed = [Span(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)]
+    return sorted(set(listed)), notes, _scores(listed, checked)
+
+
+def _scores(listed: List[Span], checked: List[Tuple[str, Dict[str, Any]]]) -> Optional[List[Tuple[Span, Any]]]:
+    """Each span with its item's "score", when any item has one."""
+    if not any("score" in item for _, item in checked):
+        return None
+    return [(span, item.get("score")) for span, (_, item) in zip(listed, checked)]
 
 
 def _check_both_offsets(

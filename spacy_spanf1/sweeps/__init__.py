@@ -1,10 +1,11 @@
 """Scored predictions: every threshold's P, R and F from one pass, average
 precision, best thresholds and calibration."""
 from .api import sweep
+from .pipeline import sweep_pipeline, write_config
 from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
 from .settings import SweepSettings
 
 __all__ = [
     "BestThreshold", "Calibration", "CalibrationBin", "LabelCurve", "SchemeSweep", "SweepResult",
-    "SweepSettings", "sweep",
+    "SweepSettings", "sweep", "sweep_pipeline", "write_config",
 ]

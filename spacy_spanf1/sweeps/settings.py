@@ -13,6 +13,8 @@ from ..settings import Settings, check_count
 GRIDS: Tuple[str, ...] = ("spacy",)
 #: spaCy's `find-threshold` default number of trials.
 N_TRIALS = 11
+#: The component a pipeline's sweep sets the threshold of by default.
+PIPE = "spancat"
 
 
 @dataclass(frozen=True)

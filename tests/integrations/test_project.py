@@ -224,6 +224,11 @@ def test_project_run_all(tmp_path):
     assert list(answers["schemes"]) == ["strict", "partial", "iou", "strings", "strings_normalized"]
     counts = answers["grounding"]
     assert counts["mentions"] == sum(counts[k] for k in ("exact", "normalized", "fuzzy", "not_found", "duplicates"))
+    # the simulated annotators' agreement: every pair, over the sentences both did
+    agreement = srsly.read_json(project / "metrics" / "agreement.json")
+    assert agreement["annotators"] == ["ann", "ben", "cat"]
+    assert agreement["shared"]["ann"]["ben"] == 200 and agreement["shared"]["ann"]["cat"] < 200
+    assert "Agreement of 3 simulated annotators" in result.stdout
 
 
 def test_report_says_what_is_significant_in_this_run():

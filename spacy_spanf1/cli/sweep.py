@@ -1,0 +1,112 @@
+"""`spacy-spanf1 sweep`: P, R and F of scored predictions at every
+threshold, from a pipeline's span categorizer or from files."""
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import srsly
+import typer
+
+from ..exceptions import InputError, SettingError
+from ..sweeps.results import SweepResult
+from ..sweeps.settings import PIPE
+from .main import app, one_schemes, run
+from .options import OPTIONS, command
+from .output import printer, say, writing
+
+#: The arguments and options of the command, as cli/options.py declares them.
+NAMES = (
+    "sweep_source", "sweep_target", "schemes", "format", "unit", "text_mismatch", "missing_pred",
+    "iou_threshold", "overlap_threshold", "min_overlap", "n_thresholds", "grid", "n_trials", "bootstrap",
+    "pipe", "config_path", "batch_size", "output_path", "silent",
+)
+#: The options that only a pipeline's sweep takes, and only a file's.
+PIPELINE_ONLY = ("pipe", "config_path", "batch_size")
+FILES_ONLY = ("format", "text_mismatch", "missing_pred")
+
+
+def is_pipeline(source: str) -> bool:
+    """Whether the first argument names a pipeline: a directory with a
+    config.cfg, or an installed package that is not a file here."""
+    path = Path(source)
+    if path.is_dir():
+        return (path / "config.cfg").is_file()
+    if path.exists():
+        return False
+    from spacy.util import is_package
+
+    return is_package(source)
+
+
+def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path] = None, silent: bool = False,
+                  **options: Any) -> Dict[str, Any]:
+    """A sweep of a pipeline over a corpus (`sweep_pipeline`, --write-config
+    writing the best threshold) or of files (`sweep_files`), printed and
+    written as the command does. RETURNS (Dict[str, Any]): the JSON written."""
+    pipeline = is_pipeline(source)
+    unused = FILES_ONLY if pipeline else PIPELINE_ONLY
+    for name in unused:
+        if options.get(name) is not None and options[name] != OPTIONS[name].default:
+            given, other = ("files", "a pipeline") if pipeline else ("a pipeline", "files")
+            raise SettingError(f"'{name}' applies to a sweep of {given}, not of {other}", name)
+    options = {k: v for k, v in options.items() if k not in unused and v is not None}
+    config_path = options.pop("config_path", None)
+    if pipeline:
+        from ..sweeps.pipeline import sweep_pipeline, write_config
+
+        if target is None:
+            raise InputError(f"give the .spacy corpus the pipeline {source!r} runs over")
+        result = sweep_pipeline(source, target, **options)
+        if config_path is not None:
+            writing(config_path, lambda path: write_config(source, path, result, pipe=options.get("pipe", PIPE)))
+    else:
+        from ..sweeps.files import sweep_files
+
+        result = sweep_files(Path(source), target, **options)
+    out = {"sweep": {scheme: swept.to_dict() for scheme, swept in result.items()}, "signature": result.signature}
+    print_sweep(result, silent)
+    if output_path is not None:
+        writing(output_path, lambda path: srsly.write_json(path, out))
+    if config_path is not None and not silent:
+        say(printer(silent), "good", f"Wrote the config with threshold {result[result.primary].best.threshold:g}: "
+            f"{config_path}")
+    return out
+
+
+def print_sweep(result: SweepResult, silent: bool) -> None:
+    """Per scheme AP, best threshold and its F; then per scheme each
+    label's best."""
+    msg = printer(silent)
+    if silent:
+        return
+    rows = []
+    for scheme, swept in result.items():
+        best = swept.best
+        rows.append((scheme, f"{swept.ap:.4f}", "-" if best is None else f"{best.threshold:.4g}",
+                     "-" if best is None else f"{best.f1:.4f}", len(swept.thresholds),
+                     f"{swept.calibration.ece:.4f}"))
+    msg.table(rows, header=("Scheme", "AP", "Best threshold", "F", "Thresholds", "ECE"), divider=True,
+              title="Sweep", aligns=("l", "r", "r", "r", "r", "r"))
+    for scheme, swept in result.items():
+        labels = [(label, f"{b.threshold:.4g}", f"{b.f1:.4f}") for label, b in sorted(swept.per_label_best.items())]
+        if labels:
+            msg.table(labels, header=("Label", "Best threshold", "F"), divider=True,
+                      title=f"{scheme}: best threshold per label", aligns=("l", "r", "r"))
+
+
+@command(app, "sweep", NAMES)
+def sweep_cli(ctx: typer.Context, **values: Any) -> None:
+    """P, R and F under each scheme at every threshold of scored
+    predictions, with average precision, the best threshold (and each
+    label's) and calibration. SOURCE is a pipeline (its span categorizer is
+    run once over the .spacy corpus TARGET with every suggested span kept)
+    or a gold file (TARGET: its scored predictions, e.g. JSONL spans with a
+    "score"). --grid spacy reports the thresholds spacy find-threshold
+    tries, and its choice of the best.
+
+    \b
+    Examples:
+    spacy-spanf1 sweep ./model dev.spacy --schemes strict,iou --grid spacy --write-config best.cfg
+    spacy-spanf1 sweep gold.jsonl scored.jsonl --schemes strict -o sweep.json
+    """
+    source, target, schemes = values.pop("sweep_source"), values.pop("sweep_target"), values.pop("schemes")
+    run(ctx, lambda: sweep_command(source, target, schemes=one_schemes(schemes), **values))

@@ -1,0 +1,198 @@
+"""A sweep of a spaCy span categorizer over a DocBin, and the pipeline's
+config with the best threshold set.
+
+`sweep_pipeline` sets the component's threshold to 0 and `max_positive`
+to None (on `pipe.cfg`, as spaCy's `find-threshold` sets a component's
+threshold), so that every suggested span is kept with its score, runs the
+pipeline once over the corpus, and sweeps the spans: one run gives what
+`find-threshold` gets from one run per threshold.
+
+Spans are read as the registered scorer reads `Doc.spans[key]`: a
+reference doc without the key is skipped; predicted spans are mapped onto
+the reference tokens with `Example.get_aligned_spans_x2y` (allow_overlap),
+each with its own score; a span predicted twice counts once, with its
+highest score.
+
+Scores: spancat keeps a span when its float32 score is >= the threshold.
+`find-threshold` sets the threshold as a numpy float64 (a point of
+`numpy.linspace`), and NumPy (2 and later) then compares in float64; the
+sweep compares the float32 scores, widened exactly to float64, with float64
+thresholds, so both keep the same spans at every grid point.
+"""
+from pathlib import Path, PurePath
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ..corpus import load_pipeline, pipeline_input
+from ..exceptions import InputError, PathLike
+from ..formats.docbin import read_docbin
+from ..settings import UNITS, check_unit
+from .api import sweep
+from .results import SweepResult
+from .settings import PIPE
+
+#: The component's config keys a sweep overrides: keep every suggested span.
+OPEN = {"threshold": 0.0, "max_positive": None}
+
+
+def sweep_pipeline(
+    model: Any,
+    corpus_path: PathLike,
+    *,
+    pipe: str = PIPE,
+    batch_size: Optional[int] = None,
+    **settings: Any,
+) -> SweepResult:
+    """Run a span categorizer once over a DocBin with every suggested span
+    kept, and sweep its scores against the DocBin's spans.
+
+    model (str, Path or Language): A package name or path, or a loaded
+        pipeline (its component's cfg is changed: threshold 0,
+        max_positive None).
+    corpus_path (PathLike): A .spacy DocBin holding the reference spans in
+        `Doc.spans[key]`, key the component's spans key.
+    pipe (str): The component's name; it has `cfg["threshold"]` and a
+        spans key (spancat).
+    batch_size (Optional[int]): Of `nlp.pipe`; None: the pipeline's own.
+    **settings: Of `sweep`: schemes (required), unit (default token),
+        thresholds, n_thresholds, grid, n_trials, bootstrap, iou_threshold,
+        overlap_threshold, min_overlap.
+    RETURNS (SweepResult): As `sweep`; the signature also names the
+        component and its spans key ("pipeline").
+    """
+    unit = settings.get("unit", UNITS[0])
+    check_unit(unit)
+    nlp = load_pipeline(model)
+    component = _component(nlp, pipe, model)
+    key = component.key
+    for name, value in OPEN.items():
+        component.cfg[name] = value
+    references = list(read_docbin(corpus_path, nlp.vocab))
+    gold, pred = read_predictions(nlp, references, key, unit, batch_size)
+    if not gold:
+        raise InputError(
+            f"none of the {len(references)} reference docs has the span group {key!r} that the "
+            f"component {pipe!r} writes: nothing to sweep", corpus_path,
+        )
+    result = sweep(gold, pred, **settings)
+    result.signature["pipeline"] = {
+        "pipe": pipe, "spans_key": key, "n_docs": len(gold), "skipped": len(references) - len(gold),
+    }
+    return result
+
+
+def _component(nlp: Any, pipe: str, model: Any) -> Any:
+    """The component to sweep; an InputError when the pipeline has none of
+    that name or it keeps no scored span group."""
+    where = model if isinstance(model, (str, PurePath)) else None
+    if pipe not in nlp.component_names:
+        raise InputError(
+            f"the pipeline has no component {pipe!r}; its components: {', '.join(nlp.component_names)}", where
+        )
+    component = nlp.get_pipe(pipe)
+    cfg = getattr(component, "cfg", None)
+    if not isinstance(cfg, dict) or "threshold" not in cfg or not hasattr(component, "key"):
+        raise InputError(
+            f"the component {pipe!r} has no threshold in its cfg and no spans key: a sweep needs a span "
+            "categorizer (spancat) that writes scored spans to Doc.spans", where,
+        )
+    return component
+
+
+def read_predictions(nlp: Any, references: Sequence[Any], key: str, unit: str,
+                     batch_size: Optional[int] = None) -> Tuple[List[List[tuple]], List[List[tuple]]]:
+    """The pipeline over the references' texts (as spaCy's Corpus makes
+    them) once: per reference doc with the span group `key`, its spans
+    (start, end, label) and the predicted spans with their scores (start,
+    end, label, score), in the unit's offsets."""
+    from spacy.training import Example
+
+    from ..integrations.spacy import same_tokens
+
+    inputs = (pipeline_input(nlp, ref) for ref in references)
+    docs = nlp.pipe(inputs, batch_size=batch_size) if batch_size else nlp.pipe(inputs)
+    gold_docs: List[List[tuple]] = []
+    pred_docs: List[List[tuple]] = []
+    for ref, doc in zip(references, docs):
+        if key not in ref.spans:
+            continue
+        group = doc.spans[key] if key in doc.spans else []
+        scores = _scores(group)
+        if unit == "char":
+            gold_docs.append([(s.start_char, s.end_char, s.label_) for s in ref.spans[key]])
+            pred_docs.append([(s.start_char, s.end_char, s.label_, score) for s, score in zip(group, scores)])
+            continue
+        gold_docs.append([(s.start, s.end, s.label_) for s in ref.spans[key]])
+        if same_tokens(doc, ref):
+            pred_docs.append([(s.start, s.end, s.label_, score) for s, score in zip(group, scores)])
+            continue
+        example = Example(doc, ref)
+        aligned = []
+        for span, score in zip(group, scores):
+            for a in example.get_aligned_spans_x2y([span], allow_overlap=True):
+                aligned.append((a.start, a.end, a.label_, score))
+        pred_docs.append(aligned)
+    return gold_docs, pred_docs
+
+
+def _scores(group: Any) -> List[float]:
+    """The scores of a predicted span group (attrs["scores"]), as Python
+    floats; an empty group has none."""
+    if not len(group):
+        return []
+    scores = group.attrs.get("scores")
+    if scores is None or len(scores) != len(group):
+        raise InputError(
+            f"the component's span group {group.name!r} holds {len(group)} spans but "
+            f"{'no' if scores is None else len(scores)} scores in attrs['scores']"
+        )
+    return [float(s) for s in scores]
+
+
+def write_config(model: Any, output: PathLike, best: Union[SweepResult, float], *, pipe: str = PIPE,
+                 scheme: Optional[str] = None) -> Dict[str, Any]:
+    """Write the pipeline's config with a threshold set on the component
+    (`components.<pipe>.threshold`).
+
+    model (str, Path or Language): The pipeline whose config is written
+        (a directory's config.cfg is read without loading the pipeline).
+    output (PathLike): The .cfg file to write.
+    best (SweepResult or float): A sweep (its best threshold under
+        `scheme`, by default the primary, first scheme), or a threshold.
+    RETURNS (Config): The config written.
+
+    A pipeline made from the config (`spacy train`, `load_model_from_config`)
+    gets the threshold. A saved pipeline keeps its component's own cfg file,
+    which `spacy.load` reads after the config: to change a saved pipeline,
+    set `nlp.get_pipe(pipe).cfg["threshold"]` and save it again.
+    """
+    threshold = best_of(best, scheme)
+    config = _config(model)
+    components = config.get("components", {})
+    if pipe not in components:
+        raise InputError(f"the pipeline's config has no component {pipe!r}; its components: "
+                         f"{', '.join(components)}", model if isinstance(model, (str, PurePath)) else None)
+    components[pipe]["threshold"] = threshold
+    config.to_disk(Path(output))
+    return config
+
+
+def best_of(best: Union[SweepResult, float], scheme: Optional[str] = None) -> float:
+    """The threshold to write: a number as it is, or a sweep's best under
+    the scheme (default: its primary); an InputError when there is none."""
+    if not isinstance(best, SweepResult):
+        return float(best)
+    scheme = best.primary if scheme is None else scheme
+    found = best[scheme].best
+    if found is None:
+        raise InputError(f"the sweep has no best threshold under {scheme!r}: F is 0 at every threshold")
+    return float(found.threshold)
+
+
+def _config(model: Any) -> Any:
+    """The config of a pipeline: config.cfg of a directory, else the
+    loaded pipeline's."""
+    if isinstance(model, (str, PurePath)) and (Path(model) / "config.cfg").is_file():
+        from spacy.util import load_config
+
+        return load_config(Path(model) / "config.cfg", interpolate=False)
+    return load_pipeline(model).config.copy()
