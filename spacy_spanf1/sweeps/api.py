@@ -54,8 +54,10 @@ def sweep(
 
     At threshold t the predictions with score >= t are scored exactly as
     evaluate_spans scores them. Above the highest score nothing is
-    predicted: P = R = F = 0. AP is taken over the distinct scores whatever
-    thresholds are reported.
+    predicted: P = R = F = 0. AP is taken over the distinct scores; when
+    thresholds are asked for (thresholds, n_thresholds, grid) and every
+    score is at or above the lowest of them, the predictions are scored at
+    those thresholds only, and AP is taken over them.
     """
     check_unit(unit)
     match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
@@ -82,12 +84,20 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
     label_id = {label: i for i, label in enumerate(labels)}
     gold, _ = _unique(gold_columns[:4], None, label_id)
     pred, scores = _unique(pred_columns[:4], numpy.asarray(pred_columns[4], dtype=numpy.float64), label_id)
-    levels = numpy.unique(scores)
-    pred = pred._replace(level=numpy.searchsorted(levels, scores))
+    points = settings.grid_points()
+    if points is not None and len(scores) and scores.min() >= points[0] and len(numpy.unique(points)) == len(points):
+        # Thresholds asked for: a prediction's level is the highest of them at or
+        # below its score, so the predictions are scored at those thresholds
+        # only (a dense span categorizer has a distinct score for nearly every
+        # suggested span); the curve at each of them is the same.
+        levels = numpy.sort(points)
+        pred = pred._replace(level=numpy.searchsorted(levels, scores, side="right") - 1)
+    else:
+        levels = numpy.unique(scores)
+        pred = pred._replace(level=numpy.searchsorted(levels, scores))
     n_labels, n_levels = len(labels), len(levels)
     tallies = scheme_tallies(gold, pred, match, labels, n_levels)
     correct = correct_at_lowest(gold, pred, n_docs, match, labels)
-    points = settings.grid_points()
     n_gold = len(gold.doc)
     gold_of_label = numpy.bincount(gold.label, minlength=n_labels)
     out = {}

@@ -23,8 +23,8 @@ def kept_at(pred_docs, threshold):
     return out
 
 
-def check_curves(gold_docs, pred_docs, schemes=SCHEMES, **match):
-    result = sweep(gold_docs, pred_docs, schemes=schemes, **match)
+def check_curves(gold_docs, pred_docs, schemes=SCHEMES, grid=None, **match):
+    result = sweep(gold_docs, pred_docs, schemes=schemes, **(grid or {}), **match)
     for scheme in schemes:
         curve = result[scheme]
         assert list(curve.thresholds) == sorted(curve.thresholds)
@@ -107,3 +107,20 @@ def test_non_overlapping_documents_at_scale():
             for s in starts
         ])
     check_curves(gold, pred)
+
+
+@settings(max_examples=60, deadline=None)
+@given(corpora(), st.sampled_from([{"grid": "spacy"}, {"grid": "spacy", "n_trials": 4}, {"n_thresholds": 7},
+                                   {"thresholds": [0.0, 0.25, 0.5, 0.9]}]))
+def test_a_grid_is_scored_at_its_thresholds_as_evaluate_spans_scores_them(corpus, grid):
+    """With thresholds asked for, the predictions are scored at those only:
+    each point still equals evaluate_spans on what that threshold keeps."""
+    gold_docs, pred_docs = corpus
+    result = check_curves(gold_docs, pred_docs, grid=grid)
+    for scheme in SCHEMES:
+        curve = result[scheme]
+        # AP over the grid, by SPEC.md's formula on the reported points (highest threshold first)
+        recall = curve.recall[::-1].tolist()
+        precision = curve.precision[::-1].tolist()
+        expected = sum((r - r0) * p for r0, r, p in zip([0.0] + recall, recall, precision))
+        assert curve.ap == pytest.approx(expected, abs=1e-12), scheme

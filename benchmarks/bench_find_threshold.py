@@ -1,0 +1,48 @@
+"""A spancat sweep, side by side with `spacy find-threshold`.
+
+On one trained span categorizer and one DocBin (the project's: GUM test,
+`training/spancat/model-best`), in one run on one machine:
+
+- spaCy's `find_threshold` with `n_trials` trials (default 11), optimizing
+  this package's strict F (`spans_<key>_strict_f`, the package's scorer is
+  the pipeline's): it runs the pipeline over the corpus once per trial;
+- `sweep_pipeline(..., grid="spacy", n_trials=...)`: the pipeline run once,
+  every suggested span kept, then swept under all six schemes.
+
+Printed: each one's time, the ratio, and each one's best threshold and
+strict F on spaCy's grid (they should be equal).
+
+    python benchmarks/bench_find_threshold.py training/spancat/model-best corpus/gum-test.spacy
+"""
+import argparse
+import importlib
+import time
+
+from spacy_spanf1 import SCHEMES, sweep_pipeline
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("model")
+    parser.add_argument("corpus")
+    parser.add_argument("--pipe", default="spancat")
+    parser.add_argument("--key", default="sc")
+    parser.add_argument("--n-trials", type=int, default=11)
+    args = parser.parse_args()
+    find_threshold = importlib.import_module("spacy.cli.find_threshold").find_threshold
+    start = time.perf_counter()
+    best, score, _ = find_threshold(args.model, args.corpus, args.pipe, "threshold",
+                                    f"spans_{args.key}_strict_f", n_trials=args.n_trials, silent=True)
+    theirs = time.perf_counter() - start
+    start = time.perf_counter()
+    result = sweep_pipeline(args.model, args.corpus, pipe=args.pipe, schemes=list(SCHEMES), grid="spacy",
+                            n_trials=args.n_trials)
+    ours = time.perf_counter() - start
+    strict = result["strict"].best
+    print(f"spacy find-threshold, {args.n_trials} trials, strict F   {theirs:8.2f} s   best {best:.2f}, F {score * 100:.2f}")
+    print(f"sweep_pipeline, spaCy's grid, six schemes      {ours:8.2f} s   best {strict.threshold:.2f}, "
+          f"F {strict.f1 * 100:.2f}   {theirs / ours:.1f}x faster")
+
+
+if __name__ == "__main__":
+    main()
