@@ -22,6 +22,8 @@ thresholds, so both keep the same spans at every grid point.
 from pathlib import Path, PurePath
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+import numpy
+
 from ..corpus import load_pipeline, pipeline_input
 from ..exceptions import InputError, PathLike
 from ..formats.docbin import read_docbin
@@ -67,7 +69,7 @@ def sweep_pipeline(
     for name, value in OPEN.items():
         component.cfg[name] = value
     references = list(read_docbin(corpus_path, nlp.vocab))
-    gold, pred = read_predictions(nlp, references, key, unit, batch_size)
+    gold, pred = read_predictions(nlp, references, key, unit, batch_size, pipe)
     if not gold:
         raise InputError(
             f"none of the {len(references)} reference docs has the span group {key!r} that the "
@@ -99,39 +101,112 @@ def _component(nlp: Any, pipe: str, model: Any) -> Any:
 
 
 def read_predictions(nlp: Any, references: Sequence[Any], key: str, unit: str,
-                     batch_size: Optional[int] = None) -> Tuple[List[List[tuple]], List[List[tuple]]]:
+                     batch_size: Optional[int] = None, pipe: str = PIPE) -> Tuple[List[List[tuple]], List[List[tuple]]]:
     """The pipeline over the references' texts (as spaCy's Corpus makes
     them) once: per reference doc with the span group `key`, its spans
     (start, end, label) and the predicted spans with their scores (start,
     end, label, score), in the unit's offsets."""
+    component = nlp.get_pipe(pipe)
+    capture = _captures(component)
+    if capture:
+        component.set_annotations = _keep_scores(component)
+    try:
+        inputs = (pipeline_input(nlp, ref) for ref in references)
+        docs = nlp.pipe(inputs, batch_size=batch_size) if batch_size else nlp.pipe(inputs)
+        gold_docs: List[List[tuple]] = []
+        pred_docs: List[List[tuple]] = []
+        for ref, doc in zip(references, docs):
+            if key in ref.spans:
+                _add_document(ref, doc, key, unit, component if capture else None, gold_docs, pred_docs)
+    finally:
+        if capture:
+            del component.set_annotations  # the class's own again
+    return gold_docs, pred_docs
+
+
+def _captures(component: Any) -> bool:
+    """Whether the component is spaCy's multi-label span categorizer, whose
+    span group at threshold 0 (max_positive None) holds every suggested
+    span with every label: its scores are then read as arrays, without the
+    Span objects of that group."""
+    from spacy.pipeline.spancat import SpanCategorizer
+
+    return (type(component) is SpanCategorizer and not component.add_negative_label
+            and component.cfg.get("max_positive") is None)
+
+
+def _keep_scores(component: Any) -> Any:
+    """A set_annotations that keeps each doc's suggested spans and their
+    scores (doc.user_data[SCORED]) instead of writing the span group."""
+
+    def keep(docs: Any, indices_scores: Any) -> None:
+        indices, scores = indices_scores
+        ops = component.model.ops
+        lengths = ops.to_numpy(indices.lengths)
+        all_scores = ops.to_numpy(scores)
+        offset = 0
+        for i, doc in enumerate(docs):
+            n = int(lengths[i])
+            doc.user_data[SCORED] = (ops.to_numpy(indices[i].dataXd), all_scores[offset : offset + n])
+            offset += n
+
+    return keep
+
+
+#: Where a captured doc keeps its suggested spans and their scores.
+SCORED = "spacy_spanf1.scored_spans"
+
+
+def _add_document(ref: Any, doc: Any, key: str, unit: str, component: Any,
+                  gold_docs: List[List[tuple]], pred_docs: List[List[tuple]]) -> None:
+    """One reference doc's gold spans and the predictions of its run doc."""
+    from spacy.tokens import Span
+
+    from ..integrations.spacy import same_tokens
+
+    if component is not None:
+        indices, scores = doc.user_data.pop(SCORED, (numpy.zeros((0, 2), dtype=int), numpy.zeros((0, 0))))
+        labels = list(component.labels)
+        n, n_labels = scores.shape if scores.size else (0, len(labels))
+        starts = numpy.repeat(indices[:, 0], n_labels).tolist()
+        ends = numpy.repeat(indices[:, 1], n_labels).tolist()
+        flat = [float(x) for x in scores.reshape(-1).tolist()]
+        names = labels * n
+        if unit == "char" or not same_tokens(doc, ref):
+            group = [Span(doc, s, e, label=l) for s, e, l in zip(starts, ends, names)]
+        else:
+            gold_docs.append([(s.start, s.end, s.label_) for s in ref.spans[key]])
+            pred_docs.append(list(zip(starts, ends, names, flat)))
+            return
+        scores_list = flat
+    else:
+        group = doc.spans[key] if key in doc.spans else []
+        scores_list = _scores(group)
+    _add_group(ref, doc, key, unit, group, scores_list, gold_docs, pred_docs)
+
+
+def _add_group(ref: Any, doc: Any, key: str, unit: str, group: Any, scores: List[float],
+               gold_docs: List[List[tuple]], pred_docs: List[List[tuple]]) -> None:
+    """The gold spans and the scored spans of a group, in the unit's
+    offsets, aligned to the reference tokens as the scorer aligns them."""
     from spacy.training import Example
 
     from ..integrations.spacy import same_tokens
 
-    inputs = (pipeline_input(nlp, ref) for ref in references)
-    docs = nlp.pipe(inputs, batch_size=batch_size) if batch_size else nlp.pipe(inputs)
-    gold_docs: List[List[tuple]] = []
-    pred_docs: List[List[tuple]] = []
-    for ref, doc in zip(references, docs):
-        if key not in ref.spans:
-            continue
-        group = doc.spans[key] if key in doc.spans else []
-        scores = _scores(group)
-        if unit == "char":
-            gold_docs.append([(s.start_char, s.end_char, s.label_) for s in ref.spans[key]])
-            pred_docs.append([(s.start_char, s.end_char, s.label_, score) for s, score in zip(group, scores)])
-            continue
-        gold_docs.append([(s.start, s.end, s.label_) for s in ref.spans[key]])
-        if same_tokens(doc, ref):
-            pred_docs.append([(s.start, s.end, s.label_, score) for s, score in zip(group, scores)])
-            continue
-        example = Example(doc, ref)
-        aligned = []
-        for span, score in zip(group, scores):
-            for a in example.get_aligned_spans_x2y([span], allow_overlap=True):
-                aligned.append((a.start, a.end, a.label_, score))
-        pred_docs.append(aligned)
-    return gold_docs, pred_docs
+    if unit == "char":
+        gold_docs.append([(s.start_char, s.end_char, s.label_) for s in ref.spans[key]])
+        pred_docs.append([(s.start_char, s.end_char, s.label_, score) for s, score in zip(group, scores)])
+        return
+    gold_docs.append([(s.start, s.end, s.label_) for s in ref.spans[key]])
+    if same_tokens(doc, ref):
+        pred_docs.append([(s.start, s.end, s.label_, score) for s, score in zip(group, scores)])
+        return
+    example = Example(doc, ref)
+    aligned = []
+    for span, score in zip(group, scores):
+        for a in example.get_aligned_spans_x2y([span], allow_overlap=True):
+            aligned.append((a.start, a.end, a.label_, score))
+    pred_docs.append(aligned)
 
 
 def _scores(group: Any) -> List[float]:
