@@ -15,7 +15,9 @@ schemes' differences are significant in this run (read off that file, so
 it says what this run's models did, not what such models do); with
 --mentions, the F of answers without offsets under span and string schemes,
 beside the pipeline they were made from (--mentions-beside); with
---agreement, the agreement of the simulated annotators.
+--agreement, the agreement of the simulated annotators; with --sweep,
+the spancat threshold sweep: AP, best thresholds against the trained
+default, and each label's own best threshold.
 """
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -156,12 +158,38 @@ def print_agreement(path: Path) -> None:
              f"{tokens['fleiss_kappa']:.4f}, Krippendorff's alpha {tokens['alpha']:.4f}")
 
 
+def print_sweep(path: Path, default_scores: Optional[Path], default: float = 0.5) -> None:
+    """Per scheme AP, the best threshold and its F against F at the trained
+    default threshold; per label of the primary scheme, its own best
+    threshold and F against its F at the default (from the evaluation run
+    at the default, when given)."""
+    data = srsly.read_json(path)["sweep"]
+    rows = []
+    for scheme, block in data.items():
+        at_default = block["f"][block["thresholds"].index(default)] if default in block["thresholds"] else None
+        rows.append((scheme, f"{block['ap']:.4f}", f"{block['best']['threshold']:.2f}", percent(block["best"]["f"]),
+                     percent(at_default)))
+    msg.table(rows, header=("Scheme", "AP", "Best threshold", "F there", f"F at {default}"),
+              aligns=("l", "r", "r", "r", "r"), divider=True,
+              title="spancat: thresholds swept on GUM test (spaCy's grid, one run of the pipeline)")
+    primary = next(iter(data))
+    per_type = {}
+    if default_scores is not None:
+        per_type = srsly.read_json(default_scores)["schemes"].get(primary, {}).get("per_type", {})
+    rows = [(label, f"{best['threshold']:.2f}", percent(best["f"]),
+             percent(per_type[label]["f"]) if label in per_type else "-")
+            for label, best in data[primary]["per_label_best"].items()]
+    msg.table(rows, header=("Label", "Own best threshold", "F there", f"F at {default}"),
+              aligns=("l", "r", "r", "r"), divider=True, title=f"{primary}: each label's own best threshold")
+
+
 def report(
     metrics: List[Path] = typer.Argument(..., help="JSON files, one per pipeline", exists=True, dir_okay=False),
     comparison: Optional[Path] = typer.Option(None, "--comparison", help="JSON of an evaluate run with --baseline", exists=True, dir_okay=False),
     mentions: Optional[Path] = typer.Option(None, "--mentions", help="JSON of compare --format mentions", exists=True, dir_okay=False),
     mentions_beside: Optional[Path] = typer.Option(None, "--mentions-beside", help="JSON of the pipeline the answers come from, same schemes", exists=True, dir_okay=False),
     agreement: Optional[Path] = typer.Option(None, "--agreement", help="JSON of spacy-spanf1 agree", exists=True, dir_okay=False),
+    sweep: Optional[Path] = typer.Option(None, "--sweep", help="JSON of spacy-spanf1 sweep of the spancat pipeline", exists=True, dir_okay=False),
 ) -> None:
     rows = []
     for path in metrics:
@@ -189,6 +217,9 @@ def report(
         print_mentions(mentions, mentions_beside)
     if agreement is not None:
         print_agreement(agreement)
+    if sweep is not None:
+        spancat = next((p for p in metrics if p.stem.startswith("spancat")), None)
+        print_sweep(sweep, spancat)
 
 
 if __name__ == "__main__":

@@ -229,6 +229,11 @@ def test_project_run_all(tmp_path):
     assert agreement["annotators"] == ["ann", "ben", "cat"]
     assert agreement["shared"]["ann"]["ben"] == 200 and agreement["shared"]["ann"]["cat"] < 200
     assert "Agreement of 3 simulated annotators" in result.stdout
+    # the spancat sweep on spaCy's grid, and the config it writes
+    swept = srsly.read_json(project / "metrics" / "spancat-sweep.json")["sweep"]
+    assert list(swept) == list(SCHEMES) and swept["strict"]["thresholds"] == pytest.approx([k / 10 for k in range(11)])
+    assert "spancat: thresholds swept on GUM test" in result.stdout
+    assert (project / "metrics" / "spancat-best-threshold.cfg").exists()
 
 
 def test_report_says_what_is_significant_in_this_run():
