@@ -6,10 +6,13 @@ from typing import Any, Dict, List, Optional
 import typer
 
 from ..agreements.consensus import check_min_votes, consensus, disagreements
+from ..agreements.page import render_agreement_html
 from ..agreements.written import is_docbin_path, prepare_consensus
 from ..api import agree_files
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..report import write_html
+from ..settings import HTML_DOCS
 from .main import app, run_command
 from .options import command
 from .output import printer, say, writing
@@ -18,7 +21,7 @@ from .output import printer, say, writing
 NAMES = (
     "input_paths", "schemes", "format", "names", "unit", "labels", "iou_threshold", "overlap_threshold",
     "min_overlap", "o_tokens", "bootstrap", "confidence", "method", "seed", "min_votes", "consensus_path",
-    "spans_key", "disagreements_path", "output_path", "silent",
+    "spans_key", "disagreements_path", "html_path", "html_docs", "output_path", "silent",
 )
 
 
@@ -33,6 +36,7 @@ def _figure(value: Optional[float]) -> str:
 def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str] = None,
                   min_votes: Optional[int] = None, consensus_path: Optional[Path] = None,
                   spans_key: Optional[str] = None, disagreements_path: Optional[Path] = None,
+                  html_path: Optional[Path] = None, html_docs: int = HTML_DOCS,
                   output_path: Optional[Path] = None, silent: bool = False, **settings: Any) -> Dict[str, Any]:
     """`agree_files`, printed and written as the command does. RETURNS
     (Dict[str, Any]): `AgreementResult.to_dict()` (with "consensus" when
@@ -55,12 +59,18 @@ def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str]
         written = prepare_consensus(consensus_path, files, agreed, spans_key)
         data["consensus"] = _against_consensus(files.annotations, agreed, result.schemes)
     found = None
-    if disagreements_path is not None:
+    if disagreements_path is not None or html_path is not None:
         found = disagreements(files.annotations, unit=files.unit)
+    page = None
+    if html_path is not None:
+        page = render_agreement_html(result, files, found, sources=[str(p) for p in input_paths]
+                                     if len(input_paths) == len(result.annotators) else (), max_docs=html_docs)
     _print(printer(silent), result, data.get("consensus"), written, consensus_path)
     if written is not None:
         writing(consensus_path, written.write)
-    if found is not None:
+    if page is not None:
+        writing(html_path, lambda path: write_html(path, page))
+    if disagreements_path is not None:
         writing(disagreements_path, lambda path: path.write_text(
             "".join(json.dumps({**d.to_dict(), "text": _span_text(files, d.doc, d.span)}) + "\n"
                     for d in found), encoding="utf-8"))
