@@ -10,7 +10,7 @@ command-line flags: `SettingError` for a bad setting, `InputError` for bad
 input (`spacy_spanf1.exceptions`).
 """
 from pathlib import PurePath
-from typing import Any, Callable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
 
 from .corpus import (
     FULL_COLLECTION,
@@ -250,8 +250,10 @@ def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = No
         the files (or of their first appearance in one export); a string is
         comma-separated. Default: the file names (or the export's names).
     **settings: As `agreement` (schemes required; unit, labels,
-        thresholds, o_tokens, bootstrap, confidence, method, seed), and the
-        reader options of the format (text_field, fragments, ...).
+        thresholds, o_tokens, bootstrap, confidence, method, seed);
+        resample_by (a metadata field: with bootstrap, the documents of one
+        value are resampled together); and the reader options of the
+        format (text_field, fragments, ...).
     RETURNS (AgreementResult): Documents are matched by key or text; each
         pair is scored over the documents both did; the token figures count
         the documents' own tokens (or characters).
@@ -271,10 +273,26 @@ def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = No
     read = ReadSettings(format=fmt, options=reader_options)
     files = read_annotator_files(list(paths), fmt, comma_list(names), match.unit, read.options)
     annotations = read_annotations(files.annotations, files.unit, labels=match.labels, lengths=files.lengths)
-    result = agreement_of(annotations, match, agree, analysis, read_signature=read)
+    groups = None
+    if analysis.resample_by is not None and analysis.bootstrap is not None:
+        groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc])
+                  for doc, meta in enumerate(files.meta)]
+    result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups)
     signature = dict(result.signature)
     signature["read"] = {**(signature.get("read") or {}), "format": files.fmt}
     return result.replace(signature=signature, notes=files.notes, files=files)
+
+
+def _group_key(meta: Dict[str, Any], name: str, doc: int, text: str) -> Any:
+    """A document's resampling group: its metadata field `name`."""
+    if name not in meta:
+        fields = ", ".join(sorted(meta)) or "none"
+        raise InputError(
+            f"document {doc} ({text[:30]!r}) has no metadata field {name!r}. Its fields: {fields}",
+            setting="resample_by",
+        )
+    value = meta[name]
+    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else str(value)
 
 
 def prf_from_text(text: str, source: str = "stdin") -> Tuple[float, float, float]:

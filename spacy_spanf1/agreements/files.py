@@ -27,7 +27,10 @@ NAMING_FORMATS: Tuple[str, ...] = ("labelstudio", "prodigy", "jsonl")
 class AnnotatorFiles:
     """What was read: annotator -> one entry per document (spans or None),
     each document's length in `unit`, its text and key, and notes
-    (cancelled Label Studio annotations)."""
+    (cancelled Label Studio annotations). In token unit, each document's
+    tokens and their characters in the text; and each document's metadata
+    (the first annotator's file that has it gives it), for the consensus
+    and for resampling groups."""
 
     annotations: Dict[str, List[Optional[list]]]
     lengths: List[int]
@@ -36,6 +39,9 @@ class AnnotatorFiles:
     unit: str
     fmt: str
     notes: Dict[str, int] = field(default_factory=dict)
+    tokens: List[Optional[List[str]]] = field(default_factory=list)
+    offsets: List[Optional[List[Tuple[int, int]]]] = field(default_factory=list)
+    meta: List[Dict[str, Any]] = field(default_factory=list)
 
 
 def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, names: Optional[Sequence[str]] = None,
@@ -130,6 +136,9 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes
     texts: List[str] = []
     keys: List[Optional[str]] = []
     lengths: List[int] = []
+    tokens: List[Optional[List[str]]] = []
+    offsets: List[Optional[List[Tuple[int, int]]]] = []
+    metas: List[Dict[str, Any]] = []
     identities: Dict[str, List[Any]] = {}
     for who, docs in by_annotator.items():
         seen: Dict[str, int] = {}
@@ -147,6 +156,9 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes
                 texts.append(doc.text)
                 keys.append(doc.key)
                 lengths.append(len(doc.text) if unit == "char" else len(doc.tokens or ()))
+                tokens.append(doc.tokens)
+                offsets.append(doc.offsets)
+                metas.append({k: v for k, v in doc.meta.items() if not k.startswith("_")})
             elif texts[order[identity]] != doc.text:
                 raise InputError(
                     f"{doc.name} has the key {doc.key!r} of another document with another text: the annotators' "
@@ -164,4 +176,4 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes
                 raise InputError(f"{doc.name}: annotator {who!r} gives this document twice", doc.source)
             entries[at] = list(doc.spans)
         annotations[who] = entries
-    return AnnotatorFiles(annotations, lengths, texts, keys, unit, fmt, notes)
+    return AnnotatorFiles(annotations, lengths, texts, keys, unit, fmt, notes, tokens, offsets, metas)

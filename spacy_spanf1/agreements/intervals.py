@@ -16,7 +16,7 @@ import numpy
 from ..engine.metrics import prf_of_counts
 from ..results import SchemeResult
 from ..settings import AnalysisSettings
-from ..stats.bootstrap import Interval, check_units, family_of, interval_of, resampled_counts
+from ..stats.bootstrap import Interval, check_units, family_of, group_index, interval_of, resampled_counts
 from .tokens import alpha_of_rows
 
 Pair = Tuple[str, str]
@@ -50,10 +50,15 @@ def agreement_intervals(
     alpha: Optional[float],
     n_docs: int,
     analysis: AnalysisSettings,
+    groups: Optional[List[Any]] = None,
 ) -> AgreementIntervals:
     """The intervals of every pair's F, of the mean F per scheme and of
-    alpha. docs_of: (a, b) -> the corpus numbers of the pair's rows."""
-    check_units(n_docs, "document")
+    alpha. docs_of: (a, b) -> the corpus numbers of the pair's rows.
+    groups: one key per corpus document: the documents of a group are
+    resampled together (their rows summed), as `bootstrap_ci` does."""
+    index = group_index(groups, n_docs)
+    unit = "document" if index is None else "group"
+    check_units(n_docs if index is None else int(index.max()) + 1, unit)
     columns: List[numpy.ndarray] = []
     statistics: Dict[Any, Callable[[numpy.ndarray], numpy.ndarray]] = {}
     width = 0
@@ -70,6 +75,10 @@ def agreement_intervals(
         cut = slice(width, width + alpha_rows.shape[1])
         statistics["alpha"] = lambda counts, cut=cut: alpha_of_rows(counts[:, cut])
     table = numpy.concatenate(columns, axis=1)
+    if index is not None:  # a group's row: its documents' rows summed (alpha's are not integers)
+        grouped = numpy.zeros((int(index.max()) + 1, table.shape[1]), dtype=numpy.float64)
+        numpy.add.at(grouped, index, table)
+        table = grouped
     replicates: Dict[Any, List[numpy.ndarray]] = {key: [] for key in statistics}
     for counts in resampled_counts(table, analysis.bootstrap, analysis.seed):
         for key, statistic in statistics.items():
@@ -84,7 +93,7 @@ def agreement_intervals(
         return interval_of(
             values[key] if replicated is None else replicated, estimate,
             jackknife.get(key) if left is None else left, analysis.method, analysis.bootstrap, analysis.seed,
-            analysis.confidence, "document",
+            analysis.confidence, unit,
         )
 
     pair_intervals = {

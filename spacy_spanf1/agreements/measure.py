@@ -17,7 +17,7 @@ from .tokens import label_positions, token_agreement
 TAKEN: Dict[Any, Tuple[str, ...]] = {
     MatchSettings: ("schemes", "unit", "labels", "iou_threshold", "overlap_threshold", "min_overlap"),
     AgreementSettings: ("o_tokens",),
-    AnalysisSettings: ("bootstrap", "confidence", "method", "seed"),
+    AnalysisSettings: ("bootstrap", "confidence", "method", "seed", "resample_by"),
 }
 
 
@@ -45,7 +45,8 @@ def agreement_settings(settings: Dict[str, Any], where: str = "agreement") -> Tu
     return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
 
 
-def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, **settings: Any) -> AgreementResult:
+def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, groups: Optional[Sequence[Any]] = None,
+              **settings: Any) -> AgreementResult:
     """The agreement of N annotators over the same documents.
 
     annotations (Mapping[str, Sequence]): annotator -> one entry per
@@ -57,6 +58,10 @@ def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, **se
         (tokens, or characters in char unit), for the token figures. None:
         no token figures with o_tokens "include" (the positions no one
         marked are unknown); with "exclude", spans alone suffice.
+    groups (Optional[Sequence]): One hashable key per document: with
+        bootstrap, the documents of one key are resampled together (e.g.
+        the sentences of one source document), as `bootstrap_ci` takes
+        groups.
     **settings: schemes (required), unit ("token" or "char": the offsets
         spaCy Spans give and the positions of the token figures), labels,
         iou_threshold, overlap_threshold, min_overlap (as evaluate_spans);
@@ -74,13 +79,20 @@ def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, **se
     undefined (a single category) is nan.
     """
     match, agree, analysis = agreement_settings(settings)
+    if analysis.resample_by is not None:
+        raise SettingError(
+            "'resample_by' names a metadata field of files (agree_files); with span lists give 'groups', "
+            "one key per document",
+            "resample_by",
+        )
     unit = match.unit or UNITS[0]
     read = read_annotations(annotations, unit, labels=match.labels, lengths=lengths)
-    return agreement_of(read, match, agree, analysis)
+    return agreement_of(read, match, agree, analysis, groups=groups)
 
 
 def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettings,
-                 analysis: AnalysisSettings, read_signature: Any = None) -> AgreementResult:
+                 analysis: AnalysisSettings, read_signature: Any = None,
+                 groups: Optional[Sequence[Any]] = None) -> AgreementResult:
     """The agreement of annotations already read (`read_annotations`, or
     read from files)."""
     check_pairs_share(read)
@@ -97,7 +109,8 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
         names = read.names
         docs_of = {(names[a], names[b]): shared_index(read, a, b) for a, b in ordered_pairs(names)}
         intervals = agreement_intervals(
-            pairwise, docs_of, alpha_rows, None if tokens is None else tokens.alpha, read.n_docs, analysis
+            pairwise, docs_of, alpha_rows, None if tokens is None else tokens.alpha, read.n_docs, analysis,
+            None if groups is None else list(groups),
         )
     signature = make_signature(match, unit=read.unit, read=read_signature, analysis=analysis)
     signature["agreement"] = {**agree.to_dict(), "lengths": read.lengths is not None}

@@ -6,9 +6,13 @@ from typing import Any, Dict, List, Optional
 import typer
 
 from ..agreements.consensus import check_min_votes, consensus, disagreements
+from ..agreements.page import render_agreement_html
+from ..agreements.written import is_docbin_path, prepare_consensus
 from ..api import agree_files
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..report import write_html
+from ..settings import HTML_DOCS
 from .main import app, run_command
 from .options import command
 from .output import printer, say, writing
@@ -16,8 +20,8 @@ from .output import printer, say, writing
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
     "input_paths", "schemes", "format", "names", "unit", "labels", "iou_threshold", "overlap_threshold",
-    "min_overlap", "o_tokens", "bootstrap", "confidence", "method", "seed", "min_votes", "consensus_path",
-    "disagreements_path", "output_path", "silent",
+    "min_overlap", "o_tokens", "bootstrap", "confidence", "method", "seed", "resample_by", "min_votes", "consensus_path",
+    "spans_key", "disagreements_path", "html_path", "html_docs", "output_path", "silent",
 )
 
 
@@ -31,32 +35,71 @@ def _figure(value: Optional[float]) -> str:
 
 def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str] = None,
                   min_votes: Optional[int] = None, consensus_path: Optional[Path] = None,
-                  disagreements_path: Optional[Path] = None, output_path: Optional[Path] = None,
-                  silent: bool = False, **settings: Any) -> Dict[str, Any]:
+                  spans_key: Optional[str] = None, disagreements_path: Optional[Path] = None,
+                  html_path: Optional[Path] = None, html_docs: int = HTML_DOCS,
+                  output_path: Optional[Path] = None, silent: bool = False, **settings: Any) -> Dict[str, Any]:
     """`agree_files`, printed and written as the command does. RETURNS
     (Dict[str, Any]): `AgreementResult.to_dict()` (with "consensus" when
-    --consensus is given)."""
+    --consensus is given). Every figure and file is made before anything
+    is printed, so that bad settings fail before any output."""
     settings = {name: value for name, value in settings.items() if value is not None}
     fmt = settings.pop("format", None)
+    if consensus_path is None and min_votes is not None:
+        raise SettingError("'min_votes' sets the votes of the consensus: give 'consensus_path' too", "min_votes")
+    if spans_key is not None and (consensus_path is None or not is_docbin_path(consensus_path)):
+        raise SettingError("'spans_key' names the span group of a .spacy consensus: give 'consensus_path' "
+                           "ending in .spacy", "spans_key")
     result = agree_files(list(input_paths), fmt, names, schemes=schemes, **settings)
     files = result.files
     data = result.to_dict()
-    msg = printer(silent)
+    written = None
+    if consensus_path is not None:
+        check_min_votes(min_votes, len(result.annotators))
+        agreed = consensus(files.annotations, min_votes=min_votes, unit=files.unit)
+        written = prepare_consensus(consensus_path, files, agreed, spans_key)
+        data["consensus"] = _against_consensus(files.annotations, agreed, result.schemes)
+    found = None
+    if disagreements_path is not None or html_path is not None:
+        found = disagreements(files.annotations, unit=files.unit)
+    page = None
+    if html_path is not None:
+        page = render_agreement_html(result, files, found, sources=[str(p) for p in input_paths]
+                                     if len(input_paths) == len(result.annotators) else (), max_docs=html_docs)
+    _print(printer(silent), result, data.get("consensus"), written, consensus_path)
+    if written is not None:
+        writing(consensus_path, written.write)
+    if page is not None:
+        writing(html_path, lambda path: write_html(path, page))
+    if disagreements_path is not None:
+        writing(disagreements_path, lambda path: path.write_text(
+            "".join(json.dumps({**d.to_dict(), "text": _span_text(files, d.doc, d.span)}) + "\n"
+                    for d in found), encoding="utf-8"))
+    if output_path is not None:
+        writing(output_path, lambda path: path.write_text(json.dumps(data, indent=2), encoding="utf-8"))
+    return data
+
+
+def _span_text(files, doc: int, span) -> str:
+    """The text a span covers, in either unit."""
+    if files.unit == "token" and files.offsets[doc]:
+        offsets = files.offsets[doc]
+        return files.texts[doc][offsets[span.start][0]:offsets[span.end - 1][1]]
+    return files.texts[doc][span.start:span.end]
+
+
+def _print(msg, result, against: Optional[Dict[str, Any]], written, consensus_path: Optional[Path]) -> None:
     primary = result.schemes[0]
     matrix = result.matrix(primary)
     rows = [[a] + [_percent(matrix[a][b]) for b in result.annotators] for a in result.annotators]
     msg.table(rows, header=("reference \\ scored",) + result.annotators, aligns=("l",) + ("r",) * len(result.annotators),
               title=f"Pairwise F ({primary}): the column scored against the row")
     intervals = result.intervals
-    lines = []
     for scheme in result.schemes:
         ci = ""
         if intervals is not None:
             ci = f" [{_percent(intervals.mean_f[scheme].low)}, {_percent(intervals.mean_f[scheme].high)}]"
-        lines.append(f"{scheme}: mean pairwise F {_percent(result.mean_f[scheme])}{ci}, "
-                     f"micro F {_percent(result.micro_f[scheme])}")
-    for line in lines:
-        say(msg, "info", line)
+        say(msg, "info", f"{scheme}: mean pairwise F {_percent(result.mean_f[scheme])}{ci}, "
+                         f"micro F {_percent(result.micro_f[scheme])}")
     tokens = result.tokens
     if tokens is None:
         say(msg, "warn", "token figures: none (no document lengths)")
@@ -69,34 +112,11 @@ def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str]
                          f"Krippendorff's {alpha}")
     if result.notes.get("cancelled_annotations"):
         say(msg, "info", f"{result.notes['cancelled_annotations']} cancelled annotations skipped")
-    if consensus_path is not None or min_votes is not None:
-        if consensus_path is None:
-            raise SettingError("'min_votes' sets the votes of the consensus: give 'consensus_path' too", "min_votes")
-        if files.unit != "char":
-            raise SettingError("the consensus is written as JSONL in char unit: leave 'unit' unset or char", "unit")
-        check_min_votes(min_votes, len(result.annotators))
-        agreed = consensus(files.annotations, min_votes=min_votes, unit=files.unit)
-        writing(consensus_path, lambda path: _write_consensus(path, files.texts, agreed))
-        data["consensus"] = _against_consensus(files.annotations, agreed, result.schemes)
-        for name, scores in data["consensus"].items():
+    if against is not None:
+        if written.where != "spans":
+            say(msg, "info", f"consensus: {consensus_path} (spans in doc.{written.where})")
+        for name, scores in against.items():
             say(msg, "info", f"{name} against the consensus: F ({primary}) {_percent(scores[primary]['f'])}")
-    if disagreements_path is not None:
-        found = disagreements(files.annotations, unit=files.unit)
-        writing(disagreements_path, lambda path: path.write_text(
-            "".join(json.dumps({**d.to_dict(), "text": files.texts[d.doc][d.span.start:d.span.end]}) + "\n"
-                    for d in found), encoding="utf-8"))
-    if output_path is not None:
-        writing(output_path, lambda path: path.write_text(json.dumps(data, indent=2), encoding="utf-8"))
-    return data
-
-
-def _write_consensus(path: Path, texts: List[str], agreed) -> None:
-    with path.open("w", encoding="utf-8") as f:
-        for text, spans in zip(texts, agreed):
-            if spans is None:
-                continue
-            record = {"text": text, "spans": [{"start": s.start, "end": s.end, "label": s.label} for s in spans]}
-            f.write(json.dumps(record) + "\n")
 
 
 def _against_consensus(annotations, agreed, schemes) -> Dict[str, Any]:

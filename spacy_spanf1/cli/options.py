@@ -106,7 +106,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}),
     # what shapes the numbers
     Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule)", extra={"show_default": False}),
-    Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents)", of=MatchSettings),
+    Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents); agree: write a .spacy consensus into Doc.spans[KEY]", of=MatchSettings),
     Option("unit", ("--unit", "-u"), _OPTIONAL_STR, 'Offsets the scores count: token or char. Default: token for a pipeline and spacy files (predictions aligned to the reference tokens as spaCy does), char for jsonl (--unit token reads "start"/"end" as offsets into each record\'s "tokens"), token for conll and kaggle', of=MatchSettings),
     Option("labels", ("--labels", "-l"), _OPTIONAL_STR, "Comma-separated labels to score (default: all); each must occur in gold or prediction", of=MatchSettings),
     Option("iou_threshold", ("--iou-threshold",), float, "Combined IoU a gold span needs under iou, in (0, 1]", of=MatchSettings),
@@ -153,7 +153,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("names", ("--names",), _OPTIONAL_STR, "agree: comma-separated annotator names, in the order of the files (or of their first appearance in one export) [default: the file names, or the export's names]", extra={"show_default": False}),
     Option("o_tokens", ("--o-tokens",), str, "agree: token figures (kappas, alpha) include the positions every annotator left O, or exclude them (the common convention for NER)", of=AgreementSettings),
     Option("min_votes", ("--min-votes",), _OPTIONAL_INT, "agree, with --consensus: a span is kept when at least N of the annotators who did its document have it (same start, end, label) [default: a strict majority of them]", extra={"show_default": False}),
-    Option("consensus_path", ("--consensus",), _OPTIONAL_PATH, "agree: write the consensus spans as JSONL (text and spans a line; char unit), and score each annotator against it", extra={"dir_okay": False, "show_default": False}),
+    Option("consensus_path", ("--consensus",), _OPTIONAL_PATH, "agree: write the consensus spans as a gold file, and score each annotator against it: JSONL in the unit read (text, spans; in token unit tokens too, spans as token offsets), or a spaCy DocBin when FILE ends in .spacy (spans in Doc.ents when none overlap, else in Doc.spans[--spans-key or sc])", extra={"dir_okay": False, "show_default": False}),
     Option("disagreements_path", ("--disagreements",), _OPTIONAL_PATH, "agree: write one JSON line per span not shared by all who did its document: who has it, and what the others have there instead", extra={"dir_okay": False, "show_default": False}),
     # sweeps
     Option("n_thresholds", ("--n-thresholds",), _OPTIONAL_INT, "sweep: report N evenly spaced thresholds in [0, 1] (numpy.linspace(0, 1, N)) [default: every distinct score]", of=SweepSettings, extra={"min": 2, "show_default": False}),
@@ -164,8 +164,8 @@ DECLARED: Tuple[Option, ...] = (
     # outputs
     Option("output_path", ("--output", "-o"), _OPTIONAL_PATH, "Write every figure as JSON, with the signature of the run", extra={"dir_okay": False}),
     Option("errors_path", ("--errors",), _OPTIONAL_PATH, "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind (missed, spurious, wrong_type, wrong_boundaries, low_overlap), count (inc, par, mis, spu; fp, fn), gold and predicted spans with their text, IoU and coverage both ways", extra={"dir_okay": False}),
-    Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side", extra={"dir_okay": False}),
-    Option("html_docs", ("--html-docs",), int, "Show at most N documents with errors in the --html page, the most errors first", own_default=HTML_DOCS, extra={"min": 0}),
+    Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side; agree: the pairwise F heat map, kappas and alpha, and each document the annotators disagree on, every annotator's spans one above the other", extra={"dir_okay": False}),
+    Option("html_docs", ("--html-docs",), int, "Show at most N documents with errors (agree: with disagreements) in the --html page, the most first", own_default=HTML_DOCS, extra={"min": 0}),
     Option("silent", ("--silent",), bool, "Print nothing but errors", own_default=False),
     # clusters
     Option("cluster", ("--cluster",), _OPTIONAL_STR, "Run on a local Dask cluster of N worker processes (local:N), started and closed by the command; needs the [dask] extra", extra={"show_default": False}),

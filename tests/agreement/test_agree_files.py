@@ -172,3 +172,39 @@ def test_a_text_given_twice_is_two_documents(tmp_path):
     counts = result.pairwise["strict"][("a", "b")].counts
     assert (counts["cor"], counts["spu"], counts["mis"]) == (1, 1, 0)
     assert result.shared[("a", "b")] == 3
+
+
+def test_resample_by_resamples_the_groups_as_bootstrap_ci_does(tmp_path):
+    """Two annotators sharing every document, grouped by a "doc" field:
+    the pair's interval is bootstrap_ci's with those groups."""
+    import json
+
+    from helpers import random_annotations
+
+    from spacy_spanf1 import bootstrap_ci, evaluate_spans
+
+    annotations, lengths = random_annotations(2, 30, seed=12, missing=0.0, nested=False)
+    groups = [f"g{doc // 4}" for doc in range(30)]  # documents 0-3, 4-7, ...: 8 groups
+    paths = []
+    for name, docs in annotations.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("".join(
+            json.dumps({"text": " ".join(f"t{doc}.{i}" for i in range(n)), "tokens": [f"t{doc}.{i}" for i in range(n)],
+                        "doc": group,
+                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}) + "\n"
+            for doc, (spans, n, group) in enumerate(zip(docs, lengths, groups))), encoding="utf-8")
+        paths.append(path)
+    result = agree_files(paths, unit="token", schemes="strict,overlap", bootstrap=200, seed=3, resample_by="doc")
+    scored = evaluate_spans(annotations["ann0"], annotations["ann1"], schemes=["strict", "overlap"], per_doc=True)
+    expected = bootstrap_ci(scored, n_resamples=200, seed=3, groups=groups)
+    by_document = bootstrap_ci(scored, n_resamples=200, seed=3)
+    for scheme in ("strict", "overlap"):
+        got = result.intervals.pairwise[scheme][("ann0", "ann1")]
+        assert got == expected[scheme].f
+        assert got.unit == "group"
+        assert got != by_document[scheme].f  # grouping changed the draws' units
+    assert result.signature["analysis"]["resample_by"] == "doc"
+    with pytest.raises(InputError, match="no metadata field 'genre'"):
+        agree_files(paths, unit="token", schemes="strict", bootstrap=20, resample_by="genre")
+    with pytest.raises(SettingError, match="give 'groups'"):
+        agreement(annotations, schemes="strict", bootstrap=20, resample_by="doc")

@@ -231,3 +231,46 @@ def test_the_package_does_not_hide_the_function():
     from spacy_spanf1 import agreement
 
     assert agreement.__module__ == "spacy_spanf1.agreements.measure"
+
+
+@pytest.mark.parametrize("nested, seed", [(True, 4), (False, 5), (False, 6)])
+def test_pairs_read_from_the_other_side_are_evaluate_spans_with_their_rows(nested, seed):
+    """(b, a) is (a, b) with MIS and SPU swapped only where the matching is
+    one-to-one: on corpora holding both kinds of documents, every ordered
+    pair, every scheme, per label and per document, is evaluate_spans's."""
+    from spacy_spanf1.agreements.annotations import read_annotations
+    from spacy_spanf1.agreements.pairwise import one_to_one_docs
+
+    annotations, lengths = random_annotations(3, 120, seed=seed, nested=nested)
+    for doc, spans in enumerate(annotations["ann1"]):  # one span over two of the others': chained matching
+        if doc % 5 == 0 and spans is not None and len(spans) >= 2:
+            first, second = sorted(spans)[:2]
+            annotations["ann1"][doc] = [(first[0], second[1], first[2])] + sorted(spans)[2:]
+    read = read_annotations(annotations, "token")
+    docs = read.shared(0, 1)
+    mirrored = one_to_one_docs(read.select(0, docs), read.select(1, docs), int(docs.sum()))
+    assert mirrored.any() and not mirrored.all()  # both paths are taken
+    result = agreement(annotations, schemes=list(SCHEMES), lengths=lengths, bootstrap=20)
+    for a, b in permutations(annotations, 2):
+        shared = [i for i, (x, y) in enumerate(zip(annotations[a], annotations[b])) if x is not None and y is not None]
+        expected = evaluate_spans([annotations[a][i] for i in shared], [annotations[b][i] for i in shared],
+                                  schemes=list(SCHEMES), per_doc=True)
+        for scheme in SCHEMES:
+            got = result.pairwise[scheme][(a, b)]
+            assert got == expected[scheme], (scheme, a, b)
+            assert got.per_label == expected[scheme].per_label
+            assert numpy.array_equal(got.per_doc, expected[scheme].per_doc), (scheme, a, b)
+            assert got.n_docs == expected[scheme].n_docs
+
+
+def test_min_overlap_is_matched_both_ways():
+    """min_overlap measures the share of the gold span: not symmetric, so
+    nothing is read from the other side."""
+    annotations, _ = random_annotations(3, 60, seed=8, nested=False)
+    result = agreement(annotations, schemes=["strict", "partial"], min_overlap=0.6)
+    for a, b in permutations(annotations, 2):
+        shared = [i for i, (x, y) in enumerate(zip(annotations[a], annotations[b])) if x is not None and y is not None]
+        expected = evaluate_spans([annotations[a][i] for i in shared], [annotations[b][i] for i in shared],
+                                  schemes=["strict", "partial"], min_overlap=0.6)
+        for scheme in ("strict", "partial"):
+            assert result.pairwise[scheme][(a, b)] == expected[scheme], (scheme, a, b)

@@ -69,3 +69,5 @@ def test_bad_input_is_one_line(tmp_path):
     assert_clean_failure(invoke(["agree", *paths]), 2, "Missing option '--schemes'")
     assert_clean_failure(invoke(["agree", *paths, "-s", "strict", "--consensus", tmp_path / "c.jsonl",
                                  "--min-votes", "4"]), 2, "'--min-votes' is 4 but there are 3 annotators")
+    assert_clean_failure(invoke(["agree", *paths, "-s", "strict", "--bootstrap", "20", "--resample-by", "genre"]), 1,
+                         "has no metadata field 'genre'")
