@@ -59,6 +59,16 @@ def text_files():
         "pred.jsonl": jsonl(PRED),
         "dev.conll": DEV_CONLL,
     }
+    # scored predictions of gold.jsonl, a "score" per span, for `spacy-spanf1 sweep`
+    scored = [
+        [(0, 7, "PER", 0.95), (16, 24, "ORG", 0.55), (16, 24, "LOC", 0.4)],
+        [(0, 4, "ORG", 0.85), (11, 18, "PER", 0.9), (19, 21, "LOC", 0.3), (22, 27, "LOC", 0.7)],
+    ]
+    files["scored.jsonl"] = jsonl([
+        {"text": gold["text"], "spans": [{"start": s, "end": e, "label": label, "score": score}
+                                         for s, e, label, score in doc]}
+        for gold, doc in zip(GOLD, scored)
+    ])
     # shards: the same two documents, one file each, paired by file name
     for i, (gold, pred) in enumerate(zip(GOLD, PRED), 1):
         files[f"shards/gold/part-{i}.jsonl"] = jsonl([gold])

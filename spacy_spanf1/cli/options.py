@@ -164,7 +164,7 @@ DECLARED: Tuple[Option, ...] = (
     # outputs
     Option("output_path", ("--output", "-o"), _OPTIONAL_PATH, "Write every figure as JSON, with the signature of the run", extra={"dir_okay": False}),
     Option("errors_path", ("--errors",), _OPTIONAL_PATH, "Write one JSON line per error of the primary (first) scheme: doc, name, scheme, kind (missed, spurious, wrong_type, wrong_boundaries, low_overlap), count (inc, par, mis, spu; fp, fn), gold and predicted spans with their text, IoU and coverage both ways", extra={"dir_okay": False}),
-    Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side; agree: the pairwise F heat map, kappas and alpha, and each document the annotators disagree on, every annotator's spans one above the other", extra={"dir_okay": False}),
+    Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side; agree: the pairwise F heat map, kappas and alpha, and each document the annotators disagree on, every annotator's spans one above the other; sweep: the precision-recall, F-by-threshold and reliability charts with the best thresholds", extra={"dir_okay": False}),
     Option("html_docs", ("--html-docs",), int, "Show at most N documents with errors (agree: with disagreements) in the --html page, the most first", own_default=HTML_DOCS, extra={"min": 0}),
     Option("silent", ("--silent",), bool, "Print nothing but errors", own_default=False),
     # clusters

@@ -17,7 +17,7 @@ from .output import printer, say, writing
 NAMES = (
     "sweep_source", "sweep_target", "schemes", "format", "unit", "text_mismatch", "missing_pred",
     "iou_threshold", "overlap_threshold", "min_overlap", "n_thresholds", "grid", "n_trials", "bootstrap",
-    "pipe", "config_path", "batch_size", "output_path", "silent",
+    "pipe", "config_path", "batch_size", "output_path", "html_path", "silent",
 )
 #: The options that only a pipeline's sweep takes, and only a file's.
 PIPELINE_ONLY = ("pipe", "config_path", "batch_size")
@@ -37,11 +37,12 @@ def is_pipeline(source: str) -> bool:
     return is_package(source)
 
 
-def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path] = None, silent: bool = False,
-                  **options: Any) -> Dict[str, Any]:
+def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path] = None,
+                  html_path: Optional[Path] = None, silent: bool = False, **options: Any) -> Dict[str, Any]:
     """A sweep of a pipeline over a corpus (`sweep_pipeline`, --write-config
     writing the best threshold) or of files (`sweep_files`), printed and
-    written as the command does. RETURNS (Dict[str, Any]): the JSON written."""
+    written as the command does (html_path: the page of its charts).
+    RETURNS (Dict[str, Any]): the JSON written."""
     pipeline = is_pipeline(source)
     unused = FILES_ONLY if pipeline else PIPELINE_ONLY
     for name in unused:
@@ -66,6 +67,11 @@ def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[
     print_sweep(result, silent)
     if output_path is not None:
         writing(output_path, lambda path: srsly.write_json(path, out))
+    if html_path is not None:
+        from ..sweeps.charts import write_sweep_html
+
+        sources = [str(source)] + ([] if target is None else [str(target)])
+        writing(html_path, lambda path: write_sweep_html(path, result, sources=sources))
     if config_path is not None and not silent:
         say(printer(silent), "good", f"Wrote the config with threshold {result[result.primary].best.threshold:g}: "
             f"{config_path}")
@@ -106,7 +112,7 @@ def sweep_cli(ctx: typer.Context, **values: Any) -> None:
     \b
     Examples:
     spacy-spanf1 sweep ./model dev.spacy --schemes strict,iou --grid spacy --write-config best.cfg
-    spacy-spanf1 sweep gold.jsonl scored.jsonl --schemes strict -o sweep.json
+    spacy-spanf1 sweep gold.jsonl scored.jsonl --schemes strict -o sweep.json --html sweep.html
     """
     source, target, schemes = values.pop("sweep_source"), values.pop("sweep_target"), values.pop("schemes")
     run(ctx, lambda: sweep_command(source, target, schemes=one_schemes(schemes), **values))

@@ -6,19 +6,21 @@ or `{"text": ..., "entities": [{"id",
 "start_offset", "end_offset", "label"}], "relations": [...]}` (the export
 of projects with relations; doccano before 1.0 wrote the same objects under
 "annotations", with a "user"); relations are counted, other fields go to
-meta. A label that is an id, not a name, is an error. Documents pair by order (doccano's "id" is kept in meta). Offsets
+meta. A predicted span may carry a score for sweeps: a fourth item
+`[start, end, label, score]`, or an entity's "score"; the scores are kept
+only when a record has one. A label that is an id, not a name, is an error. Documents pair by order (doccano's "id" is kept in meta). Offsets
 past the end of a text that has characters outside the Basic Multilingual
 Plane (emoji) are read as UTF-16 code units when that places every span of
 the record, as doccano's browser front end counted them (counted under
 "utf16_offsets"); doccano gives no span text to check offsets otherwise.
 """
 from pathlib import Path
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Tuple
 
 from ..registry import formats
 from ..spans import Span
 from ..notes import Notes
-from .base import NOTES_KEY, Document, Format, InputError, PathLike
+from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike
 from .offsets import QuotedSpan, place_spans
 from .records import (
     SpanFields,
@@ -62,16 +64,20 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             both = " and ".join(f'"{f}"' for f in present)
             raise InputError(f"the record has {both}; doccano writes one of them", path, lineno)
         notes: Notes = {}
+        scores = None
         if not present:
             spans = no_annotation(side)
         else:
             if present[0] in LIST_FIELDS:
-                items = _label_spans(record[present[0]], present[0], path, lineno)
+                items, listed_scores = _label_spans(record[present[0]], present[0], path, lineno)
             else:
-                items = _entity_spans(record[present[0]], present[0], path, lineno)
+                items, listed_scores = _entity_spans(record[present[0]], present[0], path, lineno)
             placed, notes = place_spans(items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno,
                                         guess=True)
-            spans = sorted({Span(f[0][0], f[0][1], item.label) for item, f in zip(items, placed)})
+            listed = [Span(f[0][0], f[0][1], item.label) for item, f in zip(items, placed)]
+            spans = sorted(set(listed))
+            if any(score is not None for score in listed_scores):
+                scores = list(zip(listed, listed_scores))
         relations = record.get("relations")
         if isinstance(relations, list):
             counts["relations"] = len(relations)
@@ -79,26 +85,33 @@ def _read(path: Path, side: str) -> Iterator[Document]:
         meta = with_counts(meta, counts)
         if notes:
             meta[NOTES_KEY] = notes
+        if scores is not None:
+            meta[SCORES_KEY] = scores
         yield Document(f"line {lineno}", spans, text, meta=meta, line=lineno, source=str(path))
     fields.finish()
 
 
-def _label_spans(items: Any, field: str, path: Path, lineno: int) -> List[QuotedSpan]:
+def _label_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[QuotedSpan], List[Any]]:
+    """The spans of [start, end, label] items, and each item's score (a
+    fourth item, else None; checked by the sweep)."""
     if not isinstance(items, list):
         raise InputError(f'"{field}" is a {type(items).__name__}, not a list of [start, end, label]', path, lineno)
-    spans = []
+    spans, scores = [], []
     for i, item in enumerate(items):
-        if not (isinstance(item, list) and len(item) == 3):
+        if not (isinstance(item, list) and len(item) in (3, 4)):
             hint = " (a text-classification export?)" if isinstance(item, str) else ""
-            raise InputError(f'item {i} of "{field}" is {item!r}, not [start, end, label]{hint}', path, lineno)
+            raise InputError(f'item {i} of "{field}" is {item!r}, not [start, end, label] or '
+                             f"[start, end, label, score]{hint}", path, lineno)
         spans.append(quoted_span(item[0], item[1], item[2], None, f'item {i} of "{field}"', path, lineno))
-    return spans
+        scores.append(item[3] if len(item) == 4 else None)
+    return spans, scores
 
 
-def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> List[QuotedSpan]:
+def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[QuotedSpan], List[Any]]:
+    """The spans of entity objects, and each one's "score" (None without)."""
     if not isinstance(items, list):
         raise InputError(f'"{field}" is a {type(items).__name__}, not a list of objects', path, lineno)
-    spans = []
+    spans, scores = [], []
     for i, item in enumerate(items):
         where = f"entity {i}" if field == "entities" else f"item {i} of \"{field}\""
         check_span_object(item, ("start_offset", "end_offset", "label"), where, path, lineno)
@@ -110,7 +123,8 @@ def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> List[Quote
                 lineno,
             )
         spans.append(quoted_span(item["start_offset"], item["end_offset"], item["label"], None, where, path, lineno))
-    return spans
+        scores.append(item.get("score"))
+    return spans, scores
 
 
 DOCCANO = DoccanoFormat()

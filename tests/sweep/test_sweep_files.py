@@ -94,3 +94,24 @@ def test_scores_do_not_change_compare(tmp_path):
     a = compare_files(gold, plain, schemes=SCHEMES).to_dict()
     b = compare_files(gold, scored, schemes=SCHEMES).to_dict()
     assert a == b
+
+
+@pytest.mark.parametrize("form", ["label", "entities"])
+def test_doccano(tmp_path, expected, form):
+    """[start, end, label, score] items, or entities with a "score"."""
+    def record(text, doc, scored):
+        if form == "label":
+            return {"text": text, "label": [[s, e, label, *x] if scored else [s, e, label] for s, e, label, *x in doc]}
+        return {"text": text, "entities": [dict({"id": i, "start_offset": s, "end_offset": e, "label": label},
+                                                **({"score": x[0]} if scored else {}))
+                                           for i, (s, e, label, *x) in enumerate(doc)]}
+
+    gold = write_jsonl(tmp_path / "g.jsonl", [record(t, d, False) for t, d in zip(TEXTS, GOLD)])
+    pred = write_jsonl(tmp_path / "p.jsonl", [record(t, d, True) for t, d in zip(TEXTS, SCORED)])
+    assert_same_curves(sweep_files(gold, pred, format="doccano", schemes=SCHEMES), expected)
+
+
+def test_doccano_without_scores_is_refused(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": t, "label": [list(s) for s in d]} for t, d in zip(TEXTS, GOLD)])
+    with pytest.raises(Exception, match="spans without scores"):
+        sweep_files(gold, gold, format="doccano", schemes=SCHEMES)
