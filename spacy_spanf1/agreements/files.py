@@ -9,6 +9,7 @@ A document an annotator's file lacks, or holds without annotation (a
 Label Studio task without that annotator's annotation, a Prodigy answer
 other than "accept"), is a document that annotator did not do.
 """
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -16,6 +17,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from ..exceptions import InputError, PathLike, SettingError
 from ..formats import check_options, get_format, infer_format
 from ..formats.base import Document
+from ..formats.docbin import doc_spans
 from ..formats.labelstudio import annotators_of
 from ..formats.records import json_lines
 
@@ -67,7 +69,8 @@ def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, n
                 )
         format_obj = get_format(name)
         unit, opts = check_options(format_obj, unit, options)
-        by_annotator = {str(i): list(format_obj.read(path, side="gold", unit=unit, **opts)) for i, path in enumerate(paths)}
+        by_annotator = {str(i): _with_doc_spans(format_obj.read(path, side="gold", unit=unit, **opts), unit, opts)
+                        for i, path in enumerate(paths)}
         labels = [path.stem if path.is_file() else path.name for path in paths]
         by_annotator = dict(zip(labels if len(set(labels)) == len(labels) else map(str, paths), by_annotator.values()))
     if names is not None:
@@ -115,6 +118,19 @@ def _split_export(path: Path, name: str, unit: Optional[str], options: Dict[str,
             raise InputError(f"{doc.name} has no {field_name}: every record names its annotator", path)
         found.setdefault(str(who), []).append(doc)
     return found, unit
+
+
+def _with_doc_spans(docs: Any, unit: str, options: Dict[str, Any]) -> List[Document]:
+    """The documents of one annotator; those holding a spaCy Doc (DocBins,
+    whose spans are read when a pair is aligned) get the Doc's spans."""
+    out = []
+    for doc in docs:
+        if doc.meta and "_doc" in doc.meta:
+            spacy_doc = doc.meta["_doc"]
+            doc = dataclasses.replace(doc, spans=doc_spans(spacy_doc, options.get("spans_key"), unit),
+                                      tokens=[token.text for token in spacy_doc])
+        out.append(doc)
+    return out
 
 
 def _prodigy_annotator(record: Dict[str, Any]) -> Optional[str]:

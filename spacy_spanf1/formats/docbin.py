@@ -77,6 +77,18 @@ def align_docs(gold: Document, pred: Document, *, unit: str = UNITS[0], spans_ke
     return list(found[0]), list(found[1])
 
 
+def doc_spans(doc: Any, spans_key: Optional[str], unit: str) -> Optional[List[Span]]:
+    """The spans of one spaCy Doc read on its own (its entities, or the
+    span group `spans_key`), in the unit; None when it has no such
+    annotation."""
+    from spacy.training import Example
+
+    from ..integrations.spacy import example_spans
+
+    found = example_spans(Example(doc, doc), spans_key, unit)
+    return None if found is None else list(found[0])
+
+
 class DocBinFormat(Format):
     name = "spacy"
     units = ("token", "char")

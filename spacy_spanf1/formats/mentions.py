@@ -33,6 +33,7 @@ from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
 from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document, Format, InputError, PathLike
 from .records import check_read, json_lines, record_text
+from .docbin import doc_spans
 from .pairing import token_offsets
 
 class MentionsFormat(Format):
@@ -75,7 +76,7 @@ class MentionsFormat(Format):
         gold_spans = gold.spans
         doc = gold.meta.get("_doc") if gold.meta else None
         if doc is not None:
-            gold_spans = _doc_spans(doc, spans_key, unit)
+            gold_spans = doc_spans(doc, spans_key, unit)
         if pred is None:
             return gold_spans, [], {}
         unplaced = (pred.meta or {}).get(UNPLACED_KEY) or {}
@@ -83,16 +84,6 @@ class MentionsFormat(Format):
             return gold_spans, list(pred.spans or []), unplaced
         offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
         return (gold_spans,) + _to_tokens(pred.spans or [], unplaced, offsets, len(gold.text))
-
-
-def _doc_spans(doc: Any, spans_key: Optional[str], unit: str) -> Optional[List[Span]]:
-    """The gold spans of a spaCy Doc (None: it has no such annotation)."""
-    from spacy.training import Example
-
-    from ..integrations.spacy import example_spans
-
-    found = example_spans(Example(doc, doc), spans_key, unit)
-    return None if found is None else list(found[0])
 
 
 def _to_tokens(spans: List[Span], unplaced: Dict[int, Any], offsets: List[Tuple[int, int]],

@@ -208,3 +208,38 @@ def test_resample_by_resamples_the_groups_as_bootstrap_ci_does(tmp_path):
         agree_files(paths, unit="token", schemes="strict", bootstrap=20, resample_by="genre")
     with pytest.raises(SettingError, match="give 'groups'"):
         agreement(annotations, schemes="strict", bootstrap=20, resample_by="doc")
+
+
+def test_docbins_one_per_annotator(tmp_path):
+    """spaCy DocBins, one per annotator, give the figures of the same spans as JSONL."""
+    import spacy
+    from spacy.tokens import DocBin
+
+    from spacy_spanf1 import agree_files
+
+    nlp = spacy.blank("en")
+    texts = ["Ann Lee flew to New York .", "Bo met Cy ."]
+    spans = {"a": [[(0, 2, "PER"), (4, 6, "LOC")], [(0, 1, "PER")]],
+             "b": [[(0, 2, "PER"), (5, 6, "LOC")], [(0, 1, "PER"), (2, 3, "PER")]]}
+    paths, jsonl = [], []
+    for name, docs in spans.items():
+        bin_ = DocBin()
+        records = []
+        for text, doc_spans in zip(texts, docs):
+            doc = nlp(text)
+            doc.ents = [spacy.tokens.Span(doc, s, e, label=l) for s, e, l in doc_spans]
+            bin_.add(doc)
+            records.append({"text": text, "tokens": [t.text for t in doc],
+                            "spans": [{"start": s, "end": e, "label": l} for s, e, l in doc_spans]})
+        path = tmp_path / f"{name}.spacy"
+        bin_.to_disk(path)
+        paths.append(path)
+        line_path = tmp_path / f"{name}.jsonl"
+        line_path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        jsonl.append(line_path)
+    from_bins = agree_files(paths, schemes=["strict", "partial"])
+    from_lines = agree_files(jsonl, schemes=["strict", "partial"], unit="token")
+    for scheme in ("strict", "partial"):
+        assert from_bins.pairwise[scheme][("a", "b")].counts == from_lines.pairwise[scheme][("a", "b")].counts
+    # By hand, b against a under strict: PER right twice, LOC on other boundaries (INC), one PER spurious
+    assert from_bins.pairwise["strict"][("a", "b")].counts == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 1}
