@@ -496,3 +496,19 @@ def position_labels(spans, n):
         else:
             labels.append(min(covering, key=lambda s: (s[0], -s[1], s[2]))[2])
     return labels
+
+
+# --------------------------------------------------------------------------
+# A small scored corpus (the sweep command and its page)
+# --------------------------------------------------------------------------
+
+SWEEP_GOLD = [
+    {"text": "Anna lives in Oslo", "spans": [{"start": 0, "end": 4, "label": "PER"},
+                                          {"start": 14, "end": 18, "label": "LOC"}]},
+    {"text": "Bruno met Chen", "spans": [{"start": 0, "end": 5, "label": "PER"},
+                                      {"start": 10, "end": 14, "label": "PER"}]},
+]
+SWEEP_SCORED = [
+    [(0, 4, "PER", 0.9), (14, 18, "PER", 0.6)],
+    [(0, 5, "PER", 0.8), (6, 9, "LOC", 0.2)],
+]

@@ -12,6 +12,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
+from ..report import CSS
 from ..results import signature_text
 from .results import SchemeSweep, SweepResult
 
@@ -26,14 +27,8 @@ LEFT, RIGHT, TOP, BOTTOM = 50, 20, 15, 40
 #: The plot area of a reliability diagram.
 SMALL = 260
 
-CSS = """
-body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #222;
-       margin: 2rem auto; max-width: 1400px; padding: 0 1rem; }
-h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2rem; } h3 { font-size: 1.05rem; }
-table { border-collapse: collapse; margin: 0.5rem 0; }
-th, td { padding: 0.25rem 0.7rem; text-align: right; border-bottom: 1px solid #e4e4e4; }
-th:first-child, td:first-child { text-align: left; }
-.meta, .note { color: #555; } .note { font-size: 0.9rem; }
+#: The rules of the sweep page beside the report's own (report.CSS).
+PAGE_CSS = """
 .charts { display: flex; flex-wrap: wrap; gap: 2rem; align-items: flex-start; }
 svg { background: #fff; overflow: visible; }
 svg .frame { fill: none; stroke: #999; }
@@ -246,7 +241,7 @@ def render_sweep_html(result: SweepResult, *, sources: Sequence[str] = (), max_p
         raise ValueError(f"max_points must be at least 3 (the first, last and best points), not {max_points}")
     esc = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           "<title>spacy-spanf1 sweep</title>", f"<style>{CSS}</style></head><body>", "<h1>Threshold sweep</h1>"]
+           "<title>spacy-spanf1 sweep</title>", f"<style>{CSS}{PAGE_CSS}</style></head><body>", "<h1>Threshold sweep</h1>"]
     if sources:
         out.append('<p class="meta">' + " · ".join(f"<code>{esc(str(src))}</code>" for src in sources) + "</p>")
     if result.signature:

@@ -159,30 +159,34 @@ SCORED = "spacy_spanf1.scored_spans"
 
 def _add_document(ref: Any, doc: Any, key: str, unit: str, component: Any,
                   gold_docs: List[List[tuple]], pred_docs: List[List[tuple]]) -> None:
-    """One reference doc's gold spans and the predictions of its run doc."""
+    """One reference doc's gold spans and the predictions of its run doc:
+    its span group, or with `component` the suggested spans it kept."""
     from spacy.tokens import Span
 
     from ..integrations.spacy import same_tokens
 
-    if component is not None:
-        indices, scores = doc.user_data.pop(SCORED, (numpy.zeros((0, 2), dtype=int), numpy.zeros((0, 0))))
-        labels = list(component.labels)
-        n, n_labels = scores.shape if scores.size else (0, len(labels))
-        starts = numpy.repeat(indices[:, 0], n_labels).tolist()
-        ends = numpy.repeat(indices[:, 1], n_labels).tolist()
-        flat = [float(x) for x in scores.reshape(-1).tolist()]
-        names = labels * n
-        if unit == "char" or not same_tokens(doc, ref):
-            group = [Span(doc, s, e, label=l) for s, e, l in zip(starts, ends, names)]
-        else:
-            gold_docs.append([(s.start, s.end, s.label_) for s in ref.spans[key]])
-            pred_docs.append(list(zip(starts, ends, names, flat)))
-            return
-        scores_list = flat
-    else:
+    if component is None:
         group = doc.spans[key] if key in doc.spans else []
-        scores_list = _scores(group)
-    _add_group(ref, doc, key, unit, group, scores_list, gold_docs, pred_docs)
+        _add_group(ref, doc, key, unit, group, _scores(group), gold_docs, pred_docs)
+        return
+    starts, ends, names, scores = _kept_scores(doc, component)
+    if unit == "token" and same_tokens(doc, ref):  # no Span objects needed
+        gold_docs.append([(s.start, s.end, s.label_) for s in ref.spans[key]])
+        pred_docs.append(list(zip(starts, ends, names, scores)))
+        return
+    group = [Span(doc, s, e, label=label) for s, e, label in zip(starts, ends, names)]
+    _add_group(ref, doc, key, unit, group, scores, gold_docs, pred_docs)
+
+
+def _kept_scores(doc: Any, component: Any) -> Tuple[List[int], List[int], List[str], List[float]]:
+    """The starts, ends, labels and scores of every suggested span with
+    every label, as `_keep_scores` kept them on the doc."""
+    labels = list(component.labels)
+    indices, scores = doc.user_data.pop(SCORED, (numpy.zeros((0, 2), dtype=int), numpy.zeros((0, len(labels)))))
+    n_labels = len(labels)
+    starts = numpy.repeat(indices[:, 0], n_labels).tolist()
+    ends = numpy.repeat(indices[:, 1], n_labels).tolist()
+    return starts, ends, labels * len(indices), scores.reshape(-1).tolist()
 
 
 def _add_group(ref: Any, doc: Any, key: str, unit: str, group: Any, scores: List[float],

@@ -4,18 +4,7 @@ import json
 
 import pytest
 
-from helpers import assert_clean_failure, invoke, write_jsonl
-
-GOLD = [
-    {"text": "Anna lives in Oslo", "spans": [{"start": 0, "end": 4, "label": "PER"},
-                                          {"start": 14, "end": 18, "label": "LOC"}]},
-    {"text": "Bruno met Chen", "spans": [{"start": 0, "end": 5, "label": "PER"},
-                                      {"start": 10, "end": 14, "label": "PER"}]},
-]
-SCORED = [
-    [(0, 4, "PER", 0.9), (14, 18, "PER", 0.6)],
-    [(0, 5, "PER", 0.8), (6, 9, "LOC", 0.2)],
-]
+from helpers import SWEEP_GOLD as GOLD, SWEEP_SCORED as SCORED, assert_clean_failure, invoke, write_jsonl
 
 
 def pred_records(scored=SCORED):

@@ -7,20 +7,10 @@ import re
 import numpy
 import pytest
 
-from helpers import invoke, measure_in_chromium, write_jsonl
+from helpers import SWEEP_GOLD as GOLD, SWEEP_SCORED as SCORED, invoke, measure_in_chromium, write_jsonl
 from spacy_spanf1.sweeps import sweep
 from spacy_spanf1.sweeps.charts import chart_indices, render_sweep_html
 
-GOLD = [
-    {"text": "Anna lives in Oslo", "spans": [{"start": 0, "end": 4, "label": "PER"},
-                                          {"start": 14, "end": 18, "label": "LOC"}]},
-    {"text": "Bruno met Chen", "spans": [{"start": 0, "end": 5, "label": "PER"},
-                                      {"start": 10, "end": 14, "label": "PER"}]},
-]
-SCORED = [
-    [(0, 4, "PER", 0.9), (14, 18, "PER", 0.6)],
-    [(0, 5, "PER", 0.8), (6, 9, "LOC", 0.2)],
-]
 
 # Injected into a copy of the page: every chart's frame, curves, best
 # points and bins, in the SVG's own coordinates.
