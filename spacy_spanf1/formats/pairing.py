@@ -249,7 +249,10 @@ def pair_documents(
     else:
         pairs = _ordered(golds, preds, sources, what)
     index = 0
-    counted: Set[int] = set()
+    # Predicted documents whose notes are counted, by key (in order, each is
+    # paired once): never by object identity, which a freed document's
+    # successor may reuse.
+    counted_keys: Set[str] = set()
     for gold, pred in pairs:
         i = index
         index += 1
@@ -257,8 +260,9 @@ def pair_documents(
         if gold.meta:
             stats.spans_keys.update(gold.meta.get("_spans_keys", ()))
             stats.count("gold", gold)
-        if pred is not None and pred.meta and id(pred) not in counted:
-            counted.add(id(pred))  # once, however many gold documents share its key
+        if pred is not None and pred.meta and not (keyed and pred.key in counted_keys):
+            if keyed:
+                counted_keys.add(pred.key)  # once, however many gold documents share its key
             stats.count("pred", pred)
         if (pred is None or pred.spans is None) and gold.spans is not None and align is None:
             if missing_pred == "error":

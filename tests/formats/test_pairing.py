@@ -124,3 +124,52 @@ def test_cycles_made_while_a_stream_is_scored_are_collected():
         assert not gc.isenabled()  # a caller's choice is kept
     finally:
         gc.enable()
+
+
+# --------------------------------------------------------------------------
+# Notes counted exactly, whatever the size of the corpus
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_notes_exact_at_50000_documents(tmp_path):
+    """Every one of 50,000 predicted spans quotes a text that is not at its
+    offsets: the note counts each, run after run (pairing once counted a
+    document by its object's address, which a later document may reuse)."""
+    n = 50_000
+    gold = write(tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}]} for i in range(n))))
+    pred = write(
+        tmp_path / "p.jsonl",
+        jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER", "text": "Bob"}]} for i in range(n))),
+    )
+    for _ in range(2):
+        scores = compare_files(gold, pred, schemes="strict")
+        assert scores.notes["pred"]["text_mismatch"]["count"] == n
+        assert scores.results["strict"].counts["cor"] == n
+
+
+@pytest.mark.slow
+def test_grounding_report_exact_at_50000_documents(tmp_path):
+    """50,000 documents, each with two mentions found verbatim: the grounding
+    report counts 100,000 mentions, all grounded exactly (strict COR agrees)."""
+    n = 50_000
+    gold = write(tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}, {"start": 8, "end": 10, "label": "PER"}]} for i in range(n))))
+    pred = write(
+        tmp_path / "p.jsonl",
+        jsonl(*({"text": f"Ann met Bo {i}", "mentions": [{"text": "Ann", "label": "PER"}, {"text": "Bo", "label": "PER"}]} for i in range(n))),
+    )
+    scores = compare_files(gold, pred, schemes="strict", format="mentions")
+    report = scores.to_dict()["grounding"]
+    assert report["mentions"] == 2 * n and report["exact"] == 2 * n
+    assert scores.results["strict"].counts["cor"] == 2 * n
+
+
+def test_keyed_prediction_shared_by_gold_documents_is_counted_once():
+    """Two gold documents of one key (one rejected, one accepted) pair with
+    one predicted document: its notes count once."""
+    mismatch = {"text_mismatch": {"count": 1, "examples": ["x"]}}
+    gold = [Document("a0", None, "Ann", key="a"), Document("a1", [Span(0, 3, "PER")], "Ann", key="a")]
+    pred = [Document("p", [Span(0, 3, "PER")], "Ann", key="a", meta={"_notes": mismatch})]
+    stats = PairStats()
+    list(pair_documents(gold, pred, stats=stats))
+    assert stats.notes["pred"]["text_mismatch"]["count"] == 1
