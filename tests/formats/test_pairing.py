@@ -173,3 +173,19 @@ def test_keyed_prediction_shared_by_gold_documents_is_counted_once():
     stats = PairStats()
     list(pair_documents(gold, pred, stats=stats))
     assert stats.notes["pred"]["text_mismatch"]["count"] == 1
+
+
+@pytest.mark.slow
+def test_not_scored_counts_exact_at_50000_documents(tmp_path):
+    """50,000 doccano records each with one relation on the predicted side:
+    the relations read and not scored are counted 50,000 times."""
+    n = 50_000
+    gold = write(tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "label": [[0, 3, "PER"]]} for i in range(n))))
+    pred = write(
+        tmp_path / "p.jsonl",
+        jsonl(*({"text": f"Ann met Bo {i}", "label": [[0, 3, "PER"]], "relations": [{"from_id": 1, "to_id": 2, "type": "x"}]}
+                for i in range(n))),
+    )
+    scores = compare_files(gold, pred, schemes="strict", format="doccano")
+    assert scores.not_scored["pred"] == {"relations": n}
+    assert scores.results["strict"].counts["cor"] == n
