@@ -62,7 +62,8 @@ def sweep(
     check_unit(unit)
     match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
                           min_overlap=min_overlap)
-    settings = SweepSettings(None if thresholds is None else tuple(thresholds), n_thresholds, grid, n_trials)
+    given = thresholds if thresholds is None or isinstance(thresholds, (str, bytes)) else tuple(thresholds)
+    settings = SweepSettings(given, n_thresholds, grid, n_trials)  # a string is refused whole, not split
     analysis = AnalysisSettings(bootstrap=bootstrap)
     gold_docs = [spacy_span_tuples(d, unit) for d in gold]
     pred_docs = list(pred)
