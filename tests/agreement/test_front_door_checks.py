@@ -111,3 +111,11 @@ def test_numpy_integers_and_floats_are_numbers():
                   n_thresholds=i64(3))
     # thresholds 0, 0.5 and 1: the span (score 0.5) is kept at 0 and 0.5, correct (F 1), and dropped at 1 (F 0)
     assert swept["strict"].f1.tolist() == [1.0, 1.0, 0.0]
+
+
+def test_a_string_scheme_is_refused_by_name():
+    # It reached an inner scorer alone: "'schemes' starts with 'strings'", which it did not.
+    with pytest.raises(SettingError, match="the scheme 'strings' compares span texts; a sweep scores span offsets"):
+        sweep([[(0, 3, "PER")]], [[(0, 3, "PER", 0.5)]], schemes="strict,strings")
+    with pytest.raises(SettingError, match="the scheme 'strings' compares span texts; agreement compares span offsets"):
+        agreement({"a": GOOD, "b": GOOD}, schemes="strict,strings")
