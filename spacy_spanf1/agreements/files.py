@@ -52,6 +52,7 @@ def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, n
     paths = [Path(p) for p in paths]
     if not paths:
         raise SettingError("'paths' is empty: give one file per annotator, or one export naming annotators", "paths")
+    _check_given_once(paths)
     options = dict(options or {})
     notes: Dict[str, int] = {}
     if len(paths) == 1:
@@ -86,6 +87,23 @@ def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, n
             raise SettingError(f"'names' gives the name {twice!r} twice: each annotator is named once", "names")
         by_annotator = dict(zip(names, by_annotator.values()))
     return _matched(by_annotator, unit, name, notes)
+
+
+def _check_given_once(paths: Sequence[Path]) -> None:
+    """The same file (or brat directory) given twice would be one annotator
+    scored against itself: an error naming it."""
+    seen: Dict[Path, Path] = {}
+    for path in paths:
+        resolved = path.resolve()
+        if resolved in seen:
+            first = seen[resolved]
+            written = "" if str(first) == str(path) else f" (as '{first}' and '{path}')"
+            raise SettingError(
+                f"'paths' gives the file '{first}' twice{written}: give each annotator's file once (an "
+                "annotator scored against itself agrees perfectly)",
+                "paths",
+            )
+        seen[resolved] = path
 
 
 def _split_export(path: Path, name: str, unit: Optional[str], options: Dict[str, Any], notes: Dict[str, int]):

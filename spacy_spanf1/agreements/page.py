@@ -16,6 +16,7 @@ from ..settings import HTML_DOCS
 from .consensus import Disagreement
 from .files import AnnotatorFiles
 from .result import AgreementResult
+from .tokens import position_name
 
 #: The heat map runs from this colour (F = 0) to that one (F = 1).
 LOW_RGB: Tuple[int, int, int] = (230, 124, 115)
@@ -108,7 +109,8 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
     out.append("</tbody></table>")
     # Token figures.
     tokens = result.tokens
-    out.append("<h2>Token agreement</h2>")
+    position = position_name(files.unit)
+    out.append(f"<h2>{position.capitalize()} agreement</h2>")
     if tokens is None:
         out.append('<p class="note">None: no document lengths.</p>')
     else:
@@ -120,7 +122,8 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
                    f'<tr><td>Fleiss\' kappa</td><td class="fleiss">{_figure(tokens.fleiss_kappa)}</td></tr>'
                    f'<tr><td>Krippendorff\'s alpha</td><td class="alpha">{_figure(tokens.alpha)}{alpha_ci}</td></tr>'
                    "</tbody></table>")
-        out.append(f'<p class="note">O positions {esc(tokens.o_tokens)}d; {tokens.positions} positions '
+        out.append(f'<p class="note">Each position is a {position}. O positions {esc(tokens.o_tokens)}d; '
+                   f'{tokens.positions} positions '
                    f"({tokens.fleiss_positions} in documents every annotator did, which Fleiss' kappa counts). "
                    "Cohen's kappa is for two annotators only.</p>")
     # The documents the annotators disagree on.

@@ -103,6 +103,7 @@ class TokenAgreement:
     positions (int): The positions counted (after o_tokens), of any
         document at least two annotators did.
     fleiss_positions (int): Those of the documents every annotator did.
+    unit (str): What a position is: a token, or a character in "char" unit.
     Undefined figures (one category only) are nan.
     """
 
@@ -112,9 +113,16 @@ class TokenAgreement:
     alpha: float
     positions: int
     fleiss_positions: int
+    unit: str = "token"
 
     def to_dict(self) -> Dict[str, Any]:
         return {name: _json_number(getattr(self, name)) for name in self.__dataclass_fields__}
+
+
+def position_name(unit: str) -> str:
+    """What a position of the token figures is, for messages: "token", or
+    "character" in char unit."""
+    return "character" if unit == "char" else "token"
 
 
 def _json_number(value: Any) -> Any:
@@ -223,5 +231,6 @@ def token_agreement(annotations: Annotations, positions: Positions, o_tokens: st
     rows = alpha_rows(positions, kept, pairs, annotations.n_docs)
     alpha = float(alpha_of_rows(rows.sum(axis=0)))
     pairable = kept & ((codes != MISSING).sum(axis=0) >= 2)
-    figures = TokenAgreement(o_tokens, cohen, fleiss, alpha, int(pairable.sum()), int(everyone.sum()))
+    figures = TokenAgreement(o_tokens, cohen, fleiss, alpha, int(pairable.sum()), int(everyone.sum()),
+                             annotations.unit)
     return figures, rows

@@ -7,6 +7,7 @@ import typer
 
 from ..agreements.consensus import check_min_votes, consensus, disagreements
 from ..agreements.page import render_agreement_html
+from ..agreements.tokens import position_name
 from ..agreements.written import is_docbin_path, prepare_consensus
 from ..api import agree_files
 from ..engine.scorer import evaluate_spans
@@ -101,13 +102,14 @@ def _print(msg, result, against: Optional[Dict[str, Any]], written, consensus_pa
         say(msg, "info", f"{scheme}: mean pairwise F {_percent(result.mean_f[scheme])}{ci}, "
                          f"micro F {_percent(result.micro_f[scheme])}")
     tokens = result.tokens
+    position = position_name(result.files.unit)
     if tokens is None:
-        say(msg, "warn", "token figures: none (no document lengths)")
+        say(msg, "warn", f"{position} figures: none (no document lengths)")
     else:
         alpha = f"alpha {_figure(tokens.alpha)}"
         if intervals is not None and intervals.alpha is not None:
             alpha += f" [{_figure(intervals.alpha.low)}, {_figure(intervals.alpha.high)}]"
-        say(msg, "info", f"tokens (O positions {tokens.o_tokens}d, {tokens.positions} positions): "
+        say(msg, "info", f"{position}s (O positions {tokens.o_tokens}d, {tokens.positions} positions): "
                          f"Cohen's kappa {_figure(tokens.cohen_kappa)}, Fleiss' kappa {_figure(tokens.fleiss_kappa)}, "
                          f"Krippendorff's {alpha}")
     if result.notes.get("cancelled_annotations"):

@@ -1,12 +1,14 @@
 """The typer app of `spacy-spanf1` and what every command shares: running
 a plain function with its errors turned into one line (`run`), the
 --schemes option given once, and a Dask client when one is asked for."""
+import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import typer
+from typer.core import TyperGroup
 from wasabi import color
 
 from ..about import __version__
@@ -20,9 +22,53 @@ HELP = """Span precision, recall and F1 under explicitly named matching schemes
 (strict, exact, partial, type, iou, overlap). Run a command with --help for
 its options."""
 
+def closed_pipe(exit_code: int = 0) -> None:
+    """Exit quietly (with status 0, unless the command was failing) when the
+    reader of stdout has gone (`| head`): what is still to print goes
+    nowhere (click would exit 1, and Python's flush at exit would print a
+    traceback)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    raise typer.Exit(exit_code)
+
+
+@contextlib.contextmanager
+def quiet_when_stdout_closes() -> Iterator[None]:
+    """Run a step of the command line, stdout flushed at its end (a
+    closed pipe shows there, not at exit): stdout closed by its reader ends
+    it quietly (`closed_pipe`)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        closed_pipe()
+    except typer.Exit as done:  # --help, --version, a command's end or failure
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            closed_pipe(done.exit_code)
+        raise
+
+
+class QuietPipeGroup(TyperGroup):
+    """The app's group: every command, and --help and --version, ends
+    quietly with status 0 when the reader of stdout goes early (`| head`,
+    `| true`), as `compare | head -1` does."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
+        with quiet_when_stdout_closes():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        with quiet_when_stdout_closes():
+            return super().invoke(ctx)
+
+
 app = typer.Typer(
     name=NAME,
     help=HELP,
+    cls=QuietPipeGroup,
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
@@ -54,16 +100,6 @@ def fail(message: str, exits: int = 1) -> None:
         text = color(text, fg="red")
     print(text, file=sys.stderr)
     raise typer.Exit(exits)
-
-
-def closed_pipe() -> None:
-    """Exit quietly with status 0 when the reader of stdout has gone (`|
-    head`): what is still to print goes nowhere (click would exit 1, and
-    Python's flush at exit would print a traceback)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
-    raise typer.Exit(0)
 
 
 def run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

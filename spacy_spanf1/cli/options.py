@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import typer
+from typer.core import TyperCommand
 
 from ..formats import extension_map, format_names
 from ..settings import (
@@ -225,7 +226,78 @@ def command(app: typer.Typer, name: str, names: Sequence[str]) -> Callable[[Call
         run.__doc__ = func.__doc__
         run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         run.__annotations__ = {param.name: param.annotation for param in params}
-        app.command(name)(run)
+        app.command(name, cls=OnceCommand)(run)
         return func
 
     return register
+
+
+class OnceCommand(TyperCommand):
+    """A command whose options that take one value are given at most once:
+    click keeps the last of a repeated option (`--by label --by genre` would
+    break down by genre alone), so a repeat is a usage error instead, as a
+    repeated --schemes is."""
+
+    def parse_args(self, ctx: typer.Context, args: List[str]) -> List[str]:
+        found = repeated_option(self, ctx, args)
+        if found is not None:
+            option, values = found
+            raise typer.BadParameter(repeated_message(option, values), ctx=ctx, param_hint=f"'{flag(option.name)}'")
+        return super().parse_args(ctx, args)
+
+
+def _is_option(param: Any) -> bool:
+    """A click option (not an argument); typer's click is its own copy, so
+    click's classes are not checked against."""
+    return getattr(param, "param_type_name", None) == "option"
+
+
+def repeated_option(command: TyperCommand, ctx: typer.Context, args: Sequence[str]) -> Optional[Tuple[Any, List[str]]]:
+    """The first option taking one value that `args` give more than once,
+    and the values given (as written; empty when they cannot be told
+    apart); None when there is none, when --help is asked for, or when the
+    arguments do not parse (click then says why)."""
+    try:
+        _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    except Exception:  # a usage error (an unknown option, a missing value): the real parse reports it
+        return None
+    if any(_is_option(param) and param.is_eager for param in order):
+        return None
+    counts: Dict[Any, int] = {}
+    for param in order:
+        if _is_option(param) and not (param.multiple or param.is_flag or param.count):
+            counts[param] = counts.get(param, 0) + 1
+    option = next((param for param, n in counts.items() if n > 1), None)
+    if option is None:
+        return None
+    values = _values_of(option, args)
+    return option, values if len(values) == counts[option] else []
+
+
+def _values_of(option: Any, args: Sequence[str]) -> List[str]:
+    """The values `args` give an option (`--by x`, `--by=x`, `-ux`)."""
+    values = []
+    args = list(args)
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        for opt in option.opts + option.secondary_opts:
+            if arg == opt and i + 1 < len(args):
+                values.append(args[i + 1])
+            elif opt.startswith("--") and arg.startswith(opt + "="):
+                values.append(arg[len(opt) + 1:])
+            elif not opt.startswith("--") and arg.startswith(opt) and len(arg) > len(opt):
+                values.append(arg[len(opt):])
+    return values
+
+
+def repeated_message(option: Any, values: Sequence[str]) -> str:
+    """"'--by' is given 2 times (--by label --by genre); give it once,
+    comma-separated: --by label,genre"."""
+    long_flag = flag(option.name)
+    given = f" ({' '.join(f'{long_flag} {value}' for value in values)})" if values else ""
+    times = f"{len(values)} times" if values else "more than once"
+    message = f"'{long_flag}' is given {times}{given}; give it once"
+    if values and option.name in OPTIONS and "comma-separated" in OPTIONS[option.name].help.lower():
+        message += f", comma-separated: {long_flag} {','.join(values)}"
+    return message

@@ -16,6 +16,7 @@ from ..notes import grounding_report, note_lines
 from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from ..results import CorpusScores
 from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
+from .options import flags_of
 
 def use_color(stream=None) -> bool:
     """Colours only on a terminal, and never with NO_COLOR set."""
@@ -116,7 +117,7 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
         say(msg, "info", f"Read but not scored ({'gold' if side == 'gold' else 'predicted'}, {where}): {listed}")
     print_notes(msg, scores)
     for warning in scores.warnings:
-        say(msg, "warn", warning)
+        say(msg, "warn", flags_of(warning))
     if scores.official_score is not None:
         n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
         say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
@@ -125,9 +126,9 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
 
 def print_notes(msg: Printer, scores: CorpusScores) -> None:
     """One line per note of the readers and the pairing, by side, with the
-    first examples."""
+    first examples; the settings they name ('newlines') as flags."""
     for icon, line in note_lines(scores.notes, scores.sources, scores.baseline_source):
-        say(msg, icon, line)
+        say(msg, icon, flags_of(line))
 
 
 def writing(path: Path, write: Callable[[Path], Any]) -> Any:

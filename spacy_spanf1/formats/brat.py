@@ -223,8 +223,8 @@ def _newline_hint(has_cr: bool, newlines: str) -> str:
     if not has_cr:
         return ""
     if newlines == "keep":
-        return "; the .txt has CR line ends, which brat counts as one character (newlines=brat)"
-    return "; the .txt has CR line ends: if the offsets count CRLF as two characters, pass newlines=keep"
+        return "; the .txt has CR line ends, which brat counts as one character ('newlines' brat)"
+    return "; the .txt has CR line ends: if the offsets count CRLF as two characters, pass 'newlines' keep"
 
 
 def _cut(line: str, n: int = 60) -> str:

@@ -14,6 +14,7 @@ Plane (emoji) are read as UTF-16 code units when that places every span of
 the record, as doccano's browser front end counted them (counted under
 "utf16_offsets"); doccano gives no span text to check offsets otherwise.
 """
+from numbers import Real
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Tuple
 
@@ -93,7 +94,8 @@ def _read(path: Path, side: str) -> Iterator[Document]:
 
 def _label_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[QuotedSpan], List[Any]]:
     """The spans of [start, end, label] items, and each item's score (a
-    fourth item, else None; checked by the sweep)."""
+    fourth item, which must be a number, else None; its range is checked
+    by the sweep)."""
     if not isinstance(items, list):
         raise InputError(f'"{field}" is a {type(items).__name__}, not a list of [start, end, label]', path, lineno)
     spans, scores = [], []
@@ -102,13 +104,17 @@ def _label_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[
             hint = " (a text-classification export?)" if isinstance(item, str) else ""
             raise InputError(f'item {i} of "{field}" is {item!r}, not [start, end, label] or '
                              f"[start, end, label, score]{hint}", path, lineno)
+        if len(item) == 4 and (isinstance(item[3], bool) or not isinstance(item[3], Real)):
+            raise InputError(f'item {i} of "{field}" is {item!r}, whose fourth item is not a number: items are '
+                             "[start, end, label], or [start, end, label, score] with a score in [0, 1]", path, lineno)
         spans.append(quoted_span(item[0], item[1], item[2], None, f'item {i} of "{field}"', path, lineno))
         scores.append(item[3] if len(item) == 4 else None)
     return spans, scores
 
 
 def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[QuotedSpan], List[Any]]:
-    """The spans of entity objects, and each one's "score" (None without)."""
+    """The spans of entity objects, and each one's "score" (a number; None
+    without)."""
     if not isinstance(items, list):
         raise InputError(f'"{field}" is a {type(items).__name__}, not a list of objects', path, lineno)
     spans, scores = [], []
@@ -122,8 +128,12 @@ def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List
                 path,
                 lineno,
             )
+        score = item.get("score")
+        if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
+            raise InputError(f'{where} has the "score" {score!r}, not a number: a score is a number in [0, 1]',
+                             path, lineno)
         spans.append(quoted_span(item["start_offset"], item["end_offset"], item["label"], None, where, path, lineno))
-        scores.append(item.get("score"))
+        scores.append(score)
     return spans, scores
 
 

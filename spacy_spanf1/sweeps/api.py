@@ -6,8 +6,9 @@ import numpy
 
 from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
+from ..exceptions import SettingError
 from ..results import make_signature
-from ..settings import UNITS, AnalysisSettings, MatchSettings, check_unit
+from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
 from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
 from .curves import (
     CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, overlaps_gold, run_scorers,
@@ -62,7 +63,14 @@ def sweep(
     check_unit(unit)
     match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
                           min_overlap=min_overlap)
-    settings = SweepSettings(None if thresholds is None else tuple(thresholds), n_thresholds, grid, n_trials)
+    if match.string_schemes:
+        raise SettingError(
+            f"the scheme {match.string_schemes[0]!r} compares span texts; a sweep scores span offsets: name span "
+            f"schemes only: {', '.join(SCHEMES)}",
+            "schemes",
+        )
+    given = thresholds if thresholds is None or isinstance(thresholds, (str, bytes)) else tuple(thresholds)
+    settings = SweepSettings(given, n_thresholds, grid, n_trials)  # a string is refused whole, not split
     analysis = AnalysisSettings(bootstrap=bootstrap)
     gold_docs = [spacy_span_tuples(d, unit) for d in gold]
     pred_docs = list(pred)

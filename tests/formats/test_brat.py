@@ -176,3 +176,17 @@ def test_compare_reads_brat_directories_and_shows_what_it_did_not_score(tmp_path
     assert data["schemes"]["strict"]["counts"] == {"cor": 1, "inc": 1, "par": 0, "mis": 1, "spu": 0}
     assert data["not_scored"] == {"gold": {"relations": 1}}
     assert "Read but not scored (gold" in result.stdout and "relations 1" in result.stdout
+
+
+def test_the_crlf_hint_names_the_flag_on_the_command_line(tmp_path):
+    # The prediction counts the CRLF as two characters: its quoted text is found one further on.
+    gold = brat_dir(tmp_path, {"a": ("A\r\nAnn ok", "T1\tPER 2 5\tAnn\n")}, "gold")
+    pred = brat_dir(tmp_path, {"a": ("A\r\nAnn ok", "T1\tPER 3 6\tAnn\n")}, "pred")
+    result = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict"])
+    assert result.exit_code == 0, result.output
+    line = next(line for line in result.stdout.splitlines() if "quote a text" in line)
+    # The note's line said "pass newlines=keep": a setting, not the flag
+    assert "if the offsets count CRLF as two characters, pass '--newlines' keep" in line
+    assert "newlines=" not in line and "'newlines'" not in line
+    kept = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict", "--newlines", "keep"])
+    assert kept.exit_code == 0 and "quote a text" not in kept.stdout, kept.output

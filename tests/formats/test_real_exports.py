@@ -610,8 +610,8 @@ def test_brat_crlf_counted_twice_gets_the_hint(tmp_path):
     gold, pred = brat_pair(tmp_path, {"a": ("A\r\nAnn ok", "T1\tPER 2 5\tAnn\n")}, {"a": ("A\r\nAnn ok", "T1\tPER 3 6\tAnn\n")})
     scores = compare_files(gold, pred, format="brat", schemes="strict")
     (example,) = scores.notes["pred"]["text_mismatch"]["examples"]
-    assert "newlines=keep" in example
-    # newlines=keep reads the prediction as written; the gold's offsets (brat's: CRLF as one) are
+    assert "pass 'newlines' keep" in example
+    # newlines="keep" reads the prediction as written; the gold's offsets (brat's: CRLF as one) are
     # then explained by a line break counted once, and converted
     kept = compare_files(gold, pred, format="brat", schemes="strict", newlines="keep")
     assert kept.notes == {"gold": {"newline_offsets": {"count": 1, "examples": ["file 'a.ann'"]}}}
