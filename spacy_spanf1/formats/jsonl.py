@@ -8,7 +8,10 @@ A gold line without "spans" has no annotation and is skipped (counted); a
 predicted line without "spans" predicts nothing (a predicted file none of
 whose lines has "spans" is an error). A span's "text", when given, is
 compared with the text at its offsets (option `text_mismatch`, as for brat).
-Blank lines are not records.
+Blank lines are not records. A record's "id" (a string, or an integer read
+as its str()) is its key: documents pair by id when the first record of
+both files has one (`pairing.pair_documents`), and then every record of
+both needs one, unique in its file.
 
 Lines are read about a megabyte at a time (`base.read_line_blocks`) and
 parsed with srsly; the spans of a block are checked at once
@@ -27,7 +30,9 @@ from ..spans import Span, check_spans, is_int, span_problem
 from ..notes import Notes
 from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
-from .records import check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span
+from .records import (
+    check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span, record_key,
+)
 
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
@@ -185,7 +190,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
             meta[NOTES_KEY] = notes
         if scores is not None:
             meta[SCORES_KEY] = scores
-        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
+        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=record_key(record),
+                             source=source))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
     # Span tuples made in C (tuple.__new__); a record found unsorted is
@@ -301,6 +307,8 @@ class JsonlFormat(Format):
     extensions = (".jsonl",)
     options = ("text_mismatch",)
     counted_as = "documents (JSONL records)"
+    key_name = '"id"'
+    unique_keys = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")))
