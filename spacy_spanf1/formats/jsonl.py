@@ -130,7 +130,8 @@ _SPAN_FIELDS = itemgetter("start", "end", "label")
 _NOT_META = frozenset(("text", "spans", "tokens"))
 
 
-def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn") -> List[Document]:
+def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn",
+                     chars_without_tokens: bool = False) -> List[Document]:
     """The documents of a block of lines, their spans checked at once.
 
     Each record is taken apart as soon as it is parsed (its span objects
@@ -138,10 +139,11 @@ def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, te
     paused: parsed JSON holds no cycles, and a collection every few hundred
     records would walk the block's documents again and again."""
     with gc_paused():
-        return _read_block(block, path, unit, text_mismatch)
+        return _read_block(block, path, unit, text_mismatch, chars_without_tokens)
 
 
-def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str) -> List[Document]:
+def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str,
+                chars_without_tokens: bool = False) -> List[Document]:
     source = str(path)
     docs: List[Document] = []
     flat: List[Tuple[Any, Any, Any]] = []
@@ -162,7 +164,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         if not text.isascii():
             check_text(text, 'the record\'s "text"', path, lineno)
         tokens = offsets = None
-        if unit == "token":
+        if unit == "token" and not (chars_without_tokens and "tokens" not in record):
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
         notes = scores = None
@@ -172,7 +174,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
                 found = list(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
                 _span_error(limit, items, unit, path, lineno)
-            if unit == "char" and text_mismatch != "ignore" and line.count('"text"') > 1:
+            if tokens is None and text_mismatch != "ignore" and line.count('"text"') > 1:
                 found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
             flat.extend(found)
             if '"score"' in line:  # scored predictions, for sweeps
@@ -291,14 +293,19 @@ def _span_error(limit: int, items: list, unit: str, path: PathLike, lineno: int)
     raise AssertionError("no bad span found")  # pragma: no cover
 
 
-def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn") -> Iterator[Document]:
+def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn",
+               chars_without_tokens: bool = False) -> Iterator[Document]:
     """Documents of a JSONL file, one at a time, read a block of lines at a
     time. Raises InputError naming the line of any problem.
 
     text_mismatch (str): A span whose "text" is not the text at its
-        offsets (char unit): "warn", "error" or "ignore" (`offsets.py`)."""
+        offsets (char unit): "warn", "error" or "ignore" (`offsets.py`).
+    chars_without_tokens (bool): In token unit, a record without "tokens"
+        has character offsets (its Document has no tokens), for predictions
+        placed on the gold tokens of another format (`formats.mixed`);
+        else it is an error."""
     for block in read_line_blocks(path):
-        yield from _block_documents(block, path, unit, text_mismatch)
+        yield from _block_documents(block, path, unit, text_mismatch, chars_without_tokens)
 
 
 class JsonlFormat(Format):
@@ -311,7 +318,8 @@ class JsonlFormat(Format):
     unique_keys = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")))
+        docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")),
+                          bool(options.get("chars_without_tokens")))
         return docs if side == "gold" else _predicting(docs, path)
 
 

@@ -166,17 +166,20 @@ def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_sou
               keyed: bool = False) -> Optional[InputError]:
     """The identity error of the i-th pair, or None (documents paired by
     key are named by their own names, not their place)."""
-    if not aligned and gold.tokens is not None and pred.tokens is not None and gold.offsets is None:
+    if not aligned and gold.tokens is not None and pred.tokens is not None and (gold.offsets is None or pred.offsets is None):
         # Tokens are all there is (the text is made from them): name the token.
         if gold.tokens != pred.tokens:
             j = _first_difference(gold.tokens, pred.tokens)
             end = f"the end of the {gold.name.rsplit(' ', 1)[0]}"
             g = repr(gold.tokens[j]) if j < len(gold.tokens) else end
             p = repr(pred.tokens[j]) if j < len(pred.tokens) else end
-            line = None if pred.line is None else (pred.line + j if j < len(pred.tokens) else pred.line)
+            # a CoNLL sentence has a token a line; a record has its tokens on its line
+            per_line = pred.name.startswith("sentence ")
+            line = None if pred.line is None else (pred.line + j if per_line and j < len(pred.tokens) else pred.line)
+            gold_where = (gold.name if gold.line is None or gold.name.startswith("line ")
+                          else f"{gold.name.rsplit(' ', 1)[0]} starting at line {gold.line}")
             return InputError(
-                f"{pred.name} differs from {gold_source} ({gold.name.rsplit(' ', 1)[0]} starting at line "
-                f"{gold.line}) at token {j}: gold has {g}, predicted has {p}",
+                f"{pred.name} differs from {gold_source} ({gold_where}) at token {j}: gold has {g}, predicted has {p}",
                 pred_source,
                 line,
             )
@@ -232,12 +235,16 @@ def pair_documents(
     # a format of predictions only places them on the gold document
     place = getattr(fmt, "place_on_gold", None)
     what = getattr(fmt, "counted_as", "documents")
+    # a mix of formats checks documents with character offsets on both
+    # sides by their text, and aligns their tokens
+    aligns_tokens = getattr(fmt, "aligns_tokens", False)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     first_gold = next(gold_iter, None)
     first_pred = next(pred_iter, None)
     # Keyed when both sides carry keys; a keyed format (Feedback Prize ids)
     # whose predicted side is empty predicts nothing for every gold key.
-    keyed = first_gold is not None and first_gold.key is not None and (
+    # Two formats (a mix) pair by key only when they key by the same field.
+    keyed = first_gold is not None and first_gold.key is not None and getattr(fmt, "pairs_by_key", True) and (
         (first_pred is not None and first_pred.key is not None)
         or (first_pred is None and getattr(fmt, "keyed", False))
     )
@@ -279,7 +286,8 @@ def pair_documents(
                 )
             stats.add_notes("pred", {MISSING: note(1, [gold.name])})
         if pred is not None:
-            error = _mismatch(i, gold, pred, sources[0], sources[1], align is not None, keyed)
+            aligned = align is not None or (aligns_tokens and gold.offsets is not None and pred.offsets is not None)
+            error = _mismatch(i, gold, pred, sources[0], sources[1], aligned, keyed)
             if error is not None:
                 if not keyed:
                     # A missing document shifts every later one: say so.
@@ -293,7 +301,9 @@ def pair_documents(
         if align is not None and pred is not None:
             gold_spans, pred_spans = align(gold, pred, **options)
         elif place is not None:
-            gold_spans, pred_spans, unplaced = place(gold, pred, **options)
+            gold_spans, pred_spans, unplaced, *placed_notes = place(gold, pred, **options)
+            if placed_notes and placed_notes[0]:
+                stats.add_notes("pred", placed_notes[0])
         else:
             gold_spans = gold.spans
             pred_spans = None if pred is None else pred.spans
