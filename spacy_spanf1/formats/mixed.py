@@ -177,9 +177,8 @@ class MixedFormat(Format):
         else:
             pred_spans = list(pred.spans or [])
             chars = unit == "token" and pred.tokens is None
-            if unit == "token" and not chars and pred.offsets is not None and gold.offsets is not None \
-                    and pred.offsets != gold.offsets:
-                pred_spans = [Span(pred.offsets[s][0], pred.offsets[e - 1][1], label) for s, e, label in pred_spans]
+            if _other_tokens(gold, pred, unit):
+                pred_spans = _token_chars(pred_spans, pred.offsets)
                 chars = True
         notes: Notes = {}
         if chars:
@@ -194,6 +193,40 @@ class MixedFormat(Format):
         return gold_spans, pred_spans, {}, notes
 
 
+    def place_scores(self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]], *, unit: str,
+                     spans_key: Optional[str] = None, **_: Any) -> List[Tuple[Span, Any]]:
+        """The (span, score) pairs of a prediction (as its reader listed them)
+        on the spans `place_on_gold` scores: in token unit, characters and
+        other tokens expanded to the gold tokens, each span with its score;
+        on a DocBin gold, none over tokens whose annotation is missing."""
+        if self.kinds[1] == "doc":
+            return scores
+        placed = scores
+        if unit == "token" and (pred.tokens is None or _other_tokens(gold, pred, unit)):
+            spans = [span for span, _ in scores]
+            if pred.tokens is not None:
+                spans = _token_chars(spans, pred.offsets)
+            offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
+            placed = [(token, score) for (_, token, _), (_, score) in zip(_expand_each(spans, offsets), scores)]
+        gold_doc = gold.meta.get("_doc") if self.kinds[0] == "doc" else None
+        if gold_doc is not None and spans_key is None:
+            kept = set(_off_missing(gold_doc, [span for span, _ in placed], unit))
+            placed = [(span, score) for span, score in placed if span in kept]
+        return placed
+
+
+def _other_tokens(gold: Document, pred: Document, unit: str) -> bool:
+    """Whether a prediction with tokens of its own (token unit) has other
+    tokens than the gold's, both with character offsets (then aligned)."""
+    return (unit == "token" and pred.tokens is not None and pred.offsets is not None and gold.offsets is not None
+            and pred.offsets != gold.offsets)
+
+
+def _token_chars(spans: List[Span], offsets: List[Tuple[int, int]]) -> List[Span]:
+    """Token spans as the characters of their tokens."""
+    return [Span(offsets[s][0], offsets[e - 1][1], label) for s, e, label in spans]
+
+
 def _doc_spans(doc: Any, spans_key: Optional[str], unit: str) -> Optional[List[Span]]:
     from .docbin import doc_spans
 
@@ -206,19 +239,25 @@ def _expand(spans: List[Span], offsets: List[Tuple[int, int]]) -> Tuple[List[Spa
     span whose boundaries were not token boundaries. A span that touches no
     token (only whitespace) stays past the end of the tokens: it matches
     nothing, and is noted."""
+    placed = _expand_each(spans, offsets)
+    return sorted({token for _, token, _ in placed}), [(span, token) for span, token, moved in placed if moved]
+
+
+def _expand_each(spans: List[Span], offsets: List[Tuple[int, int]]) -> List[Tuple[Span, Span, bool]]:
+    """(characters, tokens, whether the boundaries moved) of each span, in
+    order (`_expand`)."""
     starts = [start for start, _ in offsets]
     ends = [end for _, end in offsets]
     n = len(offsets)
-    out = set()
-    expanded = []
+    out = []
     for span in spans:
         start, end, label = span
         first, last = bisect_right(ends, start), bisect_left(starts, end)
-        token = Span(first, last, label) if first < last else Span(n, n + 1, label)
-        out.add(token)
-        if first >= last or starts[first] != start or ends[last - 1] != end:
-            expanded.append((span, token))
-    return sorted(out), expanded
+        if first < last:
+            out.append((span, Span(first, last, label), starts[first] != start or ends[last - 1] != end))
+        else:
+            out.append((span, Span(n, n + 1, label), True))
+    return out
 
 
 def _quote(text: str, span: Span, offsets: Optional[List[Tuple[int, int]]] = None) -> str:
@@ -238,7 +277,7 @@ def _off_missing(doc: Any, spans: List[Span], unit: str) -> List[Span]:
     if not spans or not missing.any():
         return spans
     if unit == "char":
-        from ..integrations.spacy import _drop_char_spans_on_missing
-
-        return _drop_char_spans_on_missing(doc, missing, spans)
+        starts = [t.idx for t in doc]
+        ends = [t.idx + len(t.text) for t in doc]
+        return [s for s in spans if not missing[bisect_right(ends, s.start) : bisect_left(starts, s.end)].any()]
     return [s for s in spans if s.start >= len(doc) or not missing[s.start : s.end].any()]

@@ -234,6 +234,7 @@ def pair_documents(
     align = getattr(fmt, "align", None)
     # a format of predictions only places them on the gold document
     place = getattr(fmt, "place_on_gold", None)
+    place_scores = getattr(fmt, "place_scores", None)
     what = getattr(fmt, "counted_as", "documents")
     # a mix of formats checks documents with character offsets on both
     # sides by their text, and aligns their tokens
@@ -319,6 +320,8 @@ def pair_documents(
             pair.pred_unplaced = unplaced if place is not None else pred.meta.get(UNPLACED_KEY)
         if pred is not None and pred.meta and SCORES_KEY in pred.meta:
             pair.pred_scores = pred.meta[SCORES_KEY]
+            if place_scores is not None:  # the scored spans where `place` put them
+                pair.pred_scores = place_scores(gold, pred, pair.pred_scores, **options)
         yield pair
 
 

@@ -280,3 +280,73 @@ def test_cli_gold_and_pred_format_flags(tmp_path, vocab, monkeypatch):
     assert_clean_failure(bad, 2, "Invalid value for '--gold-format': Unknown format 'xml'. Valid formats: spacy, jsonl")
     kaggle = invoke(["compare", spacy_gold, pred, "-s", "strict", "--gold-format", "spacy", "--pred-format", "kaggle"])
     assert_clean_failure(kaggle, 2, "Invalid value for '--pred-format': spacy gold and kaggle predictions cannot describe the same documents")
+
+
+def test_sweep_of_scored_character_predictions_on_docbin_tokens(tmp_path, vocab):
+    """A sweep reads the scores where the spans are placed: "ew York" (score
+    0.9) is the tokens "New York" in token unit, "Bo" (0.4) stays "Bo"."""
+    from spacy_spanf1.sweeps.files import sweep_files
+
+    spacy_gold = docbin(tmp_path / "gold.spacy", _gold_docs(vocab))
+    scores = [[0.8, 0.9], [0.7, 0.4]]
+    records = [{"text": text, "spans": [{"start": s, "end": e, "label": label, "score": score}
+                                        for (s, e, label), score in zip(spans, found)]}
+               for text, spans, found in zip(TEXTS, PRED_CHARS, scores)]
+    pred = write(tmp_path / "scored.jsonl", jsonl(*records))
+    result = sweep_files(spacy_gold, pred, schemes="strict", unit="token", thresholds=[0.5])
+    assert result.signature["read"]["gold_format"] == "spacy" and result.signature["read"]["pred_format"] == "jsonl"
+    # at 0.5: "Ann Lee", "New York", "Acme" kept and right; "Bo" dropped: P 1, R 3/4
+    strict = result.schemes["strict"]
+    at = list(strict.thresholds).index(0.5)
+    assert (strict.precision[at], strict.recall[at]) == (1.0, 3 / 4)
+
+
+def _pred_conll(path):
+    tags = [["B-PER", "I-PER", "O", "O", "B-LOC", "I-LOC", "O"], ["B-ORG", "O", "B-PER", "O", "O"]]  # PRED_TOKENS
+    return write(path, "".join("\n".join(f"{w} {t}" for w, t in zip(words, found)) + "\n\n" for words, found in zip(WORDS, tags)))
+
+
+def _pred_docbin(path, vocab):
+    docs = []
+    for words, spaces, spans in zip(WORDS, SPACES, PRED_TOKENS):
+        doc = Doc(vocab, words=words, spaces=spaces)
+        doc.ents = [doc[s:e].char_span(0, len(doc[s:e].text), label=label) for s, e, label in spans]
+        docs.append(doc)
+    return docbin(path, docs)
+
+
+@pytest.mark.parametrize("gold_kind,pred_kind", [("jsonl", "conll"), ("spacy", "conll"), ("conll", "spacy"), ("jsonl", "spacy")])
+def test_token_mixes_score_the_predicted_tokens(tmp_path, vocab, gold_kind, pred_kind):
+    """PRED_TOKENS in each format against GOLD in another, compared by their
+    tokens: strict as counted by hand above (TOKEN_STRICT)."""
+    gold = {"jsonl": lambda: _jsonl_gold(tmp_path / "g.jsonl", "token"),
+            "spacy": lambda: docbin(tmp_path / "g.spacy", _gold_docs(vocab)),
+            "conll": lambda: _conll(tmp_path / "g.conll")}[gold_kind]()
+    pred = {"conll": lambda: _pred_conll(tmp_path / "p.conll"), "spacy": lambda: _pred_docbin(tmp_path / "p.spacy", vocab)}[pred_kind]()
+    scores = compare_files(gold, pred, schemes="strict", unit="token")
+    assert _counts(scores) == TOKEN_STRICT
+
+
+def test_prodigy_gold_and_jsonl_ids_are_not_one_key_so_they_pair_in_order(tmp_path):
+    gold = write(tmp_path / "gold.jsonl", jsonl(*[
+        {"text": text, "_input_hash": k, "answer": "accept",
+         "spans": [{"start": cs, "end": ce, "label": label} for _, _, cs, ce, label in spans]}
+        for k, (text, spans) in enumerate(zip(TEXTS, GOLD))]))
+    pred = _jsonl_pred(tmp_path / "pred.jsonl", "char", ids=["x", "y"])
+    assert _counts(compare_files(gold, pred, schemes="strict", gold_format="prodigy")) == CHAR_STRICT
+
+
+@pytest.mark.parametrize("unit", ["char", "token"])
+def test_predictions_over_missing_gold_annotation_are_ignored_as_spacy_does(tmp_path, vocab, unit):
+    """A DocBin gold whose "York" and "." have no entity annotation (ent_iob
+    0): the prediction over "New York" is ignored, as for two DocBins."""
+    docs = _gold_docs(vocab)
+    doc = Doc(vocab, words=WORDS[0], spaces=SPACES[0], ents=["B-PER", "I-PER", "O", "O", "O", None, None])
+    docs[0] = doc
+    spacy_gold = docbin(tmp_path / "gold.spacy", docs)
+    pred = _jsonl_pred(tmp_path / "pred.jsonl", unit)
+    reference = compare_files(spacy_gold, _pred_docbin(tmp_path / "pred.spacy", vocab), schemes="strict", unit=unit)
+    scores = compare_files(spacy_gold, pred, schemes="strict", unit=unit)
+    # by hand: gold Ann Lee, Acme, Bo Chen; "New York" ignored; Bo is one
+    # token of Bo Chen (token unit) or its first two characters (char unit)
+    assert _counts(scores) == _counts(reference) == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 0}
