@@ -169,7 +169,8 @@ def open_pairs(
     (on reading) for bad input.
     """
     gold_named = gold_format if gold_format is not None else fmt
-    pred_named = pred_format if pred_format is not None else fmt
+    # one file holding both sides (pred_path None) is in the gold's format
+    pred_named = pred_format if pred_format is not None else fmt if pred_path is not None else gold_named
     pred_setting = "pred_format" if pred_format is not None else "format"
     gold_setting = "gold_format" if gold_format is not None else "format"
     if pred_named is not None and getattr(get_format(pred_named, pred_setting), "predictions_only", False):

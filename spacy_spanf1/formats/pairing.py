@@ -17,7 +17,9 @@ of the report). It does, for every format:
   same tokens (the first differing token named) when the documents carry
   tokens; a format with an `align` method (spaCy DocBins: tokenizations
   may differ, spaCy's alignment maps them) is checked on its text only and
-  then aligned by that method;
+  then aligned by that method; two formats (`mixed.MixedFormat`) are
+  checked on their tokens when a side has tokens only, else on their text,
+  and their predictions placed on the gold by `place_on_gold`;
 - skipping: a gold document without annotation (`spans is None`) is
   skipped and counted (the first names kept for the message); a predicted
   document without annotation predicts nothing.
@@ -398,7 +400,8 @@ def _keyed(golds, preds, sources, key_name: str = "key", unique: bool = False) -
     unpaired = [pred for key, pred in by_key.items() if key not in seen]
     if unpaired:
         pred = unpaired[0]
-        named = pred.name if pred.key in pred.name else f"{pred.name} ({key_name} {pred.key!r})"
+        # a format whose names do not hold the key (JSONL's "line 3") names it too
+        named = pred.name if key_name == "key" else f"{pred.name} ({key_name} {pred.key!r})"
         raise InputError(
             f"{named} is not in {sources[0]}; every predicted document must be a gold document",
             sources[1],

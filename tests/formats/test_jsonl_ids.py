@@ -55,9 +55,10 @@ def test_gold_id_without_prediction_predicts_nothing_and_is_noted(tmp_path):
         compare_files(g, p, schemes="strict", missing_pred="error")
 
 
-def test_predicted_id_not_in_gold_is_an_error(tmp_path):
-    g, p = _files(tmp_path, [_with_id(ANN, 1)], [_with_id(P_ANN, 1), _with_id(P_ACME, 9)])
-    with pytest.raises(InputError, match=r"p\.jsonl:2: line 2 \(\"id\" '9'\) is not in .*g\.jsonl"):
+@pytest.mark.parametrize("extra_id", [9, 2])
+def test_predicted_id_not_in_gold_is_an_error(tmp_path, extra_id):
+    g, p = _files(tmp_path, [_with_id(ANN, 1)], [_with_id(P_ANN, 1), _with_id(P_ACME, extra_id)])
+    with pytest.raises(InputError, match=rf"p\.jsonl:2: line 2 \(\"id\" '{extra_id}'\) is not in .*g\.jsonl"):
         compare_files(g, p, schemes="strict")
 
 

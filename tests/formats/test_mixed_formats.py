@@ -350,3 +350,13 @@ def test_predictions_over_missing_gold_annotation_are_ignored_as_spacy_does(tmp_
     # by hand: gold Ann Lee, Acme, Bo Chen; "New York" ignored; Bo is one
     # token of Bo Chen (token unit) or its first two characters (char unit)
     assert _counts(scores) == _counts(reference) == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 0}
+
+
+def test_one_export_holding_both_sides_named_by_gold_format():
+    """A Label Studio export (both sides in one file) named by gold_format
+    alone: the predicted side is the same file, in the same format."""
+    from pathlib import Path
+
+    export = Path(__file__).parents[2] / "examples" / "labelstudio.json"
+    named = compare_files(export, schemes="strict", gold_format="labelstudio")
+    assert _counts(named) == _counts(compare_files(export, schemes="strict", format="labelstudio"))
