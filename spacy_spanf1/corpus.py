@@ -464,7 +464,7 @@ def score_files(
     wants_labels = getattr(fmt, "keeps_gold_labels", None)
     keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or bool(wants_labels and wants_labels(match)))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
-    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name, formats=getattr(fmt, "sides", None))
+    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name, formats=pairs.sides)
     scores = score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
                          signature=signature)
     if rename and scores.notes:  # a shard's notes name its file

@@ -121,10 +121,14 @@ class Pairs:
     iterate once; the counts (`stats`) are complete once the stream is.
 
     fmt (Format), unit (str), sources (Tuple[str, str]), options (Dict).
+    sides (Optional[Tuple[str, str]]): The gold and the predicted format,
+        when they differ (a mix, or mentions placed on a gold of its own).
     """
 
-    def __init__(self, gold_docs, pred_docs, *, fmt: Format, unit: str, sources: Tuple[str, str], options: Dict[str, Any]):
+    def __init__(self, gold_docs, pred_docs, *, fmt: Format, unit: str, sources: Tuple[str, str], options: Dict[str, Any],
+                 sides: Optional[Tuple[str, str]] = None):
         self.fmt = fmt
+        self.sides = sides
         self.unit = unit
         self.sources = sources
         self.options = options
@@ -246,7 +250,7 @@ def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_fmt: Format, pred
     gold_docs = side_documents(gold_fmt.read(gold_path, side="gold", unit=unit, **gold_opts), gold_kind, unit)
     pred_docs = side_documents(pred_fmt.read(pred_path, side="pred", unit=pred_unit, **pred_opts), pred_kind, unit)
     return Pairs(gold_docs, pred_docs, fmt=mix, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pairing, "spans_key": set_options.get("spans_key")})
+                 options={**pairing, "spans_key": set_options.get("spans_key")}, sides=mix.sides)
 
 
 def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: Format, unit: Optional[str],
@@ -271,7 +275,7 @@ def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: F
     gold_docs = gold_fmt.read(gold_path, side="gold", unit=unit, **gold_options)
     pred_docs = fmt.read(pred_path, side="pred", unit=unit, **pred_options)
     return Pairs(gold_docs, pred_docs, fmt=fmt, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pred_options, **pairing, **gold_options, "unit": unit})
+                 options={**pred_options, **pairing, **gold_options, "unit": unit}, sides=(gold_fmt.name, fmt.name))
 
 
 __all__ = [

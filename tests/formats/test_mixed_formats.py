@@ -243,6 +243,8 @@ def test_jsonl_gold_with_mentions_predictions_named_by_pred_format(tmp_path):
     scores = compare_files(gold, pred, schemes="strict", pred_format="mentions")
     # by hand: three mentions found at their gold spans; "Bo Chen" missed
     assert _counts(scores) == {"cor": 3, "inc": 0, "par": 0, "mis": 1, "spu": 0}
+    signed = scores.signature["read"]
+    assert (signed["format"], signed["gold_format"], signed["pred_format"]) == (None, "jsonl", "mentions")
 
 
 def test_each_side_takes_its_own_options(tmp_path, vocab):
