@@ -75,7 +75,7 @@ def valid_pairs_text() -> str:
     )
 
 
-def _side_units(fmt: Format, kind: str, unit: str, side: str) -> Optional[str]:
+def _side_unit(fmt: Format, kind: str, unit: str, side: str) -> Optional[str]:
     """The unit a side is read in when the mix is scored in `unit`, or None
     when it cannot be: a text format without tokens is read in characters
     (predictions only: they are placed on the gold tokens)."""
@@ -87,8 +87,8 @@ def _side_units(fmt: Format, kind: str, unit: str, side: str) -> Optional[str]:
 
 
 def mix_units(gold: Format, pred: Format) -> Tuple[str, ...]:
-    """The units a mix can be scored in (the predicted format's default
-    first, when the gold format takes it); () when the two do not mix."""
+    """The units a mix can be scored in (`open_pairs` takes char when it is
+    among them); () when the two formats do not mix."""
     g, p = mix_kind(gold), mix_kind(pred)
     if g is None or p is None:
         return ()
@@ -100,7 +100,7 @@ def mix_units(gold: Format, pred: Format) -> Tuple[str, ...]:
             continue
         if "tokens" in (g, p) and p == "text" and unit not in pred.units:
             continue  # a side in characters only has nothing to place on tokens-only gold
-        if _side_units(gold, g, unit, "gold") and _side_units(pred, p, unit, "pred"):
+        if _side_unit(gold, g, unit, "gold") and _side_unit(pred, p, unit, "pred"):
             found.append(unit)
     return tuple(found)
 
