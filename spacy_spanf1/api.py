@@ -99,7 +99,9 @@ def compare_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, 
         directory is one corpus) are sharded input with or without one.
     **settings: Of `MatchSettings` (schemes, required; unit, spans_key,
         labels, iou_threshold, overlap_threshold, min_overlap), of
-        `ReadSettings` (format, also as fmt; gold_column, pred_column), of
+        `ReadSettings` (format, also as fmt; gold_format and pred_format, the
+        format of one side: a .spacy gold with .jsonl predictions; gold_column,
+        pred_column), of
         `AnalysisSettings` (bootstrap, confidence, method, seed,
         resample_by, baseline: a predicted file of the same documents or a
         CorpusScores of the same gold scored with per_doc; test, alpha, by,
@@ -147,8 +149,11 @@ def _analysed(scores: CorpusScores, match: MatchSettings, analysis: AnalysisSett
               read: Optional[ReadSettings]) -> CorpusScores:
     """The scores signed with every setting, with the analysis attached
     when one was asked for."""
-    fmt = (scores.signature.get("read") or {}).get("format")
-    scores = scores.replace(signature=make_signature(match, unit=scores.unit, read=read, fmt=fmt, analysis=analysis))
+    signed_read = scores.signature.get("read") or {}
+    fmt = signed_read.get("format")
+    formats = (signed_read["gold_format"], signed_read["pred_format"]) if signed_read.get("gold_format") else None
+    scores = scores.replace(signature=make_signature(match, unit=scores.unit, read=read, fmt=fmt, analysis=analysis,
+                                                     formats=formats))
     if not analysis.active:
         return scores
     if isinstance(baseline, CorpusScores):

@@ -428,15 +428,18 @@ def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchS
     gold_options = pred_options = None
     if read.one_file:
         gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
-    elif pred_path is None and not getattr(get_format(infer_format(gold_path, read.format)), "both_sides", False):
+    elif pred_path is None and not getattr(
+        get_format(infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")),
+        "both_sides", False,
+    ):
         raise SettingError(
             "no predicted file: give 'pred_path', or, for a CoNLL file with both tag columns, "
             "'gold_column' and 'pred_column'",
             "pred_path",
         )
     pairs = open_pairs(
-        gold_path, pred_path, read.format, unit=match.unit, gold_options=gold_options, pred_options=pred_options,
-        spans_key=match.spans_key, **read.options,
+        gold_path, pred_path, read.format, gold_format=read.gold_format, pred_format=read.pred_format, unit=match.unit,
+        gold_options=gold_options, pred_options=pred_options, spans_key=match.spans_key, **read.options,
     )
     if read.one_file and pairs.fmt.name != "conll":
         raise SettingError(f"'gold_column' and 'pred_column' apply to conll input, not {pairs.fmt.name}", "gold_column")
@@ -461,7 +464,7 @@ def score_files(
     wants_labels = getattr(fmt, "keeps_gold_labels", None)
     keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or bool(wants_labels and wants_labels(match)))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
-    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name)
+    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name, formats=pairs.sides)
     scores = score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
                          signature=signature)
     if rename and scores.notes:  # a shard's notes name its file

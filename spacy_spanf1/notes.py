@@ -69,6 +69,8 @@ NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
     "parse_failures": ("warn", "answer(s) do not parse", "their documents predict nothing"),
     "missing_documents": ("warn", "gold document(s) have no predicted document",
                           "scored as predicting nothing (--missing-pred error stops instead)"),
+    "expanded_to_tokens": ("info", "predicted span(s) in another format do not start and end on gold token boundaries",
+                           'expanded to the gold tokens they touch, as Doc.char_span(alignment_mode="expand")'),
 }
 
 

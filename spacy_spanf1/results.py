@@ -297,14 +297,16 @@ def spacy_version() -> Optional[str]:
 
 
 def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, fmt: Optional[str] = None,
-                   analysis: Any = None) -> Dict[str, Any]:
+                   analysis: Any = None, formats: Optional[Tuple[str, str]] = None) -> Dict[str, Any]:
     """The signature of a run: what two runs must share for their numbers
     to be comparable (as sacrebleu signs its scores).
 
     match (MatchSettings): The matching settings; `unit` (the unit the
         input was read in) replaces its unit when given.
     read (Optional[ReadSettings]): The reading settings of file input;
-        `fmt` the format the files were read as.
+        `fmt` the format the files were read as; `formats` the gold and the
+        predicted format when they differ (then the read block has
+        gold_format and pred_format, and format None).
     analysis (Optional[AnalysisSettings]): The analysis settings of a
         front door (all of them, as given: `bootstrap` None means no
         intervals); None for scores of `score_pairs` alone.
@@ -317,6 +319,12 @@ def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, 
     if read is not None:
         signed_read = read.to_dict()
         signed_read["format"] = fmt if fmt is not None else signed_read["format"]
+        gold_format, pred_format = signed_read.pop("gold_format", None), signed_read.pop("pred_format", None)
+        if formats is not None and formats[0] != formats[1]:
+            signed_read = {"format": None, "gold_format": formats[0], "pred_format": formats[1],
+                           **{k: v for k, v in signed_read.items() if k != "format"}}
+        elif fmt is None and gold_format is not None and gold_format == pred_format:
+            signed_read["format"] = gold_format
     signed_analysis = None
     if analysis is not None:
         signed_analysis = analysis.to_dict()

@@ -327,6 +327,9 @@ class ReadSettings(Settings):
 
     format (Optional[str]): A registered format; None: from the file
         extensions. (Checked against the registry when the files are opened.)
+    gold_format, pred_format (Optional[str]): The format of one side, over
+        `format` (a spaCy DocBin gold with JSONL predictions); None: `format`,
+        else from that file's extension.
     gold_column, pred_column (Optional[int]): conll: the gold and the
         predicted tag columns of one file holding both sides (0-based,
         negative from the end); given together.
@@ -336,6 +339,8 @@ class ReadSettings(Settings):
     """
 
     format: Optional[str] = None
+    gold_format: Optional[str] = None
+    pred_format: Optional[str] = None
     gold_column: Optional[int] = None
     pred_column: Optional[int] = None
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -353,7 +358,8 @@ class ReadSettings(Settings):
                 "'tag_column' is for two files; with 'gold_column' and 'pred_column' leave it out", "tag_column"
             )
         options = {name: value for name, value in dict(self.options).items() if value is not None}
-        return {"format": check_name("format", self.format), "options": options}
+        return {"format": check_name("format", self.format), "gold_format": check_name("gold_format", self.gold_format),
+                "pred_format": check_name("pred_format", self.pred_format), "options": options}
 
     @property
     def one_file(self) -> bool:

@@ -11,7 +11,7 @@ from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
-    "gold_path", "pred_path", "schemes", "format", "spans_key", "unit", "labels", "tag_column", "gold_column",
+    "gold_path", "pred_path", "schemes", "format", "gold_format", "pred_format", "spans_key", "unit", "labels", "tag_column", "gold_column",
     "pred_column", "tag_mode", "tag_scheme", "fragments", "newlines", "text_mismatch", "missing_pred", "ground", "fuzzy", "annotator", "pred_annotator", "model_version", "pred_from",
     "text_field", "tag_field", "token_field", "label_names", "iou_threshold", "overlap_threshold", "min_overlap",
     "output_path", "errors_path", "html_path", "silent", "bootstrap", "confidence", "method", "seed",
@@ -40,7 +40,9 @@ def compare_cli(ctx: typer.Context, **values: Any) -> None:
     document per sentence); kaggle (Feedback Prize CSV: id, class,
     predictionstring of word indices; ids in any order; the overlap scheme
     also prints the official score, the mean F1 of the gold classes). A text
-    or token mismatch between the files is an error.
+    or token mismatch between the files is an error. Gold and predictions may
+    be in two formats of the same documents (gold.spacy with pred.jsonl, or
+    --gold-format and --pred-format).
 
     \b
     Example:

@@ -101,7 +101,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("model", ("MODEL",), str, "Pipeline to run: an installed package name or a path", argument=True, required=True),
     Option("data_path", ("DATA...",), List[Path], "Reference documents: .spacy DocBins, directories of them or globs; each file is a shard", argument=True, required=True, extra={"show_default": False}),
     Option("gold_path", ("GOLD",), Path, "Gold file (a brat directory), or a directory of gold shards paired by file name with PRED's", argument=True, required=True, extra={"show_default": False}),
-    Option("pred_path", ("[PRED]",), _OPTIONAL_PATH, "Predicted file (or directory of shards) of the same documents, in the same format; left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", argument=True, extra={"show_default": False}),
+    Option("pred_path", ("[PRED]",), _OPTIONAL_PATH, "Predicted file (or directory of shards) of the same documents, in the same format or another (--pred-format); left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", argument=True, extra={"show_default": False}),
     Option("input_paths", ("INPUT...",), List[Path], "The annotators' files (or brat directories), one per annotator in one format; or one export naming its annotators (Label Studio completed_by, Prodigy _annotator_id/_session_id, JSONL \"annotator\")", argument=True, required=True, extra={"show_default": False}),
     Option("sweep_source", ("SOURCE",), str, "sweep: a pipeline (an installed package name, or a directory with config.cfg), or a gold file", argument=True, required=True),
     Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}),
@@ -115,6 +115,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
     # what shapes reading
     Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
+    Option("gold_format", ("--gold-format",), _OPTIONAL_STR, "compare: the format of GOLD alone, over --format (e.g. --gold-format spacy --pred-format jsonl); default: --format, else from GOLD's extension", extra={"show_default": False}),
+    Option("pred_format", ("--pred-format",), _OPTIONAL_STR, "compare: the format of PRED alone, over --format (gold and predictions in two formats that describe the same documents: docs/formats.md); default: --format, else from PRED's extension", extra={"show_default": False}),
     Option("tag_column", ("--tag-column",), _OPTIONAL_INT, "conll: 0-based column of the tags, negative from the end [default: -1, the last]", extra={"show_default": False}),
     Option("gold_column", ("--gold-column",), _OPTIONAL_INT, "conll, one file holding both sides (token gold pred, as conlleval): the gold tag column, 0-based, negative from the end (with --pred-column; PRED left out)", extra={"show_default": False}),
     Option("pred_column", ("--pred-column",), _OPTIONAL_INT, "conll, one file holding both sides: the predicted tag column, 0-based, negative from the end (e.g. --gold-column 1 --pred-column 2, or -2 and -1)", extra={"show_default": False}),

@@ -20,6 +20,7 @@ from ..exceptions import InputError, SettingError, UsageError
 from ..settings import UNITS
 from .base import check_file, read_lines, read_text
 from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents, token_offsets
+from .mixed import MixedFormat, mix_error, side_documents
 
 #: The built-in reader modules, imported (and so registered) on import of
 #: this package, in the order `--format`'s help lists them. Adding a format
@@ -44,12 +45,13 @@ def format_names() -> Tuple[str, ...]:
     return tuple(_registry.get_all())
 
 
-def get_format(name: str) -> Format:
-    """The registered format of that name. Raises UsageError (setting
-    "format") listing the registered ones."""
+def get_format(name: str, setting: str = "format") -> Format:
+    """The registered format of that name. Raises UsageError (naming the
+    setting: "format", "gold_format", "pred_format") listing the
+    registered ones."""
     if name not in _registry:
         raise UsageError(
-            f"Unknown format {name!r}. Valid formats: {', '.join(format_names())}", "format"
+            f"Unknown format {name!r}. Valid formats: {', '.join(format_names())}", setting
         )
     return _registry.get(name)
 
@@ -64,11 +66,12 @@ def extension_map() -> Dict[str, str]:
     return found
 
 
-def infer_format(path: PathLike, fmt: Optional[str] = None) -> str:
+def infer_format(path: PathLike, fmt: Optional[str] = None, setting: str = "format") -> str:
     """The format named (which must be registered), or the one the path's
-    extension implies (a directory: the format whose extensions hold "")."""
+    extension implies (a directory: the format whose extensions hold "").
+    setting: what errors name ("gold_format" for the gold path, ...)."""
     if fmt is not None:
-        get_format(fmt)
+        get_format(fmt, setting)
         return fmt
     extensions = extension_map()
     path = Path(path)
@@ -80,7 +83,8 @@ def infer_format(path: PathLike, fmt: Optional[str] = None) -> str:
     known = ", ".join(f"{ext or '(directory)'} ({name})" for ext, name in extensions.items())
     raise UsageError(
         f"Can't tell the format of '{path}' from its extension {suffix or '(none)'!r}. "
-        f"Pass 'format' ({', '.join(format_names())}); known extensions: {known}",
+        f"Pass '{setting}' ({', '.join(format_names())}); known extensions: {known}",
+        setting,
     )
 
 
@@ -117,10 +121,14 @@ class Pairs:
     iterate once; the counts (`stats`) are complete once the stream is.
 
     fmt (Format), unit (str), sources (Tuple[str, str]), options (Dict).
+    sides (Optional[Tuple[str, str]]): The gold and the predicted format,
+        when they differ (a mix, or mentions placed on a gold of its own).
     """
 
-    def __init__(self, gold_docs, pred_docs, *, fmt: Format, unit: str, sources: Tuple[str, str], options: Dict[str, Any]):
+    def __init__(self, gold_docs, pred_docs, *, fmt: Format, unit: str, sources: Tuple[str, str], options: Dict[str, Any],
+                 sides: Optional[Tuple[str, str]] = None):
         self.fmt = fmt
+        self.sides = sides
         self.unit = unit
         self.sources = sources
         self.options = options
@@ -139,6 +147,8 @@ def open_pairs(
     pred_path: Optional[PathLike] = None,
     fmt: Optional[str] = None,
     *,
+    gold_format: Optional[str] = None,
+    pred_format: Optional[str] = None,
     unit: Optional[str] = None,
     gold_options: Optional[Dict[str, Any]] = None,
     pred_options: Optional[Dict[str, Any]] = None,
@@ -150,26 +160,39 @@ def open_pairs(
     and `pred_options` add per-side settings, e.g. a CoNLL file's two tag
     columns).
 
-    fmt (Optional[str]): A registered format; None: from the extensions,
-        which must then agree.
+    fmt (Optional[str]): A registered format of both sides; None: from the
+        extensions.
+    gold_format, pred_format (Optional[str]): The format of one side (over
+        fmt); two formats that can describe the same documents mix (a
+        spaCy DocBin gold with JSONL predictions: `formats.mixed`).
     unit (Optional[str]): "token" or "char", among the format's units;
         None: its default.
-    options: The format's reader settings (None: unset).
+    options: The format's reader settings (None: unset); in a mix, each
+        goes to the side whose format takes it.
     Raises UsageError for settings that do not fit the format; InputError
     (on reading) for bad input.
     """
-    if fmt is not None and getattr(get_format(fmt), "predictions_only", False):
-        return _open_predictions(gold_path, pred_path, get_format(fmt), unit, options)
+    gold_named = gold_format if gold_format is not None else fmt
+    # one file holding both sides (pred_path None) is in the gold's format
+    pred_named = pred_format if pred_format is not None else fmt if pred_path is not None else gold_named
+    pred_setting = "pred_format" if pred_format is not None else "format"
+    gold_setting = "gold_format" if gold_format is not None else "format"
+    if pred_named is not None and getattr(get_format(pred_named, pred_setting), "predictions_only", False):
+        return _open_predictions(gold_path, pred_path, get_format(pred_named), unit, options,
+                                 gold_format=gold_format)
     same = pred_path is None
     pred_path = gold_path if same else pred_path
-    gold_name = infer_format(gold_path, fmt)
-    pred_name = infer_format(pred_path, fmt)
+    gold_name = infer_format(gold_path, gold_named, gold_setting)
+    pred_name = infer_format(pred_path, pred_named, pred_setting)
     if gold_name != pred_name:
-        raise UsageError(
-            f"'{gold_path}' looks like {gold_name} and '{pred_path}' like {pred_name}; "
-            "both files must be in one format (or set 'format')",
-            "format",
-        )
+        if same:
+            raise UsageError(
+                f"one file '{gold_path}' holds both sides in one format; {gold_name} gold and {pred_name} "
+                "predictions need two files",
+                "pred_format",
+            )
+        setting = pred_format and "pred_format" or gold_format and "gold_format" or fmt and "format" or None
+        return _open_mixed(gold_path, pred_path, get_format(gold_name), get_format(pred_name), unit, options, setting)
     format_obj = get_format(gold_name)
     side_options = {**(gold_options or {}), **(pred_options or {})}
     unit, options = check_options(format_obj, unit, {**options, **side_options})
@@ -186,13 +209,57 @@ def open_pairs(
                  options={**shared, **pairing})
 
 
+def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_fmt: Format, pred_fmt: Format,
+                unit: Optional[str], options: Dict[str, Any], setting: Optional[str] = None) -> Pairs:
+    """The pairs of a gold file in one format and a predicted file in
+    another (`formats.mixed`): each reader takes its own options, and the
+    unit is one both sides can be read in (char by default, token when a
+    side has tokens only)."""
+    mix = MixedFormat(gold_fmt, pred_fmt)
+    if not mix.units:
+        if setting is None:  # both from the extensions: one may mislead
+            error = mix_error(gold_fmt, pred_fmt)
+            raise UsageError(
+                f"'{gold_path}' looks like {gold_fmt.name} and '{pred_path}' like {pred_fmt.name} (set 'format', "
+                f"or 'gold_format' and 'pred_format', if an extension misleads); {error.message}",
+                "format",
+            )
+        raise mix_error(gold_fmt, pred_fmt, setting=setting)
+    if unit is not None and unit not in UNITS:
+        raise UsageError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
+    if unit is not None and unit not in mix.units:
+        raise mix_error(gold_fmt, pred_fmt, unit)
+    unit = unit or ("char" if "char" in mix.units else mix.units[0])
+    gold_takes, pred_takes = tuple(getattr(gold_fmt, "options", ())), tuple(getattr(pred_fmt, "options", ()))
+    set_options = {name: value for name, value in options.items() if value is not None}
+    for name in set_options:
+        if name not in gold_takes + pred_takes + PAIRING_OPTIONS:
+            users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
+            raise UsageError(
+                f"'{name}' applies to {', '.join(users) or 'no'} input, not {gold_fmt.name} gold or "
+                f"{pred_fmt.name} predictions",
+                name,
+            )
+    pairing = {k: set_options.pop(k) for k in PAIRING_OPTIONS if k in set_options}
+    gold_opts = {k: v for k, v in set_options.items() if k in gold_takes}
+    pred_opts = {k: v for k, v in set_options.items() if k in pred_takes}
+    gold_kind, pred_kind = mix.kinds
+    pred_unit = unit if unit in pred_fmt.units else "char"
+    if unit == "token" and pred_fmt.name == "jsonl":
+        pred_opts["chars_without_tokens"] = True  # records without "tokens" are placed on the gold tokens
+    gold_docs = side_documents(gold_fmt.read(gold_path, side="gold", unit=unit, **gold_opts), gold_kind, unit)
+    pred_docs = side_documents(pred_fmt.read(pred_path, side="pred", unit=pred_unit, **pred_opts), pred_kind, unit)
+    return Pairs(gold_docs, pred_docs, fmt=mix, unit=unit, sources=(str(gold_path), str(pred_path)),
+                 options={**pairing, "spans_key": set_options.get("spans_key")}, sides=mix.sides)
+
+
 def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: Format, unit: Optional[str],
-                      options: Dict[str, Any]) -> Pairs:
+                      options: Dict[str, Any], gold_format: Optional[str] = None) -> Pairs:
     """The pairs of a gold file in its own format (by its extension) and a
     file of a format that holds predictions only (`mentions`)."""
     if pred_path is None:
         raise UsageError(f"{fmt.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
-    gold_fmt = get_format(infer_format(gold_path))
+    gold_fmt = get_format(infer_format(gold_path, gold_format, "gold_format"))
     if getattr(gold_fmt, "predictions_only", False):
         raise UsageError(
             f"the gold of {fmt.name} input is read from a file with its spans (jsonl, spacy, conll, brat, ...), "
@@ -208,7 +275,7 @@ def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: F
     gold_docs = gold_fmt.read(gold_path, side="gold", unit=unit, **gold_options)
     pred_docs = fmt.read(pred_path, side="pred", unit=unit, **pred_options)
     return Pairs(gold_docs, pred_docs, fmt=fmt, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pred_options, **pairing, **gold_options, "unit": unit})
+                 options={**pred_options, **pairing, **gold_options, "unit": unit}, sides=(gold_fmt.name, fmt.name))
 
 
 __all__ = [

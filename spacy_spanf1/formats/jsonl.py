@@ -8,7 +8,10 @@ A gold line without "spans" has no annotation and is skipped (counted); a
 predicted line without "spans" predicts nothing (a predicted file none of
 whose lines has "spans" is an error). A span's "text", when given, is
 compared with the text at its offsets (option `text_mismatch`, as for brat).
-Blank lines are not records.
+Blank lines are not records. A record's "id" (a string, or an integer read
+as its str()) is its key: documents pair by id when the first record of
+both files has one (`pairing.pair_documents`), and then every record of
+both needs one, unique in its file.
 
 Lines are read about a megabyte at a time (`base.read_line_blocks`) and
 parsed with srsly; the spans of a block are checked at once
@@ -27,7 +30,9 @@ from ..spans import Span, check_spans, is_int, span_problem
 from ..notes import Notes
 from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
-from .records import check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span
+from .records import (
+    check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span, record_key,
+)
 
 #: Fields other formats keep their spans under: field -> the format to use.
 OTHER_SPAN_FIELDS: Dict[str, str] = {
@@ -125,7 +130,8 @@ _SPAN_FIELDS = itemgetter("start", "end", "label")
 _NOT_META = frozenset(("text", "spans", "tokens"))
 
 
-def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn") -> List[Document]:
+def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn",
+                     chars_without_tokens: bool = False) -> List[Document]:
     """The documents of a block of lines, their spans checked at once.
 
     Each record is taken apart as soon as it is parsed (its span objects
@@ -133,10 +139,11 @@ def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, te
     paused: parsed JSON holds no cycles, and a collection every few hundred
     records would walk the block's documents again and again."""
     with gc_paused():
-        return _read_block(block, path, unit, text_mismatch)
+        return _read_block(block, path, unit, text_mismatch, chars_without_tokens)
 
 
-def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str) -> List[Document]:
+def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str,
+                chars_without_tokens: bool = False) -> List[Document]:
     source = str(path)
     docs: List[Document] = []
     flat: List[Tuple[Any, Any, Any]] = []
@@ -157,7 +164,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         if not text.isascii():
             check_text(text, 'the record\'s "text"', path, lineno)
         tokens = offsets = None
-        if unit == "token":
+        if unit == "token" and not (chars_without_tokens and "tokens" not in record):
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
         notes = scores = None
@@ -167,7 +174,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
                 found = list(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
                 _span_error(limit, items, unit, path, lineno)
-            if unit == "char" and text_mismatch != "ignore" and line.count('"text"') > 1:
+            if tokens is None and text_mismatch != "ignore" and line.count('"text"') > 1:
                 found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
             flat.extend(found)
             if '"score"' in line:  # scored predictions, for sweeps
@@ -185,7 +192,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
             meta[NOTES_KEY] = notes
         if scores is not None:
             meta[SCORES_KEY] = scores
-        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, source=source))
+        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=record_key(record),
+                             source=source))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
     # Span tuples made in C (tuple.__new__); a record found unsorted is
@@ -285,14 +293,19 @@ def _span_error(limit: int, items: list, unit: str, path: PathLike, lineno: int)
     raise AssertionError("no bad span found")  # pragma: no cover
 
 
-def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn") -> Iterator[Document]:
+def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn",
+               chars_without_tokens: bool = False) -> Iterator[Document]:
     """Documents of a JSONL file, one at a time, read a block of lines at a
     time. Raises InputError naming the line of any problem.
 
     text_mismatch (str): A span whose "text" is not the text at its
-        offsets (char unit): "warn", "error" or "ignore" (`offsets.py`)."""
+        offsets (char unit): "warn", "error" or "ignore" (`offsets.py`).
+    chars_without_tokens (bool): In token unit, a record without "tokens"
+        has character offsets (its Document has no tokens), for predictions
+        placed on the gold tokens of another format (`formats.mixed`);
+        else it is an error."""
     for block in read_line_blocks(path):
-        yield from _block_documents(block, path, unit, text_mismatch)
+        yield from _block_documents(block, path, unit, text_mismatch, chars_without_tokens)
 
 
 class JsonlFormat(Format):
@@ -301,9 +314,12 @@ class JsonlFormat(Format):
     extensions = (".jsonl",)
     options = ("text_mismatch",)
     counted_as = "documents (JSONL records)"
+    key_name = '"id"'
+    unique_keys = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")))
+        docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")),
+                          bool(options.get("chars_without_tokens")))
         return docs if side == "gold" else _predicting(docs, path)
 
 

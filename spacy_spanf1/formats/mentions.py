@@ -32,7 +32,7 @@ from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
 from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document, Format, InputError, PathLike
-from .records import check_read, json_lines, record_text
+from .records import check_read, json_lines, record_key, record_text
 from .docbin import doc_spans
 from .pairing import token_offsets
 
@@ -49,6 +49,7 @@ class MentionsFormat(Format):
     extensions = ()
     options = ("ground", "fuzzy")
     keyed = True
+    key_name = '"id"'
     #: The gold side is read in its own format.
     predictions_only = True
 
@@ -150,8 +151,7 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         meta[STRINGS_KEY] = list(mentions)
         if unplaced:
             meta[UNPLACED_KEY] = unplaced
-        key = str(record["id"]) if "id" in record else None
-        yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=key, source=str(path))
+        yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=record_key(record), source=str(path))
 
 
 def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:

@@ -6,15 +6,20 @@ predicted side of a keyed format, by key, as the gold order is the order
 of the report). It does, for every format:
 
 - pairing: by `Document.key` when both sides carry keys (Feedback Prize
-  ids, brat file names): the gold side fixes the documents and their
-  order, a gold key without a prediction predicts nothing, a predicted key
-  that is not gold is an error; else by position, and unequal numbers of
-  documents are an error naming both counts;
+  ids, brat file names, JSONL ids; decided on the first document of each
+  side, and then a later document without a key is an error naming it):
+  the gold side fixes the documents and their order, a gold key without a
+  prediction predicts nothing, a predicted key that is not gold is an
+  error, a key twice on the predicted side is an error naming both (on the
+  gold side too for a format with `unique_keys`); else by position, and
+  unequal numbers of documents are an error naming both counts;
 - identity: the same text (the first differing character named), the
   same tokens (the first differing token named) when the documents carry
   tokens; a format with an `align` method (spaCy DocBins: tokenizations
   may differ, spaCy's alignment maps them) is checked on its text only and
-  then aligned by that method;
+  then aligned by that method; two formats (`mixed.MixedFormat`) are
+  checked on their tokens when a side has tokens only, else on their text,
+  and their predictions placed on the gold by `place_on_gold`;
 - skipping: a gold document without annotation (`spans is None`) is
   skipped and counted (the first names kept for the message); a predicted
   document without annotation predicts nothing.
@@ -159,26 +164,31 @@ def _token_at(doc: Document, j: int) -> str:
     return f"{doc.tokens[j]!r} at characters {start}-{end}"
 
 
-def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_source: str, aligned: bool) -> Optional[InputError]:
-    """The identity error of the i-th pair, or None."""
-    if not aligned and gold.tokens is not None and pred.tokens is not None and gold.offsets is None:
+def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_source: str, aligned: bool,
+              keyed: bool = False) -> Optional[InputError]:
+    """The identity error of the i-th pair, or None (documents paired by
+    key are named by their own names, not their place)."""
+    if not aligned and gold.tokens is not None and pred.tokens is not None and (gold.offsets is None or pred.offsets is None):
         # Tokens are all there is (the text is made from them): name the token.
         if gold.tokens != pred.tokens:
             j = _first_difference(gold.tokens, pred.tokens)
             end = f"the end of the {gold.name.rsplit(' ', 1)[0]}"
             g = repr(gold.tokens[j]) if j < len(gold.tokens) else end
             p = repr(pred.tokens[j]) if j < len(pred.tokens) else end
-            line = None if pred.line is None else (pred.line + j if j < len(pred.tokens) else pred.line)
+            # a CoNLL sentence has a token a line; a record has its tokens on its line
+            per_line = pred.name.startswith("sentence ")
+            line = None if pred.line is None else (pred.line + j if per_line and j < len(pred.tokens) else pred.line)
+            gold_where = (gold.name if gold.line is None or gold.name.startswith("line ")
+                          else f"{gold.name.rsplit(' ', 1)[0]} starting at line {gold.line}")
             return InputError(
-                f"{pred.name} differs from {gold_source} ({gold.name.rsplit(' ', 1)[0]} starting at line "
-                f"{gold.line}) at token {j}: gold has {g}, predicted has {p}",
+                f"{pred.name} differs from {gold_source} ({gold_where}) at token {j}: gold has {g}, predicted has {p}",
                 pred_source,
                 line,
             )
         return None
     if gold.text != pred.text:
         k = _first_difference(gold.text, pred.text)
-        pred_where = f"record {i + 1}" if pred.line is not None else pred.name
+        pred_where = f"record {i + 1}" if pred.line is not None and not keyed else pred.name
         return InputError(
             f"the text of {pred_where} differs from {gold.name} of {gold_source} at character {k}: "
             f"gold {_excerpt(gold.text, k)!r}, predicted {_excerpt(pred.text, k)!r}",
@@ -188,7 +198,7 @@ def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_sou
     if not aligned and gold.offsets is not None and pred.offsets is not None and gold.offsets != pred.offsets:
         j = _first_difference(gold.offsets, pred.offsets)
         return InputError(
-            f"the tokens of record {i + 1} differ from {gold.name} of {gold_source} at token {j}: "
+            f"the tokens of {pred.name if keyed else f'record {i + 1}'} differ from {gold.name} of {gold_source} at token {j}: "
             f"gold {_token_at(gold, j)}, predicted {_token_at(pred, j)}",
             pred_source,
             pred.line,
@@ -226,13 +236,18 @@ def pair_documents(
     align = getattr(fmt, "align", None)
     # a format of predictions only places them on the gold document
     place = getattr(fmt, "place_on_gold", None)
+    place_scores = getattr(fmt, "place_scores", None)
     what = getattr(fmt, "counted_as", "documents")
+    # a mix of formats checks documents with character offsets on both
+    # sides by their text, and aligns their tokens
+    aligns_tokens = getattr(fmt, "aligns_tokens", False)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     first_gold = next(gold_iter, None)
     first_pred = next(pred_iter, None)
     # Keyed when both sides carry keys; a keyed format (Feedback Prize ids)
     # whose predicted side is empty predicts nothing for every gold key.
-    keyed = first_gold is not None and first_gold.key is not None and (
+    # Two formats (a mix) pair by key only when they key by the same field.
+    keyed = first_gold is not None and first_gold.key is not None and getattr(fmt, "pairs_by_key", True) and (
         (first_pred is not None and first_pred.key is not None)
         or (first_pred is None and getattr(fmt, "keyed", False))
     )
@@ -245,7 +260,7 @@ def pair_documents(
     golds = chained(first_gold, gold_iter)
     preds = chained(first_pred, pred_iter)
     if keyed:
-        pairs = _keyed(golds, preds, sources)
+        pairs = _keyed(golds, preds, sources, getattr(fmt, "key_name", "key"), getattr(fmt, "unique_keys", False))
     else:
         pairs = _ordered(golds, preds, sources, what)
     index = 0
@@ -274,7 +289,8 @@ def pair_documents(
                 )
             stats.add_notes("pred", {MISSING: note(1, [gold.name])})
         if pred is not None:
-            error = _mismatch(i, gold, pred, sources[0], sources[1], align is not None)
+            aligned = align is not None or (aligns_tokens and gold.offsets is not None and pred.offsets is not None)
+            error = _mismatch(i, gold, pred, sources[0], sources[1], aligned, keyed)
             if error is not None:
                 if not keyed:
                     # A missing document shifts every later one: say so.
@@ -288,7 +304,9 @@ def pair_documents(
         if align is not None and pred is not None:
             gold_spans, pred_spans = align(gold, pred, **options)
         elif place is not None:
-            gold_spans, pred_spans, unplaced = place(gold, pred, **options)
+            gold_spans, pred_spans, unplaced, *placed_notes = place(gold, pred, **options)
+            if placed_notes and placed_notes[0]:
+                stats.add_notes("pred", placed_notes[0])
         else:
             gold_spans = gold.spans
             pred_spans = None if pred is None else pred.spans
@@ -304,6 +322,8 @@ def pair_documents(
             pair.pred_unplaced = unplaced if place is not None else pred.meta.get(UNPLACED_KEY)
         if pred is not None and pred.meta and SCORES_KEY in pred.meta:
             pair.pred_scores = pred.meta[SCORES_KEY]
+            if place_scores is not None:  # the scored spans where `place` put them
+                pair.pred_scores = place_scores(gold, pred, pair.pred_scores, **options)
         yield pair
 
 
@@ -330,31 +350,48 @@ def _ordered(golds, preds, sources, what) -> Iterator[Tuple[Document, Document]]
         yield gold, pred
 
 
-def _keyed(golds, preds, sources) -> Iterator[Tuple[Document, Optional[Document]]]:
+def _keyed(golds, preds, sources, key_name: str = "key", unique: bool = False) -> Iterator[Tuple[Document, Optional[Document]]]:
     """Gold documents with the predicted document of their key. A gold
     document without annotation (a rejected Prodigy answer) does not use
     up its key: an annotated record of the same key may follow (several
     answers to one input); two annotated gold documents of one key are an
-    error."""
+    error, and so are two gold documents of one key at all when `unique`
+    (JSONL ids). A document without a key, once both sides pair by key,
+    is an error naming it."""
     by_key: Dict[str, Document] = {}
+    first_pred: Optional[Document] = None
     for pred in preds:
+        if pred.key is None:
+            raise _no_key_error(pred, first_pred, sources[1], key_name)
+        first_pred = first_pred or pred
         if pred.key in by_key:
             raise InputError(
-                f"{pred.name} has the key {pred.key!r} of {by_key[pred.key].name} (the same document twice)",
+                f"{pred.name} has the {key_name} {pred.key!r} of {by_key[pred.key].name} (the same document twice); "
+                f"documents pair by {key_name}, so each must be unique in its file",
                 sources[1], pred.line,
             )
         by_key[pred.key] = pred
     annotated: Dict[str, Document] = {}
-    seen: Set[str] = set()
+    seen: Dict[str, Document] = {}
+    first_gold: Optional[Document] = None
     for gold in golds:
-        seen.add(gold.key)
+        if gold.key is None:
+            raise _no_key_error(gold, first_gold, sources[0], key_name)
+        first_gold = first_gold or gold
+        if unique and gold.key in seen:
+            raise InputError(
+                f"{gold.name} has the {key_name} {gold.key!r} of {seen[gold.key].name} (the same document twice); "
+                f"documents pair by {key_name}, so each must be unique in its file",
+                sources[0], gold.line,
+            )
+        seen.setdefault(gold.key, gold)
         if gold.spans is None:
             yield gold, by_key.get(gold.key)
             continue
         if gold.key in annotated:
             first = annotated[gold.key]
             raise InputError(
-                f"{gold.name} and {first.name} are two annotated gold documents of the key {gold.key!r}; "
+                f"{gold.name} and {first.name} are two annotated gold documents of the {key_name} {gold.key!r}; "
                 "keep one annotation per document (e.g. one annotator's)",
                 sources[0], gold.line,
             )
@@ -363,11 +400,24 @@ def _keyed(golds, preds, sources) -> Iterator[Tuple[Document, Optional[Document]
     unpaired = [pred for key, pred in by_key.items() if key not in seen]
     if unpaired:
         pred = unpaired[0]
+        # a format whose names do not hold the key (JSONL's "line 3") names it too
+        named = pred.name if key_name == "key" else f"{pred.name} ({key_name} {pred.key!r})"
         raise InputError(
-            f"{pred.name} is not in {sources[0]}; every predicted document must be a gold document",
+            f"{named} is not in {sources[0]}; every predicted document must be a gold document",
             sources[1],
             pred.line,
         )
+
+
+def _no_key_error(doc: Document, first: Optional[Document], source: str, key_name: str) -> InputError:
+    """The error of a document without a key among documents paired by key."""
+    named = "the first document of each file has one" if first is None else f"{first.name} has one"
+    return InputError(
+        f"{doc.name} has no {key_name}, but the documents pair by {key_name} ({named}): give every document "
+        f"of both files its {key_name}, or none to pair them in order",
+        source,
+        doc.line,
+    )
 
 
 def _doc_pair(index: int, gold: Document, gold_spans: List[Span], pred_spans: List[Span]) -> DocPair:

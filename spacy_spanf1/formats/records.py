@@ -41,6 +41,16 @@ def check_read(fmt: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[
     return {name: value for name, value in options.items() if value is not None}
 
 
+def record_key(record: Dict[str, Any], field: str = "id") -> Optional[str]:
+    """The key a record pairs by: its `field` as a string (an integer id as
+    str() writes it), or None when it has none, or one that is not a string
+    or an integer (null, a float, a list: no key)."""
+    value = record.get(field)
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return str(value)
+    return None
+
+
 def no_annotation(side: str) -> Optional[List[Span]]:
     """The spans of a document that carries no annotation: None (skipped and
     counted by the pairing code) on the gold side, no span on the pred side."""

@@ -63,6 +63,9 @@ def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, fo
         raise InputError(f"none of the {len(pred)} predicted documents holds a scored span: nothing to sweep",
                          pairs.sources[1])
     result = sweep(gold, pred, unit=pairs.unit, **swept)
-    result.signature["read"] = {"format": pairs.fmt.name, "unit": pairs.unit,
+    sides = pairs.sides  # gold and predictions in two formats
+    formats = {"format": pairs.fmt.name} if sides is None else {"format": None, "gold_format": sides[0],
+                                                                "pred_format": sides[1]}
+    result.signature["read"] = {**formats, "unit": pairs.unit,
                                 **{k: v for k, v in settings.items() if v is not None}}
     return result

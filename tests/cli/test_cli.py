@@ -448,8 +448,10 @@ BAD_INPUT = {
     "unknown-extension": ({"gold.data": "x"}, ["gold.data", "gold.data", "-s", "strict"], None, 2,
                           "Can't tell the format of 'gold.data' from its extension '.data'. Pass '--format'"),
     "unknown-format": ({}, [*GOOD, "--format", "xml"], None, 2, "Invalid value for '--format': Unknown format 'xml'"),
-    "mixed-formats": ({}, ["gold.jsonl", "pred.conll", "-s", "strict"], None, 2,
-                      "'gold.jsonl' looks like jsonl and 'pred.conll' like conll"),
+    "formats-that-do-not-mix": ({}, ["gold.jsonl", "pred.csv", "-s", "strict"], None, 2,
+                                "'gold.jsonl' looks like jsonl and 'pred.csv' like kaggle (set '--format', or "
+                                "'--gold-format' and '--pred-format', if an extension misleads); jsonl gold and "
+                                "kaggle predictions cannot describe the same documents"),
     "threshold": ({}, [*GOOD, "--iou-threshold", "1.5"], None, 2,
                   "Invalid value for '--iou-threshold': '--iou-threshold' must be in (0, 1]"),
     "unit": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--unit", "char"], None, 2,

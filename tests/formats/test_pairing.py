@@ -31,7 +31,7 @@ def test_pairing_unequal_counts_name_both_counts():
 @pytest.mark.parametrize(
     "names,options,param",
     [
-        (("g.jsonl", "p.conll"), {}, "format"),
+        (("g.csv", "p.jsonl"), {}, "format"),
         (("g.conll", "p.conll"), {"unit": "char"}, "unit"),
         (("g.conll", "p.conll"), {"spans_key": "sc"}, "spans_key"),
         (("g.jsonl", "p.jsonl"), {"tag_mode": "strict"}, "tag_mode"),
