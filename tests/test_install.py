@@ -1,6 +1,7 @@
 """What installing the package gives, as the README says.
 
-- the Python the README states is pyproject.toml's `requires-python`;
+- the Python the README states is pyproject.toml's `requires-python`, the
+  lowest that the pinned reference libraries of the tests take;
 - with the dev extra installed, a plain spaCy pipeline loads as it does
   without it: nothing on stderr, no module more imported,
   and at most 10 % slower. spaCy imports every `spacy_factories` entry point
@@ -16,18 +17,44 @@ from importlib.metadata import PackageNotFoundError, distribution, packages_dist
 
 import pytest
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 from helpers import ROOT
 
 
+def pinned_references():
+    """The `name==version` pins of the dev extra and of the references
+    that `make test` installs apart."""
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["dev"]
+    apart = (ROOT / "tests" / "spacy-plugin-references.txt").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in extra + apart if line.strip() and not line.startswith("#")]
+    return [Requirement(line) for line in lines if "==" in line]
+
+
+def lowest_python(specifier):
+    """The lowest 3.X that `>=3.X,...` takes."""
+    lows = [spec.version for spec in SpecifierSet(specifier) if spec.operator == ">="]
+    assert len(lows) == 1, specifier
+    return tuple(int(n) for n in lows[0].split(".")[:2])
+
+
 def test_the_readme_states_the_python_of_requires_python():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    stated = re.findall(r"Python ≥ (3\.\d+)", readme)
+    stated = {tuple(int(n) for n in v.split(".")) for v in re.findall(r"Python ≥ (3\.\d+)", readme)}
     assert stated, "README.md states no Python version (`Python ≥ 3.X`)"
     requires = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["requires-python"]
-    assert set(stated) == {requires.removeprefix(">=")}, f"README.md says Python ≥ {stated}, pyproject.toml {requires}"
-    # the dev extra's pins need that Python too: it is the one the tests run on
-    assert sys.version_info >= tuple(int(n) for n in requires.removeprefix(">=").split("."))
+    assert stated == {lowest_python(requires)}, f"README.md says Python ≥ {stated}, pyproject.toml {requires}"
+    # The package claims the Python its tests run on: the lowest that every
+    # pinned reference takes (read from what is installed), no older one.
+    needs = {}
+    for requirement in pinned_references():
+        dist = distribution(requirement.name)
+        assert dist.version in requirement.specifier, f"{requirement} is installed as {dist.version}"
+        if dist.metadata.get("Requires-Python"):
+            needs[str(requirement)] = lowest_python(dist.metadata["Requires-Python"])
+    assert len(needs) >= 5
+    assert lowest_python(requires) == max(needs.values()), f"requires-python is {requires}; the pins need {needs}"
+    assert sys.version_info >= lowest_python(requires)
 
 
 def normalized(name):
