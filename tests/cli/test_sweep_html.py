@@ -155,3 +155,26 @@ def test_page_is_escaped_and_self_contained():
     page = render_sweep_html(sweep(gold, pred, schemes=["strict"]), sources=["<b>.jsonl"])
     assert "<i>" not in page and "&lt;i&gt;&amp;" in page and "&lt;b&gt;.jsonl" in page
     assert "<script" not in page and "<link" not in page and not re.search(r'(src|href)="http', page)
+
+
+def test_a_curve_that_coincides_with_an_earlier_one_is_dashed_and_named():
+    # Each prediction either has a gold span's boundaries and label or
+    # overlaps no gold span of its label, so iou (at 0.5) counts what strict
+    # counts at every threshold: the same curves, one hidden under the other
+    # if drawn alike. partial ignores labels ("Oslo" as PER is correct), so
+    # its curves differ.
+    gold = [[(s["start"], s["end"], s["label"]) for s in doc["spans"]] for doc in GOLD]
+    page = render_sweep_html(sweep(gold, SCORED, schemes=["strict", "iou", "partial"]))
+    curve = re.compile(r'<polyline class="(?P<cls>[^"]*)" data-scheme="(?P<scheme>[^"]*)"'
+                       r'(?: data-same-as="(?P<same>[^"]*)")? stroke="[^"]*" points="(?P<points>[^"]*)"/>')
+    for chart in ("pr-chart", "f-chart"):
+        svg = re.search(rf'<svg id="{chart}".*?</svg>', page, re.S).group(0)
+        curves = {m["scheme"]: m for m in curve.finditer(svg)}
+        assert set(curves) == {"strict", "iou", "partial"}
+        assert curves["iou"]["points"] == curves["strict"]["points"] != curves["partial"]["points"]
+        assert (curves["iou"]["cls"], curves["iou"]["same"]) == ("curve same", "strict")
+        assert curves["strict"]["cls"] == curves["partial"]["cls"] == "curve"
+    assert "svg .curve.same { stroke-dasharray: 8 8; }" in page  # drawn dashed over strict's
+    assert re.findall(r'data-scheme="(\w+)"><span class="swatch"[^>]*></span>\w+ <span class="same-as">([^<]*)<', page) == [
+        ("iou", "(same curves as strict, dashed)")
+    ]
