@@ -251,3 +251,23 @@ def test_the_signature_wraps_on_every_page(command, tmp_path, monkeypatch):
     rules = css_rules(re.search(r"<style>(.*?)</style>", text, re.S).group(1))
     wraps = [selector for selector, body in rules.items() if re.search(r"overflow-wrap:\s*anywhere", body)]
     assert {f".{name}" for name in holder.group(1).split()} & set(wraps), f"no overflow-wrap: anywhere on {holder.group(0)!r}: {wraps}"
+
+
+@pytest.mark.slow  # starts a browser
+def test_the_signature_stays_within_the_page_in_headless_chromium(tmp_path, monkeypatch):
+    from helpers import ROOT
+
+    monkeypatch.chdir(ROOT)
+    result = invoke(["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict,iou",
+                     "--html", tmp_path / "page.html", "--silent"])
+    assert result.exit_code == 0, result.output
+    script = """<script>
+const p = document.querySelector("p.signature"), body = document.body;
+const pre = document.createElement("pre"); pre.id = "measured";
+pre.textContent = JSON.stringify({right: p.getBoundingClientRect().right, scroll: p.scrollWidth, client: p.clientWidth,
+                                  body: body.getBoundingClientRect().right, lines: p.getClientRects().length,
+                                  height: p.getBoundingClientRect().height});
+body.appendChild(pre);
+</script>"""
+    measured = measure_in_chromium((tmp_path / "page.html").read_text(encoding="utf-8"), script, tmp_path)
+    assert measured["scroll"] <= measured["client"] and measured["right"] <= measured["body"] + 1, measured

@@ -27,7 +27,7 @@ for (const svg of document.querySelectorAll("svg.sweep-chart, svg.reliability"))
   charts[key] = {
     frame: frame(svg), width: box.width, height: box.height,
     curves: [...svg.querySelectorAll("polyline.curve")].map(p => ({
-      scheme: p.dataset.scheme, stroke: p.getAttribute("stroke"),
+      scheme: p.dataset.scheme, stroke: p.getAttribute("stroke"), dash: getComputedStyle(p).strokeDasharray,
       points: [...Array(p.points.numberOfItems).keys()].map(i => [p.points.getItem(i).x, p.points.getItem(i).y]),
     })),
     best: [...svg.querySelectorAll("circle.best")].map(c => ({scheme: c.dataset.scheme, x: c.cx.baseVal.value, y: c.cy.baseVal.value})),
@@ -72,7 +72,9 @@ def test_sweep_html_charts_in_headless_chromium(tmp_path, monkeypatch):
     measured = measure_in_chromium(page, MEASURE, tmp_path)
     charts = measured["charts"]
     assert set(charts) == {"pr-chart", "f-chart", "reliability-strict", "reliability-iou"}
-    assert measured["legend"] == ["strict", "iou"]
+    # iou counts what strict counts at every threshold here: its curves are
+    # strict's, drawn dashed over them, and the legend says so
+    assert measured["legend"] == ["strict", "iou (same curves as strict, dashed)"]
     for chart in charts.values():
         assert chart["width"] > 200 and chart["height"] > 200  # laid out, not collapsed
     # 4 gold spans; thresholds 0.2, 0.6, 0.8, 0.9 (the distinct scores), at
@@ -80,6 +82,11 @@ def test_sweep_html_charts_in_headless_chromium(tmp_path, monkeypatch):
     pr, f = charts["pr-chart"], charts["f-chart"]
     curves = {c["scheme"]: c for c in pr["curves"]}
     assert set(curves) == {"strict", "iou"} and curves["strict"]["stroke"] != curves["iou"]["stroke"]
+    for chart in (pr, f):
+        dashes = {c["scheme"]: c["dash"] for c in chart["curves"]}
+        assert dashes["strict"] == "none" and dashes["iou"].replace("px", "") in {"8, 8", "8 8"}, dashes
+        assert [c["points"] for c in chart["curves"] if c["scheme"] == "iou"] == [
+            c["points"] for c in chart["curves"] if c["scheme"] == "strict"]
     assert all(len(c["points"]) == 4 for c in pr["curves"] + f["curves"])
     strict_pr = data_points(pr, curves["strict"]["points"])
     assert strict_pr == [pytest.approx(p, abs=0.01) for p in [(0.5, 0.5), (0.5, 2 / 3), (0.5, 1.0), (0.25, 1.0)]]
