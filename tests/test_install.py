@@ -102,6 +102,12 @@ print(",".join(sorted({name.split(".")[0] for name in sys.modules})))
 """
 
 
+#: What to do when a reference library that registers a spaCy plugin is in
+#: the environment itself (an install from before they moved apart).
+HINT = ("a spaCy plugin of the tests is installed in the environment: `pip uninstall presidio-evaluator "
+        "presidio-analyzer presidio-anonymizer spacy-llm`, then `make references` installs them apart")
+
+
 def load(*args):
     result = subprocess.run([sys.executable, "-c", LOAD, str(ROOT / "examples" / "ner-model"), *args],
                             capture_output=True, text=True, timeout=300, cwd=ROOT)
@@ -118,10 +124,10 @@ def test_a_pipeline_loads_as_without_the_dev_extra():
     for _ in range(3):  # interleaved, the fastest of each: a busy machine slows both alike
         seconds, modules, stderr = load()
         with_extra.append(seconds)
-        assert stderr == "", f"spacy.load prints on stderr: {stderr[-1000:]}"
+        assert stderr == "", f"spacy.load prints on stderr: {stderr[-1000:]}; {HINT}"
         seconds, runtime_modules, _ = load(",".join(sorted(runtime)))
         without.append(seconds)
     owners = packages_distributions()
     more = sorted(f"{m} ({', '.join(owners.get(m, ['?']))})" for m in set(modules) - set(runtime_modules))
-    assert more == [], f"spacy.load imports modules through the entry points of test-only libraries: {more}"
-    assert min(with_extra) <= 1.10 * min(without), f"spacy.load takes {min(with_extra):.2f} s, {min(without):.2f} s with the runtime's entry points only"
+    assert more == [], f"spacy.load imports modules through the entry points of test-only libraries: {more}; {HINT}"
+    assert min(with_extra) <= 1.10 * min(without), f"spacy.load takes {min(with_extra):.2f} s, {min(without):.2f} s with the runtime's entry points only; {HINT}"
