@@ -2,7 +2,7 @@
 # `make test` installs what the tests need and runs them.
 PYTHON ?= python
 
-.PHONY: install all test bench
+.PHONY: install all references test bench
 
 install:
 	$(PYTHON) -m pip install -q -e .
@@ -10,11 +10,15 @@ install:
 all: install
 	$(PYTHON) -m spacy project run all .
 
-test:
+# The reference libraries that register spaCy entry points go to build/references/,
+# apart, so that a plain spaCy pipeline load never imports them.
+references:
 	$(PYTHON) -m pip install -q -e ".[dev]"
+	$(PYTHON) -m pip install -q --no-deps --upgrade --target build/references -r tests/spacy-plugin-references.txt
+
+test: references
 	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(PYTHON) -m pytest -q
 
-bench: install
-	$(PYTHON) -m pip install -q -e ".[dev]"
+bench: references
 	$(PYTHON) benchmarks/bench.py

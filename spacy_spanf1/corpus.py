@@ -674,7 +674,8 @@ def pipeline_pairs(
     start (int): The index of the first reference doc (a shard's offset).
     gold_source (str): The file the references came from, for messages.
     prefix (str): Put before document names (a shard's file name).
-    progress (bool): A progress bar on stderr.
+    progress (bool): A progress bar on stderr, when stderr is a terminal
+        (a log file or a pipe gets no bar).
     """
     from tqdm import tqdm
 
@@ -690,7 +691,7 @@ def pipeline_pairs(
             yield pipeline_input(nlp, ref)
 
     preds = nlp.pipe(inputs(), n_process=run.n_process, batch_size=run.batch_size)
-    bar = tqdm(preds, desc="Running pipeline", unit="doc", disable=not progress, leave=False)
+    bar = tqdm(preds, desc="Running pipeline", unit="doc", disable=None if progress else True, leave=False)
 
     def sides() -> Iterator[Tuple[Any, Any]]:
         for index, pred in enumerate(bar, start):

@@ -250,6 +250,8 @@ table { border-collapse: collapse; margin: 0.5rem 0; }
 th, td { padding: 0.25rem 0.7rem; text-align: right; border-bottom: 1px solid #e4e4e4; }
 th:first-child, td:first-child, .text { text-align: left; }
 .meta { color: #555; }
+/* the signature and the file paths (in <code>) have no space to break at */
+.meta, .note, ul.notes li { overflow-wrap: anywhere; }
 .chart td.bar { width: 420px; text-align: left; }
 .chart .bar-fill { background: #5b7fa8; height: 0.9rem; border-radius: 2px; }
 .doc { border-top: 2px solid #ddd; margin-top: 1.5rem; padding-top: 0.5rem; }

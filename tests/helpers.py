@@ -30,6 +30,15 @@ from spacy_spanf1.spans import Span
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
+#: Where `make test` installs the reference libraries that register spaCy
+#: entry points (Presidio, spacy-llm: tests/spacy-plugin-references.txt), apart
+#: from the environment, so that a plain spaCy pipeline load never imports them.
+#: The tests and the benchmarks (which import this module) find them here;
+#: appended, so that the environment's own packages come first.
+REFERENCES = ROOT / "build" / "references"
+if str(REFERENCES) not in sys.path:
+    sys.path.append(str(REFERENCES))
+
 
 # --------------------------------------------------------------------------
 # Files

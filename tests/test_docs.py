@@ -2,19 +2,28 @@
 
 Each page is read block by block, in order:
 
-- `python` blocks run top to bottom in one namespace per page;
+- `python` blocks run top to bottom in one namespace per page; a block
+  marked `script` (one a page shows as a file to run, e.g. one that
+  starts worker processes and so needs `if __name__ == "__main__":`) runs
+  alone, saved as a file and run with `python FILE`;
+- in a `python` block, a comment after a `print(...)` on the same line is
+  what that line prints, compared exactly (trailing spaces stripped), every
+  time the line runs; `...` in it stands for any text (`# 0.333...`,
+  `# {'cor': 1, ...}`). A comment that describes the output rather than
+  shows it goes on the line above the `print`;
 - `ini` blocks are spaCy config: a page's blocks are merged into a config
   made by `spacy init config` (as a user pastes them over its sections)
   and trained for a few steps on examples/corpus.spacy;
-- `bash` blocks run each command in turn; in a block with `$ ` prompts,
-  the lines after a command are its expected output;
+- `bash` blocks run each command in turn; they hold no `$ ` prompts (a
+  block pastes as it is; its output goes in a `text` block after it);
 - a `text` block right after a `bash` block is that block's expected
   output (compared line by line, trailing spaces stripped);
 - `json`, `yaml` and `toml` blocks parse;
 - a directive before a block, `<!-- docs: ... -->` (on README.md
   `<!-- readme: ... -->`), says more: `skip REASON` leaves the block out
   and must give a reason (e.g. the Quickstart, which runs the whole
-  workflow and the whole suite); `error-record` marks a `json` block that
+  workflow and the whole suite); `script` marks a `python` block that runs
+  as a file (above); `error-record` marks a `json` block that
   must be a record of a real `--errors` run; `file PATH` marks a block that
   shows a file the repository ships, and must equal it.
 
@@ -24,14 +33,18 @@ benchmark's quick run). So the paths the pages show (`examples/gold.jsonl`) reso
 exactly as they do for a user at the repository root of a fresh clone;
 nothing is there that the repository does not ship (examples/ must be what
 examples/make_examples.py writes, checked below); and whatever the blocks
-write (scores.json, report.html, ...) lands in the temporary directory,
-never in the repository.
+write lands in the temporary directory, never in the repository. The
+blocks write into `examples/out/` (which .gitignore covers), never into
+the repository root, where a user pastes them: a block that leaves a new
+file or folder in the root fails.
 
 Besides: a block without a language is an error, so that nothing escapes
 this test; every page has at least one block that is checked, or NOT_RUN
 says why not; links between the pages resolve, anchors included.
 """
+import ast
 import filecmp
+import io
 import json
 import os
 import re
@@ -39,6 +52,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -81,6 +95,10 @@ class Block:
         return self.directive.split(None, 1)[:1] == ["skip"]
 
     @property
+    def script(self):
+        return self.directive == "script"
+
+    @property
     def file(self):
         """The shipped file the block shows (`file PATH`), or None."""
         words = self.directive.split(None, 1)
@@ -119,7 +137,8 @@ def test_every_block_has_a_known_language_and_directives_are_known():
         assert block.lang in LANGUAGES, f"{block.where}: a ```{block.lang} block; use one of {sorted(LANGUAGES)}"
         words = block.directive.split(None, 1)
         if words:
-            assert words[0] in {"skip", "error-record", "file"}, f"{block.where}: unknown directive {block.directive!r}"
+            assert words[0] in {"skip", "error-record", "file", "script"}, f"{block.where}: unknown directive {block.directive!r}"
+            assert words[0] != "script" or block.lang == "python", f"{block.where}: `script` marks a python block"
             if words[0] in {"skip", "file"}:
                 assert len(words) == 2, f"{block.where}: `{words[0]}` needs a {'reason' if words[0] == 'skip' else 'path'}"
     for page in PAGES:  # a directive that is not right before a block would be lost silently
@@ -148,8 +167,26 @@ def workdir(tmp_path_factory):
     use, holding copies of what the repository ships (nothing made here)."""
     root = tmp_path_factory.mktemp("docs")
     for name in SHIPPED:
-        shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__", OUT))
     return root
+
+
+#: Where the blocks write, inside examples/ (.gitignore covers it).
+OUT = "out"
+
+
+def test_git_ignores_what_the_blocks_write():
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split("\n")
+    assert f"examples/{OUT}/" in ignored
+
+
+@pytest.fixture
+def root_stays_clean(workdir):
+    """The blocks a test runs leave no new file or folder in the root."""
+    before = set(os.listdir(workdir))
+    yield
+    new = sorted(set(os.listdir(workdir)) - before)
+    assert not new, f"the blocks left {new} in the repository root: write into examples/{OUT}/"
 
 
 def environment():
@@ -174,7 +211,7 @@ def test_examples_are_what_make_examples_writes(tmp_path):
     def files(folder):
         return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
 
-    shipped = files(ROOT / "examples") - {"make_examples.py"}
+    shipped = {f for f in files(ROOT / "examples") - {"make_examples.py"} if Path(f).parts[0] != OUT}
     written = files(out)
     assert shipped == written, f"examples/ and make_examples.py differ: only shipped {sorted(shipped - written)}, only written {sorted(written - shipped)}"
     def same(name):
@@ -194,17 +231,115 @@ def test_examples_are_what_make_examples_writes(tmp_path):
 # --------------------------------------------------------------------------
 
 
+def printed_value_comments(block):
+    """{line: (first line of the print call, the comment)}: the comment
+    after a `print(...)` call that ends on that line of the block."""
+    comments = {}
+    for token in tokenize.generate_tokens(io.StringIO(block.body).readline):
+        if token.type == tokenize.COMMENT and token.line[: token.start[1]].strip():
+            comments[token.start[0]] = token.string[1:].strip()
+    found = {}
+    for node in ast.walk(ast.parse(block.body)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+            if node.end_lineno in comments:
+                found[node.end_lineno] = (node.lineno, comments[node.end_lineno])
+    return found
+
+
+def shows(comment, printed):
+    """Whether a printed-value comment shows the printed text: equal, `...`
+    standing for any text."""
+    pattern = ".*".join(re.escape(part) for part in comment.split("..."))
+    return re.fullmatch(pattern, printed.rstrip(), re.S) is not None
+
+
+def check_printed_values(block, printed):
+    """printed: (line of the block, text) of every print call the block
+    made; each must show what its line's comment says."""
+    expected = printed_value_comments(block)
+    for end, (start, comment) in expected.items():
+        where = f"{block.page}:{block.line + end}"
+        texts = [text for line, text in printed if start <= line <= end]
+        assert texts, f"{where}: the print never ran; its comment says it prints {comment!r}"
+        for text in texts:
+            assert shows(comment, text), f"{where}: prints {text.rstrip()!r}, the comment says {comment!r}"
+
+
+def recording_print(filename, printed):
+    """A print that also records (line, text) of the calls made from code
+    compiled as `filename`."""
+    real = print
+
+    def record(*args, **kwargs):
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == filename and kwargs.get("file") is None:
+            out = io.StringIO()
+            real(*args, **dict(kwargs, file=out))
+            printed.append((caller.f_lineno, out.getvalue()))
+        real(*args, **kwargs)
+
+    return record
+
+
+def run_python_block(block, namespace):
+    """Run a block in the namespace; check its printed-value comments."""
+    printed = []
+    namespace["print"] = recording_print(block.where, printed)
+    try:
+        exec(compile(block.body, block.where, "exec"), namespace)
+    except Exception as err:  # name the block that failed
+        raise AssertionError(f"the Python block at {block.where} fails: {type(err).__name__}: {err}") from err
+    finally:
+        del namespace["print"]
+    check_printed_values(block, printed)
+
+
 @pytest.mark.parametrize("page", pages_with("python"))
-def test_python_blocks_run_as_pasted(page, workdir, monkeypatch):
+def test_python_blocks_run_as_pasted(page, workdir, monkeypatch, root_stays_clean):
     monkeypatch.chdir(workdir)
     namespace = {"__name__": "__docs__"}
     for block in BLOCKS[page]:
-        if block.lang != "python" or block.skipped:
-            continue
-        try:
-            exec(compile(block.body, block.where, "exec"), namespace)
-        except Exception as err:  # name the block that failed
-            raise AssertionError(f"the Python block at {block.where} fails: {type(err).__name__}: {err}") from err
+        if block.lang == "python" and not block.skipped and not block.script:
+            run_python_block(block, namespace)
+
+
+# Runs the script argv[1] as `python SCRIPT` would (as __main__), recording
+# its prints in the JSON file argv[2].
+SCRIPT_RUNNER = """
+import builtins, json, runpy, sys
+sys.path.insert(0, {tests!r})
+from test_docs import recording_print
+script, record = sys.argv[1], sys.argv[2]
+sys.argv = [script]
+printed = []
+builtins.print = recording_print(script, printed)
+try:
+    runpy.run_path(script, run_name="__main__")
+finally:
+    with open(record, "w") as f:
+        json.dump(printed, f)
+"""
+
+
+@pytest.mark.parametrize("block", [pytest.param(b, id=b.where) for b in blocks_of("python") if b.script])
+def test_script_blocks_run_as_a_file(block, workdir, tmp_path, root_stays_clean):
+    script, record = tmp_path / "script.py", tmp_path / "printed.json"
+    script.write_text(block.body, encoding="utf-8")
+    runner = SCRIPT_RUNNER.format(tests=str(ROOT / "tests"))
+    result = subprocess.run([sys.executable, "-c", runner, str(script), str(record)], cwd=workdir,
+                            capture_output=True, text=True, env=environment(), timeout=600)
+    assert result.returncode == 0, f"{block.where} as a script exits {result.returncode}: {result.stderr[-2000:]}"
+    check_printed_values(block, [tuple(item) for item in json.loads(record.read_text())])
+
+
+def test_printed_value_comments_are_checked():
+    """The rule itself, on a block made here."""
+    block = Block("made.md", 0, "python", "", "x = 1 / 3\nprint(x, 2)   # 0.333... 2\nprint(\n  x)  # 0.5\n", False)
+    assert printed_value_comments(block) == {2: (2, "0.333... 2"), 4: (3, "0.5")}
+    with pytest.raises(AssertionError, match=r"made.md:4: prints '0.3333333333333333', the comment says '0.5'"):
+        run_python_block(block, {})
+    assert shows("{'cor': 1, ...} (2, 5)", "{'cor': 1, 'inc': 2} (2, 5)\n")
+    assert not shows("0.0 0.75", "0.0 0.7\n") and not shows("0.5", "0.5 0.5\n")
 
 
 # --------------------------------------------------------------------------
@@ -267,28 +402,23 @@ def test_config_blocks_train_in_an_init_config(page, workdir, tmp_path):
 
 
 def shell_commands(body):
-    """(command, expected output lines or None) of a bash block; a line
-    ending in a backslash continues on the next."""
-    lines = body.rstrip("\n").split("\n")
-    prompted = any(line.startswith("$ ") for line in lines)
-    commands, current = [], None
-    joined, pending = [], ""
-    for line in lines:
+    """The commands of a bash block; a line ending in a backslash continues
+    on the next."""
+    commands, pending = [], ""
+    for line in body.rstrip("\n").split("\n"):
         if line.endswith("\\"):
             pending += line[:-1] + " "
             continue
-        joined.append(pending + line)
-        pending = ""
-    for line in joined:
-        if prompted:
-            if line.startswith("$ "):
-                current = [line[2:], []]
-                commands.append(current)
-            elif current is not None:
-                current[1].append(line)
-        elif line.strip() and not line.lstrip().startswith("#"):
-            commands.append([line, None])
-    return [(command, output if prompted else None) for command, output in commands]
+        line, pending = pending + line, ""
+        if line.strip() and not line.lstrip().startswith("#"):
+            commands.append(line)
+    return commands
+
+
+def test_shell_blocks_have_no_prompts():
+    for block in blocks_of("bash", run_only=False):
+        prompted = [line for line in block.body.split("\n") if line.startswith("$ ")]
+        assert not prompted, f"{block.where}: {prompted[0]!r}: a `$ ` prompt does not paste; put the output in a ```text block after the block"
 
 
 def shell_cases():
@@ -315,15 +445,13 @@ def _lines(text):
 
 
 @pytest.mark.parametrize("block,expected", shell_cases())
-def test_shell_blocks_run(workdir, block, expected):
+def test_shell_blocks_run(workdir, block, expected, root_stays_clean):
     env = environment()
     outputs = []
-    for command, prompted_output in shell_commands(block.body):
+    for command in shell_commands(block.body):
         result = subprocess.run(command, shell=True, cwd=workdir, capture_output=True, text=True,
                                 env=env, timeout=600)
         assert result.returncode == 0, f"{block.where}: `{command}` exits {result.returncode}: {result.stderr[-1500:]}"
-        if prompted_output is not None:
-            assert _lines(result.stdout) == _lines("\n".join(prompted_output)), f"{block.where}: `{command}`"
         outputs.append(result.stdout)
     if expected is not None:
         got = _lines("".join(outputs))

@@ -6,6 +6,8 @@ The charts are inline SVG, the page has its CSS inline and no JavaScript.
 A curve is drawn with at most `MAX_POINTS` points whatever the corpus
 size: a longer one is thinned to evenly spaced thresholds, keeping the
 first, the last and the best (`chart_indices`), and the page says so.
+A curve that coincides with an earlier scheme's is drawn dashed over it,
+so that both show, and the legend says which it repeats.
 """
 import html
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -36,6 +38,7 @@ svg .grid line { stroke: #eee; }
 svg .tick { font-size: 11px; fill: #555; }
 svg .axis-title { font-size: 12px; fill: #333; }
 svg .curve { fill: none; stroke-width: 2; stroke-linejoin: round; }
+svg .curve.same { stroke-dasharray: 8 8; }
 svg .best { stroke: #222; stroke-width: 1.5; }
 svg .diagonal { stroke: #999; stroke-dasharray: 4 3; }
 svg .bin { stroke: #222; stroke-width: 1; }
@@ -114,13 +117,19 @@ def _curve_chart(result: SweepResult, chart_id: str, x_of: str, y_of: str, x_tit
     out = [f'<svg id="{chart_id}" class="sweep-chart" width="{full_w}" height="{full_h}" '
            f'viewBox="0 0 {full_w} {full_h}" role="img" aria-label="{y_title} against {x_title}">']
     out += _axes(LEFT, TOP, WIDTH, HEIGHT, x_title, y_title)
+    drawn: Dict[str, str] = {}  # points -> the first scheme drawn with them
     for i, (scheme, swept) in enumerate(result.items()):
         color = scheme_color(i)
         best = best_index(swept)
         keep = chart_indices(len(swept.thresholds), best, max_points)
         xs, ys = getattr(swept, x_of)[keep], getattr(swept, y_of)[keep]
-        out.append(f'<polyline class="curve" data-scheme="{esc(scheme)}" stroke="{color}" '
-                   f'points="{_points(xs, ys, LEFT, TOP, WIDTH, HEIGHT)}"/>')
+        points = _points(xs, ys, LEFT, TOP, WIDTH, HEIGHT)
+        if points in drawn:  # dashed over the earlier one, which shows between the dashes
+            out.append(f'<polyline class="curve same" data-scheme="{esc(scheme)}" data-same-as="{esc(drawn[points])}" '
+                       f'stroke="{color}" points="{points}"/>')
+        else:
+            drawn[points] = scheme
+            out.append(f'<polyline class="curve" data-scheme="{esc(scheme)}" stroke="{color}" points="{points}"/>')
         if best is not None:
             bx, by = getattr(swept, x_of)[best], getattr(swept, y_of)[best]
             out.append(
@@ -132,10 +141,29 @@ def _curve_chart(result: SweepResult, chart_id: str, x_of: str, y_of: str, x_tit
     return "".join(out)
 
 
+def same_curves(result: SweepResult) -> Dict[str, str]:
+    """{scheme: the first earlier scheme with the same curves}: the same
+    thresholds, precision, recall and F."""
+    same: Dict[str, str] = {}
+    items = list(result.items())
+    for i, (scheme, swept) in enumerate(items):
+        for earlier, other in items[:i]:
+            if earlier not in same and all(
+                numpy.array_equal(getattr(swept, name), getattr(other, name))
+                for name in ("thresholds", "precision", "recall", "f1")
+            ):
+                same[scheme] = earlier
+                break
+    return same
+
+
 def _legend(result: SweepResult) -> str:
     esc = html.escape
+    same = same_curves(result)
     items = [f'<span class="legend-item" data-scheme="{esc(scheme)}"><span class="swatch" '
-             f'style="background: {scheme_color(i)}"></span>{esc(scheme)}</span>'
+             f'style="background: {scheme_color(i)}"></span>{esc(scheme)}'
+             + (f' <span class="same-as">(same curves as {esc(same[scheme])}, dashed)</span>' if scheme in same else "")
+             + "</span>"
              for i, scheme in enumerate(result)]
     return '<div class="legend">' + "".join(items) + " <span>● best threshold</span></div>"
 

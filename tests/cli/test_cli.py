@@ -278,13 +278,52 @@ def test_evaluate_ents(evaluate_run, evaluate_dir):
     rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line.strip()}
     assert rows["strict"][1:4] == ["66.67", "50.00", "57.14"]
     assert "skipped: 1" in result.stdout and "without annotation were skipped: doc 2" in result.stdout
-    assert "Running pipeline" in result.stderr  # the progress bar is on stderr
+    assert "Running pipeline" not in result.stderr  # no progress bar: stderr is not a terminal
     records = [json.loads(line) for line in (root / "ents.jsonl").read_text().splitlines()]
     # The errors of the primary scheme, strict: INC + MIS records.
     assert [(r["doc"], r["count"], r["kind"], r["gold"]["text"]) for r in records] == [
         (0, "inc", "wrong_boundaries", "Barack Obama"), (1, "mis", "missed", "Tim Cook")
     ]
     assert (root / "ents.html").read_text(encoding="utf-8").count('class="doc"') == 2
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(evaluate_dir):
+    # a log file or a pipe would fill with the bar's redrawn fragments
+    result = run(["evaluate", "ner_model", "dev.spacy", "--schemes", "strict"], evaluate_dir)
+    assert result.returncode == 0, result.stderr
+    for fragment in ("\r", "it/s", "doc/s", "Running pipeline"):
+        assert fragment not in result.stderr, f"{fragment!r} on stderr: {result.stderr[-500:]!r}"
+
+
+def test_a_progress_bar_when_stderr_is_a_terminal(evaluate_dir):
+    import fcntl
+    import os
+    import pty
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    from helpers import cli_env
+
+    terminal, stderr = pty.openpty()
+    fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 80 columns: room for the bar
+    process = subprocess.Popen([sys.executable, "-m", "spacy_spanf1", "evaluate", "ner_model", "dev.spacy", "-s", "strict"],
+                               cwd=evaluate_dir, stdout=subprocess.PIPE, stderr=stderr, env=cli_env())
+    os.close(stderr)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 4096)
+        except OSError:  # the process closed the terminal
+            break
+        if not chunk:
+            break
+        shown += chunk
+    process.communicate(timeout=300)
+    os.close(terminal)
+    assert process.returncode == 0
+    assert b"Running pipeline" in shown
 
 
 def test_evaluate_span_group_in_char_unit(evaluate_dir):

@@ -220,3 +220,54 @@ def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
     assert spans[("0", "pred", "PER", "Obama")]["panelX"] > spans[("0", "gold", "PER", "Barack Obama")]["x"] + 100
     # the per-label chart (strict) draws a bar for each label with a non-zero F: LOC only
     assert len(measured["bars"]) == 3 and sum(width > 0 for width in measured["bars"]) == 1
+
+
+def css_rules(css):
+    """{selector: its declarations} of a flat stylesheet (no @-rules)."""
+    rules = {}
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", re.sub(r"/\*.*?\*/", "", css, flags=re.S)):
+        for selector in selectors.split(","):
+            rules[selector.strip()] = rules.get(selector.strip(), "") + body
+    return rules
+
+
+@pytest.mark.parametrize("command", [
+    ["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict"],
+    ["agree", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict"],
+    ["sweep", "examples/gold.jsonl", "examples/scored.jsonl", "-s", "strict"],
+], ids=["report", "agreement", "sweep"])
+def test_the_signature_wraps_on_every_page(command, tmp_path, monkeypatch):
+    # The signature is one long word (`a:1|b:2|...`): without a rule that
+    # lets it break anywhere it runs past the page's right edge.
+    from helpers import ROOT
+
+    monkeypatch.chdir(ROOT)
+    page = tmp_path / "page.html"
+    result = invoke([*command, "--html", page, "--silent"])
+    assert result.exit_code == 0, result.output
+    text = page.read_text(encoding="utf-8")
+    holder = re.search(r'<p class="([^"]*)">Signature: <code>([^<]*)</code>', text)
+    assert holder and " " not in holder.group(2).strip()
+    rules = css_rules(re.search(r"<style>(.*?)</style>", text, re.S).group(1))
+    wraps = [selector for selector, body in rules.items() if re.search(r"overflow-wrap:\s*anywhere", body)]
+    assert {f".{name}" for name in holder.group(1).split()} & set(wraps), f"no overflow-wrap: anywhere on {holder.group(0)!r}: {wraps}"
+
+
+@pytest.mark.slow  # starts a browser
+def test_the_signature_stays_within_the_page_in_headless_chromium(tmp_path, monkeypatch):
+    from helpers import ROOT
+
+    monkeypatch.chdir(ROOT)
+    result = invoke(["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict,iou",
+                     "--html", tmp_path / "page.html", "--silent"])
+    assert result.exit_code == 0, result.output
+    script = """<script>
+const p = document.querySelector("p.signature"), body = document.body;
+const pre = document.createElement("pre"); pre.id = "measured";
+pre.textContent = JSON.stringify({right: p.getBoundingClientRect().right, scroll: p.scrollWidth, client: p.clientWidth,
+                                  body: body.getBoundingClientRect().right, lines: p.getClientRects().length,
+                                  height: p.getBoundingClientRect().height});
+body.appendChild(pre);
+</script>"""
+    measured = measure_in_chromium((tmp_path / "page.html").read_text(encoding="utf-8"), script, tmp_path)
+    assert measured["scroll"] <= measured["client"] and measured["right"] <= measured["body"] + 1, measured

@@ -27,7 +27,7 @@ for (const svg of document.querySelectorAll("svg.sweep-chart, svg.reliability"))
   charts[key] = {
     frame: frame(svg), width: box.width, height: box.height,
     curves: [...svg.querySelectorAll("polyline.curve")].map(p => ({
-      scheme: p.dataset.scheme, stroke: p.getAttribute("stroke"),
+      scheme: p.dataset.scheme, stroke: p.getAttribute("stroke"), dash: getComputedStyle(p).strokeDasharray,
       points: [...Array(p.points.numberOfItems).keys()].map(i => [p.points.getItem(i).x, p.points.getItem(i).y]),
     })),
     best: [...svg.querySelectorAll("circle.best")].map(c => ({scheme: c.dataset.scheme, x: c.cx.baseVal.value, y: c.cy.baseVal.value})),
@@ -72,7 +72,9 @@ def test_sweep_html_charts_in_headless_chromium(tmp_path, monkeypatch):
     measured = measure_in_chromium(page, MEASURE, tmp_path)
     charts = measured["charts"]
     assert set(charts) == {"pr-chart", "f-chart", "reliability-strict", "reliability-iou"}
-    assert measured["legend"] == ["strict", "iou"]
+    # iou counts what strict counts at every threshold here: its curves are
+    # strict's, drawn dashed over them, and the legend says so
+    assert measured["legend"] == ["strict", "iou (same curves as strict, dashed)"]
     for chart in charts.values():
         assert chart["width"] > 200 and chart["height"] > 200  # laid out, not collapsed
     # 4 gold spans; thresholds 0.2, 0.6, 0.8, 0.9 (the distinct scores), at
@@ -80,6 +82,11 @@ def test_sweep_html_charts_in_headless_chromium(tmp_path, monkeypatch):
     pr, f = charts["pr-chart"], charts["f-chart"]
     curves = {c["scheme"]: c for c in pr["curves"]}
     assert set(curves) == {"strict", "iou"} and curves["strict"]["stroke"] != curves["iou"]["stroke"]
+    for chart in (pr, f):
+        dashes = {c["scheme"]: c["dash"] for c in chart["curves"]}
+        assert dashes["strict"] == "none" and dashes["iou"].replace("px", "") in {"8, 8", "8 8"}, dashes
+        assert [c["points"] for c in chart["curves"] if c["scheme"] == "iou"] == [
+            c["points"] for c in chart["curves"] if c["scheme"] == "strict"]
     assert all(len(c["points"]) == 4 for c in pr["curves"] + f["curves"])
     strict_pr = data_points(pr, curves["strict"]["points"])
     assert strict_pr == [pytest.approx(p, abs=0.01) for p in [(0.5, 0.5), (0.5, 2 / 3), (0.5, 1.0), (0.25, 1.0)]]
@@ -155,3 +162,26 @@ def test_page_is_escaped_and_self_contained():
     page = render_sweep_html(sweep(gold, pred, schemes=["strict"]), sources=["<b>.jsonl"])
     assert "<i>" not in page and "&lt;i&gt;&amp;" in page and "&lt;b&gt;.jsonl" in page
     assert "<script" not in page and "<link" not in page and not re.search(r'(src|href)="http', page)
+
+
+def test_a_curve_that_coincides_with_an_earlier_one_is_dashed_and_named():
+    # Each prediction either has a gold span's boundaries and label or
+    # overlaps no gold span of its label, so iou (at 0.5) counts what strict
+    # counts at every threshold: the same curves, one hidden under the other
+    # if drawn alike. partial ignores labels ("Oslo" as PER is correct), so
+    # its curves differ.
+    gold = [[(s["start"], s["end"], s["label"]) for s in doc["spans"]] for doc in GOLD]
+    page = render_sweep_html(sweep(gold, SCORED, schemes=["strict", "iou", "partial"]))
+    curve = re.compile(r'<polyline class="(?P<cls>[^"]*)" data-scheme="(?P<scheme>[^"]*)"'
+                       r'(?: data-same-as="(?P<same>[^"]*)")? stroke="[^"]*" points="(?P<points>[^"]*)"/>')
+    for chart in ("pr-chart", "f-chart"):
+        svg = re.search(rf'<svg id="{chart}".*?</svg>', page, re.S).group(0)
+        curves = {m["scheme"]: m for m in curve.finditer(svg)}
+        assert set(curves) == {"strict", "iou", "partial"}
+        assert curves["iou"]["points"] == curves["strict"]["points"] != curves["partial"]["points"]
+        assert (curves["iou"]["cls"], curves["iou"]["same"]) == ("curve same", "strict")
+        assert curves["strict"]["cls"] == curves["partial"]["cls"] == "curve"
+    assert "svg .curve.same { stroke-dasharray: 8 8; }" in page  # drawn dashed over strict's
+    assert re.findall(r'data-scheme="(\w+)"><span class="swatch"[^>]*></span>\w+ <span class="same-as">([^<]*)<', page) == [
+        ("iou", "(same curves as strict, dashed)")
+    ]
