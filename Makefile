@@ -12,8 +12,11 @@ all: install
 
 # The reference libraries that register spaCy entry points go to build/references/,
 # apart, so that a plain spaCy pipeline load never imports them.
+# An environment where an older dev extra installed them in site-packages has
+# them removed from there first (they would shadow the copies apart).
 references:
 	$(PYTHON) -m pip install -q -e ".[dev]"
+	$(PYTHON) -m pip uninstall -q -y presidio-evaluator presidio-analyzer presidio-anonymizer spacy-llm 2>/dev/null || true
 	$(PYTHON) -m pip install -q --no-deps --upgrade --target build/references -r tests/spacy-plugin-references.txt
 
 test: references
