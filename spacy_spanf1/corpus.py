@@ -314,6 +314,7 @@ def score_pairs(
     found_gold: set = set()
     # In char unit, spans cut inside words (token offsets read as characters?).
     inside_words = InsideWords() if unit == "char" else None
+    checks_words = inside_words is not None
     n = 0
 
     def take_errors() -> None:
@@ -349,9 +350,10 @@ def score_pairs(
                     gold_spans.append(list(pair.gold))
                     pred_spans.append(list(pair.pred))
             scorer.add(pair.gold, pair.pred)
-            if inside_words is not None and pair.offsets is None:
+            if checks_words and pair.offsets is None:
                 inside_words.add("gold", pair.name, pair.text, pair.gold)
                 inside_words.add("pred", pair.name, pair.text, pair.pred)
+                checks_words = not inside_words.full("gold", "pred")
             if strings is not None:
                 strings.add(pair.strings("gold"), pair.strings("pred"))
             if keep.gold_labels:

@@ -222,6 +222,8 @@ INSIDE_WORD_SPANS = 20
 INSIDE_WORD_SHARE = 0.5
 #: Examples kept of spans cut inside words, by side.
 INSIDE_WORD_EXAMPLES = 3
+#: The spans of a side looked at (of one file, or of each shard).
+INSIDE_WORD_CHECKED = 10_000
 
 
 def _word_char(char: str) -> bool:
@@ -246,8 +248,12 @@ class InsideWords:
     """Counts, by side, the character spans that start or end inside a
     word, as the corpus streams (`add`), with the first few examples: a
     file of token offsets read as characters cuts most of its spans so.
+    The first INSIDE_WORD_CHECKED spans of a side are looked at (such a
+    file is wrong throughout), so that a large corpus pays nothing more;
+    every span added is counted (once both sides are `full` the caller may
+    stop adding).
 
-    counts: side -> [spans seen, spans inside a word, examples]."""
+    counts: side -> [spans, spans looked at, those inside a word, examples]."""
 
     def __init__(self) -> None:
         self.counts: Dict[str, list] = {}
@@ -255,28 +261,43 @@ class InsideWords:
     def add(self, side: str, name: str, text: str, spans: Sequence[Any]) -> None:
         if not spans:
             return
-        entry = self.counts.setdefault(side, [0, 0, []])
+        entry = self.counts.get(side)
+        if entry is None:
+            entry = self.counts[side] = [0, 0, 0, []]
         entry[0] += len(spans)
-        for span in spans:
+        room = INSIDE_WORD_CHECKED - entry[1]
+        if room <= 0:
+            return
+        looked = spans[:room]
+        entry[1] += len(looked)
+        for span in looked:
             start, end = span[0], span[1]
             if cuts_word(text, start, end):
-                entry[1] += 1
-                if len(entry[2]) < INSIDE_WORD_EXAMPLES:
-                    entry[2].append(f"({start}, {end}) = {quoted(text[start:end])} in {name}")
+                entry[2] += 1
+                if len(entry[3]) < INSIDE_WORD_EXAMPLES:
+                    entry[3].append(f"({start}, {end}) = {quoted(text[start:end])} in {name}")
+
+    def full(self, *sides: str) -> bool:
+        """Whether each of the sides has had spans it did not look at (the
+        caller may stop adding: the counts say that some were not)."""
+        return all(side in self.counts and self.counts[side][0] > self.counts[side][1] for side in sides)
 
     def as_dict(self) -> Dict[str, Dict[str, Any]]:
-        """side -> {"spans", "inside", "examples"}: what `add` counted."""
-        return {side: {"spans": n, "inside": inside, "examples": list(examples)}
-                for side, (n, inside, examples) in self.counts.items()}
+        """side -> {"spans", "checked", "inside", "examples", "capped"}: what
+        `add` counted; capped: some spans were not looked at."""
+        return {side: {"spans": n, "checked": checked, "inside": inside, "examples": list(examples),
+                       "capped": checked < n}
+                for side, (n, checked, inside, examples) in self.counts.items()}
 
 
 def merge_inside_words(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]]) -> Dict[str, Dict[str, Any]]:
     """The counts of `InsideWords.as_dict` of two parts of a corpus, added."""
     out = {side: dict(found, examples=list(found["examples"])) for side, found in a.items()}
     for side, found in b.items():
-        total = out.setdefault(side, {"spans": 0, "inside": 0, "examples": []})
-        total["spans"] += found["spans"]
-        total["inside"] += found["inside"]
+        total = out.setdefault(side, {"spans": 0, "checked": 0, "inside": 0, "examples": [], "capped": False})
+        for key in ("spans", "checked", "inside"):
+            total[key] += found[key]
+        total["capped"] = total["capped"] or found["capped"]
         total["examples"] = (total["examples"] + list(found["examples"]))[:INSIDE_WORD_EXAMPLES]
     return out
 
@@ -288,10 +309,11 @@ def inside_word_warnings(counts: Mapping[str, Mapping[str, Any]]) -> List[str]:
     found = []
     for side in ("gold", "pred"):
         seen = counts.get(side)
-        if not seen or seen["spans"] < INSIDE_WORD_SPANS or seen["inside"] < INSIDE_WORD_SHARE * seen["spans"]:
+        if not seen or seen["checked"] < INSIDE_WORD_SPANS or seen["inside"] < INSIDE_WORD_SHARE * seen["checked"]:
             continue
         what = "gold" if side == "gold" else "predicted"
+        looked = f" looked at (the first {INSIDE_WORD_CHECKED:,} of each file)" if seen.get("capped") else ""
         examples = "; ".join(seen["examples"])
-        found.append(f"{seen['inside']:,} of {seen['spans']:,} {what} spans start or end inside a word "
+        found.append(f"{seen['inside']:,} of {seen['checked']:,} {what} spans{looked} start or end inside a word "
                      f"(e.g. {examples}): are these token offsets? pass unit=\"token\"")
     return found

@@ -425,8 +425,9 @@ class CorpusScores:
     span_groups (Mapping[str, int]): The spans of each span group of the
         gold documents (readers that count them: DocBins).
     inside_words (Mapping[str, Mapping[str, Any]]): In char unit, by side,
-        the spans read, how many start or end inside a word and the first
-        examples (`notes.InsideWords`), for the warnings.
+        the spans read, how many of them were looked at, how many of those
+        start or end inside a word and the first examples
+        (`notes.InsideWords`), for the warnings.
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals

@@ -156,6 +156,18 @@ def test_few_spans_inside_words_are_no_warning(tmp_path):
         compare_files(gold, pred, schemes="strict")
 
 
+def test_only_the_first_spans_of_a_large_corpus_are_looked_at(tmp_path, monkeypatch):
+    from spacy_spanf1 import notes
+
+    monkeypatch.setattr(notes, "INSIDE_WORD_CHECKED", 24)  # of the 40 predicted spans
+    gold = gold_file(tmp_path, n=20)
+    pred = write_jsonl(tmp_path / "pred.jsonl", records([("PER", "LOC")] * 20, spans=TOKEN_SPANS))
+    with pytest.warns(UserWarning, match="are these token offsets"):
+        (warning,) = compare_files(gold, pred, schemes="strict").warnings
+    assert warning.startswith('24 of 24 predicted spans looked at (the first 24 of each file) start or end inside '
+                              'a word (e.g. (0, 2) = "Ma"')
+
+
 def test_the_spans_inside_words_of_shards_add_up(tmp_path):
     # two shards of 5 documents: 10 predicted spans each, too few alone; 20 together
     for side in ("g", "p"):
