@@ -1,6 +1,6 @@
 """`agreement`: how much N annotators agree, span by span under every
 scheme and token by token (kappas, alpha), from lists of spans."""
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
@@ -121,14 +121,14 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
                            warnings=tuple(label_warnings(read)))
 
 
-def label_warnings(read: Annotations) -> list:
+def label_warnings(read: Annotations) -> List[str]:
     """A warning for each label one annotator alone uses, with the closest
     label of the others (another case, a rename, a typo: such labels agree
     with nothing). Of two labels each the other's closest (one annotator
     writes "per", another "PER"), only the first annotator's is named."""
     counts = [numpy.bincount(side.label, minlength=len(read.labels)) for side in read.sides]
     used = [{read.labels[i]: int(n) for i, n in enumerate(found) if n} for found in counts]
-    found: list = []
+    found: List[str] = []
     named = set()
     for a, name in enumerate(read.names):
         others = {label for b, labels in enumerate(used) if b != a for label in labels}
