@@ -7,7 +7,10 @@ corpus layer and return a `CorpusScores`; they print and write nothing.
 
 Errors name settings (`schemes`, `format`, `unit`, `spans_key`, ...), not
 command-line flags: `SettingError` for a bad setting, `InputError` for bad
-input (`spacy_spanf1.exceptions`).
+input (`spacy_spanf1.exceptions`). What the corpus checks find suspicious
+but not wrong is in the result's `warnings`, each also given as a
+UserWarning (not inside `notes.warnings_shown`, where the caller shows
+them: the commands print them).
 """
 from pathlib import PurePath
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
@@ -25,6 +28,7 @@ from .corpus import (
 from .exceptions import InputError, PathLike, SettingError, UsageError
 from .formats import check_file
 from .formats.docbin import read_docbin
+from .notes import warn_each
 from .results import CorpusScores, make_signature
 from .spans import Span
 from .settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings, comma_list, split_keywords
@@ -120,7 +124,9 @@ def compare_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, 
     base = analysis.baseline
     if base is not None and not isinstance(base, CorpusScores):
         base = _compare(gold_path, base, match, read, Keep(per_doc=True), client=client, progress=progress)
-    return _analysed(scores, match, analysis, base, read)
+    scores = _analysed(scores, match, analysis, base, read)
+    warn_each(scores.warnings)
+    return scores
 
 
 def _compare(gold_path, pred_path, match: MatchSettings, read: ReadSettings, keep: Keep, *, client: Any,
@@ -215,7 +221,9 @@ def evaluate_pipeline(
     base = analysis.baseline
     if base is not None and not isinstance(base, CorpusScores):
         base = _evaluate(base, data_path, match, run, Keep(per_doc=True), code=code, client=client, progress=progress)
-    return _analysed(scores, match, analysis, base, None)
+    scores = _analysed(scores, match, analysis, base, None)
+    warn_each(scores.warnings)
+    return scores
 
 
 def _evaluate(model: Any, data_path: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, code: Any,
@@ -285,7 +293,9 @@ def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = No
     result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups)
     signature = dict(result.signature)
     signature["read"] = {**(signature.get("read") or {}), "format": files.fmt}
-    return result.replace(signature=signature, notes=files.notes, files=files)
+    result = result.replace(signature=signature, notes=files.notes, files=files)
+    warn_each(result.warnings)
+    return result
 
 
 def _group_key(meta: Dict[str, Any], name: str, doc: int, text: str) -> Any:

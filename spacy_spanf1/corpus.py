@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 from .engine.outcomes import ERROR_KINDS, SpanError
 from .engine.scorer import BATCH_SIZE, SpanScorer
 from .mentions.score import StringCounter
+from .notes import InsideWords, inside_word_warnings, label_warnings
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from .formats.base import gc_paused
@@ -311,6 +312,9 @@ def score_pairs(
     batch: Dict[int, DocPair] = {}
     read = 0
     found_gold: set = set()
+    # In char unit, spans cut inside words (token offsets read as characters?).
+    inside_words = InsideWords() if unit == "char" else None
+    checks_words = inside_words is not None
     n = 0
 
     def take_errors() -> None:
@@ -346,6 +350,10 @@ def score_pairs(
                     gold_spans.append(list(pair.gold))
                     pred_spans.append(list(pair.pred))
             scorer.add(pair.gold, pair.pred)
+            if checks_words and pair.offsets is None:
+                inside_words.add("gold", pair.name, pair.text, pair.gold)
+                inside_words.add("pred", pair.name, pair.text, pair.pred)
+                checks_words = not inside_words.full("gold", "pred")
             if strings is not None:
                 strings.add(pair.strings("gold"), pair.strings("pred"))
             if keep.gold_labels:
@@ -385,6 +393,8 @@ def score_pairs(
         (gold_spans, pred_spans) if keep.spans else None,
         make_signature(match, unit=unit) if signature is None else signature,
         notes={side: {kind: dict(n) for kind, n in found.items()} for side, found in stats.notes.items()},
+        span_groups=dict(sorted(stats.spans_keys.items())) if isinstance(stats.spans_keys, Mapping) else {},
+        inside_words={} if inside_words is None else inside_words.as_dict(),
     )
     return errors.finish(scores) if with_errors else scores
 
@@ -513,9 +523,12 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
         )
     if scores.documents and not scores.scored:
         read = scores.not_scored.get("gold", {})
+        groups = _span_groups(scores)
         why = (
             f"none has the span group {spans_key!r}" if spans_key is not None
-            else "none has annotation (e.g. no \"spans\" in a JSONL record, no entity annotation in a Doc)"
+            else f"none has entity annotation, but the gold has span groups {groups}: pass {_spans_key_hint(scores)}"
+            if groups else
+            "none has annotation (e.g. no \"spans\" in a JSONL record, no entity annotation in a Doc)"
             if not read else
             f"none is annotation ({', '.join(f'{what} {n}' for what, n in sorted(read.items()))}; a Prodigy "
             'record is gold only when answered "accept")'
@@ -538,16 +551,41 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
     return scores.replace(warnings=tuple(scores.warnings) + outcome_warnings(scores, match))
 
 
+#: The schemes whose per-label counts count spans (`iou` counts groups).
+_SPAN_COUNTING = ("strict", "exact", "partial", "type", "overlap")
+
+
+def _span_groups(scores: CorpusScores) -> str:
+    """The gold's span groups with their spans: '"sc" (1,234 spans), ...'."""
+    return ", ".join(f"{_quoted(key)} ({n:,} span{'' if n == 1 else 's'})" for key, n in scores.span_groups.items())
+
+
+def _spans_key_hint(scores: CorpusScores) -> str:
+    """spans_key= the largest span group of the gold."""
+    largest = max(scores.span_groups, key=lambda key: (scores.span_groups[key], key))
+    return f"spans_key={_quoted(largest)}"
+
+
 def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, ...]:
-    """What is suspicious in scores that are not wrong: no gold span or no
-    predicted span in the whole corpus (a prediction without annotation, tags
-    a strict tag mode dropped), predicted labels none of which occurs in the
-    gold (another case, another tag set), a label of `labels` found on one
-    side only."""
+    """What is suspicious in scores that are not wrong: a corpus scored on
+    its entities whose gold has none but has span groups (a span
+    categorizer's corpus scored without `spans_key`); no gold span or no
+    predicted span in the whole corpus (a prediction without annotation,
+    tags a strict tag mode dropped); predicted labels none of which occurs
+    in the gold (another case, another tag set), or a predicted label that
+    never occurs in the gold, with the closest gold label (and a gold label
+    never predicted whose closest predicted label is such a label: a
+    rename; `notes.label_warnings`); a label of `labels` found on one side
+    only; in char unit, a side whose spans mostly start or end inside a word
+    (token offsets read as characters)."""
     result = scores.results[scores.primary]
+    counted = next((scores.results[name] for name in scores.results if name in _SPAN_COUNTING), result)
     gold = sorted(label for label, c in result.per_type.items() if c.possible)
     pred = sorted(label for label, c in result.per_type.items() if c.predicted)
     found: List[str] = []
+    if match.spans_key is None and not result.totals.possible and any(scores.span_groups.values()):
+        found.append(f"the gold has no entities but span groups {_span_groups(scores)}: pass "
+                     f"{_spans_key_hint(scores)}")
     if not result.totals.possible and not result.totals.predicted:
         found.append("no gold span and no predicted span in the whole corpus: every score is 0 by definition")
     elif not result.totals.possible:
@@ -562,6 +600,11 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
         found.append(
             f"no predicted label occurs in the gold{hint}: gold labels {_listed(gold)}; predicted labels {_listed(pred)}"
         )
+    elif gold and pred:
+        found.extend(label_warnings(
+            {label: c.possible for label, c in counted.per_type.items() if c.possible},
+            {label: c.predicted for label, c in counted.per_type.items() if c.predicted},
+        ))
     for label in match.labels or ():
         other = gold if label in pred and label not in gold else pred if label in gold and label not in pred else None
         if other is not None:
@@ -569,6 +612,7 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
             case = [seen for seen in scores.labels_seen if seen != label and seen.casefold() == label.casefold()]
             hint = f"; the {twin} has {_listed(case)}" if case else ""
             found.append(f"the label {_quoted(label)} of 'labels' occurs only in the {side}{hint}")
+    found.extend(inside_word_warnings(scores.inside_words))
     return tuple(found)
 
 

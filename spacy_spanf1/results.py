@@ -19,7 +19,7 @@ from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from .notes import grounding_report, merge_notes
+from .notes import grounding_report, merge_inside_words, merge_notes
 from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
 
 __all__ = ["CorpusScores", "ErrorCounts", "SchemeResult", "make_signature"]
@@ -430,6 +430,12 @@ class CorpusScores:
     error_counts (Optional[ErrorCounts]): With kept or streamed errors, the
         primary scheme's errors of the whole corpus by kind, and the number
         of documents that have them (whatever `pairs` keeps).
+    span_groups (Mapping[str, int]): The spans of each span group of the
+        gold documents (readers that count them: DocBins).
+    inside_words (Mapping[str, Mapping[str, Any]]): In char unit, by side,
+        the spans read, how many of them were looked at, how many of those
+        start or end inside a word and the first examples
+        (`notes.InsideWords`), for the warnings.
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
@@ -457,6 +463,8 @@ class CorpusScores:
     notes: Mapping[str, Mapping[str, Mapping[str, Any]]] = field(default_factory=dict, repr=False)
     warnings: Tuple[str, ...] = field(default=(), repr=False, compare=False)
     error_counts: Optional[ErrorCounts] = field(default=None, repr=False, compare=False)
+    span_groups: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    inside_words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def scored(self) -> int:
@@ -553,6 +561,9 @@ class CorpusScores:
             notes=notes,
             error_counts=None if self.error_counts is None or other.error_counts is None
             else self.error_counts + other.error_counts,
+            span_groups={key: self.span_groups.get(key, 0) + other.span_groups.get(key, 0)
+                         for key in sorted(set(self.span_groups) | set(other.span_groups))},
+            inside_words=merge_inside_words(self.inside_words, other.inside_words),
         )
 
     def to_dict(self) -> Dict[str, Any]:

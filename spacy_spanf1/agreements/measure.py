@@ -1,10 +1,11 @@
 """`agreement`: how much N annotators agree, span by span under every
 scheme and token by token (kappas, alpha), from lists of spans."""
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
 from ..exceptions import InputError, SettingError
+from ..notes import closest_label, one_sided_labels, quoted, warn_each
 from ..results import make_signature
 from ..settings import SCHEMES, UNITS, AgreementSettings, AnalysisSettings, MatchSettings, comma_list, split_keywords
 from .annotations import Annotations, read_annotations
@@ -87,7 +88,9 @@ def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, grou
         )
     unit = match.unit or UNITS[0]
     read = read_annotations(annotations, unit, labels=match.labels, lengths=lengths)
-    return agreement_of(read, match, agree, analysis, groups=groups)
+    result = agreement_of(read, match, agree, analysis, groups=groups)
+    warn_each(result.warnings)
+    return result
 
 
 def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettings,
@@ -114,7 +117,31 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
         )
     signature = make_signature(match, unit=read.unit, read=read_signature, analysis=analysis)
     signature["agreement"] = {**agree.to_dict(), "lengths": read.lengths is not None}
-    return AgreementResult(read.names, read.n_docs, pairwise, shared_counts(read), tokens, intervals, signature)
+    return AgreementResult(read.names, read.n_docs, pairwise, shared_counts(read), tokens, intervals, signature,
+                           warnings=tuple(label_warnings(read)))
+
+
+def label_warnings(read: Annotations) -> List[str]:
+    """A warning for each label one annotator alone uses, with the closest
+    label of the others (another case, a rename, a typo: such labels agree
+    with nothing). Of two labels each the other's closest (one annotator
+    writes "per", another "PER"), only the first annotator's is named."""
+    counts = [numpy.bincount(side.label, minlength=len(read.labels)) for side in read.sides]
+    used = [{read.labels[i]: int(n) for i, n in enumerate(found) if n} for found in counts]
+    found: List[str] = []
+    named = set()
+    for a, name in enumerate(read.names):
+        others = {label for b, labels in enumerate(used) if b != a for label in labels}
+        mine = {label: n for label, n in used[a].items()
+                if label not in others and (closest_label(label, others), label) not in named}
+        named.update((label, closest_label(label, others)) for label in mine)
+        found.extend(one_sided_labels(
+            mine, others,
+            lone=f"the label {{label}} of annotator {quoted(name)} ({{spans}}) occurs in no other annotator's spans",
+            closest="closest label of the others {label}",
+            rest=f"{{n}} more labels of annotator {quoted(name)} ({{spans}}) occur in no other annotator's spans",
+        ))
+    return found
 
 
 def check_pairs_share(read: Annotations) -> None:

@@ -30,6 +30,8 @@ class AgreementResult:
     notes (Mapping[str, int]): What reading files met (cancelled annotations).
     files (Any): The `AnnotatorFiles` read, when the input was files (their
         texts and keys, for writing the consensus).
+    warnings (Tuple[str, ...]): What looks off but is not wrong: a label
+        one annotator alone uses (`measure.label_warnings`).
     """
 
     annotators: Tuple[str, ...]
@@ -41,6 +43,7 @@ class AgreementResult:
     signature: Mapping[str, Any] = field(default_factory=dict)
     notes: Mapping[str, int] = field(default_factory=dict)
     files: Any = field(default=None, repr=False, compare=False)
+    warnings: Tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def replace(self, **changes: Any) -> "AgreementResult":
         """A copy with some fields changed."""
@@ -112,7 +115,8 @@ class AgreementResult:
         """RETURNS (Dict[str, Any]): annotators, n_docs, shared (a -> b ->
         documents), per scheme the F matrix, mean and micro F, every pair's
         result, the micro result and each annotator against the others;
-        tokens, intervals and signature."""
+        tokens, intervals, notes, "warnings" (when there are any) and
+        signature."""
         schemes = {}
         for scheme, pairs in self.pairwise.items():
             schemes[scheme] = {
@@ -124,7 +128,7 @@ class AgreementResult:
                 "versus_others": {name: r.to_dict() for name, r in self.versus_others[scheme].items()},
                 "pairs": [{"reference": a, "scored": b, **r.to_dict()} for (a, b), r in pairs.items()],
             }
-        return {
+        data: Dict[str, Any] = {
             "annotators": list(self.annotators),
             "n_docs": self.n_docs,
             "shared": {a: {b: n for (x, b), n in self.shared.items() if x == a} for a in self.annotators},
@@ -132,8 +136,11 @@ class AgreementResult:
             "tokens": None if self.tokens is None else self.tokens.to_dict(),
             "intervals": None if self.intervals is None else self.intervals.to_dict(),
             "notes": dict(self.notes),
-            "signature": dict(self.signature),
         }
+        if self.warnings:
+            data["warnings"] = list(self.warnings)
+        data["signature"] = dict(self.signature)
+        return data
 
 
 def _summed(results) -> SchemeResult:

@@ -12,11 +12,12 @@ from ..agreements.written import is_docbin_path, prepare_consensus
 from ..api import agree_files
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..notes import warnings_shown
 from ..report import write_html
 from ..settings import HTML_DOCS
 from .main import app, run_command
 from .options import command
-from .output import printer, say, writing
+from .output import print_warnings, printer, say, writing
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
@@ -50,7 +51,8 @@ def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str]
     if spans_key is not None and (consensus_path is None or not is_docbin_path(consensus_path)):
         raise SettingError("'spans_key' names the span group of a .spacy consensus: give 'consensus_path' "
                            "ending in .spacy", "spans_key")
-    result = agree_files(list(input_paths), fmt, names, schemes=schemes, **settings)
+    with warnings_shown():  # printed below
+        result = agree_files(list(input_paths), fmt, names, schemes=schemes, **settings)
     files = result.files
     data = result.to_dict()
     written = None
@@ -114,6 +116,7 @@ def _print(msg, result, against: Optional[Dict[str, Any]], written, consensus_pa
                          f"Krippendorff's {alpha}")
     if result.notes.get("cancelled_annotations"):
         say(msg, "info", f"{result.notes['cancelled_annotations']} cancelled annotations skipped")
+    print_warnings(msg, result.warnings)
     if against is not None:
         if written.where != "spans":
             say(msg, "info", f"consensus: {consensus_path} (spans in doc.{written.where})")

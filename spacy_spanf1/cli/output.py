@@ -12,7 +12,7 @@ import srsly
 from wasabi import Printer, color
 
 from ..exceptions import InputError
-from ..notes import grounding_report, note_lines
+from ..notes import grounding_report, note_lines, warnings_shown
 from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
 from ..results import CorpusScores
 from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
@@ -116,12 +116,17 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
         where = scores.sources[0] if side == "gold" else scores.sources[1]
         say(msg, "info", f"Read but not scored ({'gold' if side == 'gold' else 'predicted'}, {where}): {listed}")
     print_notes(msg, scores)
-    for warning in scores.warnings:
-        say(msg, "warn", flags_of(warning))
+    print_warnings(msg, scores.warnings)
     if scores.official_score is not None:
         n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
         say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
 
+
+
+def print_warnings(msg: Printer, warnings: Any) -> None:
+    """One ⚠ line per warning of a result, its setting names as flags."""
+    for warning in warnings:
+        say(msg, "warn", flags_of(warning))
 
 
 def print_notes(msg: Printer, scores: CorpusScores) -> None:
@@ -280,7 +285,18 @@ def score_and_report(
     html_docs documents the --html page shows are kept (with the counts
     of all errors).
 
+    The result's warnings are printed, not given as UserWarnings.
+
     RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    with warnings_shown():
+        return _score_and_report(front_door, *inputs, schemes=schemes, output_path=output_path,
+                                 errors_path=errors_path, html_path=html_path, silent=silent, html_docs=html_docs,
+                                 **settings)
+
+
+def _score_and_report(front_door: Callable[..., CorpusScores], *inputs: Any, schemes: Optional[str],
+                      output_path: Optional[Path], errors_path: Optional[Path], html_path: Optional[Path],
+                      silent: bool, html_docs: int, **settings: Any) -> Dict[str, Any]:
     if not (errors_path or html_path):
         scores = front_door(*inputs, schemes=schemes, progress=not silent, **settings)
         return report(scores, silent=silent, output_path=output_path, errors_path=None, html_path=None)

@@ -7,11 +7,12 @@ import srsly
 import typer
 
 from ..exceptions import InputError, SettingError
+from ..notes import warnings_shown
 from ..sweeps.results import SweepResult
 from ..sweeps.settings import PIPE
 from .main import app, one_schemes, run
 from .options import OPTIONS, command
-from .output import printer, say, writing
+from .output import print_warnings, printer, say, writing
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
@@ -42,7 +43,14 @@ def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[
     """A sweep of a pipeline over a corpus (`sweep_pipeline`, --write-config
     writing the best threshold) or of files (`sweep_files`), printed and
     written as the command does (html_path: the page of its charts).
-    RETURNS (Dict[str, Any]): the JSON written."""
+    RETURNS (Dict[str, Any]): the JSON written (its warnings printed, not
+    given as UserWarnings)."""
+    with warnings_shown():
+        return _sweep_command(source, target, output_path=output_path, html_path=html_path, silent=silent, **options)
+
+
+def _sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path], html_path: Optional[Path],
+                   silent: bool, **options: Any) -> Dict[str, Any]:
     pipeline = is_pipeline(source)
     unused = FILES_ONLY if pipeline else PIPELINE_ONLY
     for name in unused:
@@ -63,7 +71,10 @@ def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[
         from ..sweeps.files import sweep_files
 
         result = sweep_files(Path(source), target, **options)
-    out = {"sweep": {scheme: swept.to_dict() for scheme, swept in result.items()}, "signature": result.signature}
+    out: Dict[str, Any] = {"sweep": {scheme: swept.to_dict() for scheme, swept in result.items()}}
+    if result.warnings:
+        out["warnings"] = list(result.warnings)
+    out["signature"] = result.signature
     print_sweep(result, silent)
     if output_path is not None:
         writing(output_path, lambda path: srsly.write_json(path, out))
@@ -97,6 +108,7 @@ def print_sweep(result: SweepResult, silent: bool) -> None:
         if labels:
             msg.table(labels, header=("Label", "Best threshold", "F"), divider=True,
                       title=f"{scheme}: best threshold per label", aligns=("l", "r", "r"))
+    print_warnings(msg, result.warnings)
 
 
 @command(app, "sweep", NAMES)

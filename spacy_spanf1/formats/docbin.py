@@ -8,8 +8,9 @@ they are paired by spaCy's alignment: the reader yields each doc's text
 spaCy Doc in `meta["_doc"]`; the pairing code then calls `align`, which
 builds the `Example` and reads both sides' spans with `docs.example_spans`
 (missing annotation follows spaCy's scorers: `None` skips the document).
-The span group keys of each doc are in `meta["_spans_keys"]`, so that a
-`spans_key` no gold doc has is reported.
+The span group keys of each doc and their spans are in
+`meta["_spans_keys"]`, so that a `spans_key` no gold doc has is reported,
+and span groups a corpus scored without one has are named.
 """
 from typing import Any, Iterator, List, Optional, Tuple
 
@@ -60,7 +61,7 @@ def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -
     meta = {key: value for key, value in doc.user_data.items() if isinstance(key, str)}
     meta["_doc"] = doc
     if side == "gold":
-        meta["_spans_keys"] = tuple(doc.spans.keys())
+        meta["_spans_keys"] = {key: len(group) for key, group in doc.spans.items()}
     return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source)
 
 

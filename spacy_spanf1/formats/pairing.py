@@ -24,6 +24,7 @@ of the report). It does, for every format:
   skipped and counted (the first names kept for the message); a predicted
   document without annotation predicts nothing.
 """
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -95,8 +96,9 @@ class PairStats:
     documents (int): Gold documents, skipped ones included.
     skipped (int): Gold documents skipped for want of annotation.
     skipped_names (List[str]): The names of the first SKIPPED_NAMES of them.
-    spans_keys (Set[str]): The span group keys found in gold documents
-        (formats that have span groups put them in `meta["_spans_keys"]`).
+    spans_keys (Counter): The span group keys found in gold documents and
+        their spans (formats that have span groups put them in
+        `meta["_spans_keys"]`: the keys, or key -> spans).
     not_scored (Dict[str, Dict[str, int]]): By side ("gold", "pred"), what
         the readers read but did not score (relations, cancelled
         annotations, rejected answers, ...: `meta["_counts"]`), summed.
@@ -109,7 +111,7 @@ class PairStats:
     documents: int = 0
     skipped: int = 0
     skipped_names: List[str] = field(default_factory=list)
-    spans_keys: Set[str] = field(default_factory=set)
+    spans_keys: Counter = field(default_factory=Counter)
     not_scored: Dict[str, Dict[str, int]] = field(default_factory=dict)
     notes: Dict[str, Notes] = field(default_factory=dict)
 

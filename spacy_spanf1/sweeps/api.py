@@ -7,6 +7,7 @@ import numpy
 from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..notes import label_warnings, warn_each
 from ..results import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
 from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
@@ -58,7 +59,9 @@ def sweep(
     predicted: P = R = F = 0. AP is taken over the distinct scores; when
     thresholds are asked for (thresholds, n_thresholds, grid) and every
     score is at or above the lowest of them, the predictions are scored at
-    those thresholds only, and AP is taken over them.
+    those thresholds only, and AP is taken over them. A predicted label that
+    never occurs in the gold is in the result's `warnings` (with the
+    closest gold label) and given as a UserWarning.
     """
     check_unit(unit)
     match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
@@ -81,7 +84,9 @@ def sweep(
             f"Unequal numbers of documents: {len(gold_docs)} gold and {len(pred_docs)} predicted. "
             "gold and pred must list the same documents in the same order."
         )
-    return sweep_columns(gold_columns, pred_columns, len(gold_docs), match, settings, analysis, unit)
+    result = sweep_columns(gold_columns, pred_columns, len(gold_docs), match, settings, analysis, unit)
+    warn_each(result.warnings)
+    return result
 
 
 def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings, settings: SweepSettings,
@@ -133,7 +138,10 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
         )
     signature = make_signature(match, unit=unit, analysis=analysis if analysis.bootstrap is not None else None)
     signature["sweep"] = dict(settings.to_dict(), ties=settings.ties)
-    return SweepResult(out, signature)
+    pred_of_label = numpy.bincount(pred.label, minlength=n_labels)
+    found = label_warnings({label: int(gold_of_label[i]) for i, label in enumerate(labels) if gold_of_label[i]},
+                           {label: int(pred_of_label[i]) for i, label in enumerate(labels) if pred_of_label[i]})
+    return SweepResult(out, signature, tuple(found))
 
 
 def flat_gold(docs: Sequence[Any], unit: str):

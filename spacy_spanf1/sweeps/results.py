@@ -108,11 +108,13 @@ class SchemeSweep:
 
 @dataclass(frozen=True)
 class SweepResult(Mapping):
-    """scheme -> SchemeSweep, in the order the schemes were given, and the
-    signature of the run."""
+    """scheme -> SchemeSweep, in the order the schemes were given, the
+    signature of the run, and its warnings: what looks off but is not
+    wrong (a predicted label that never occurs in the gold)."""
 
     schemes: Dict[str, SchemeSweep]
     signature: Dict[str, Any] = field(default_factory=dict)
+    warnings: Tuple[str, ...] = ()
 
     def __getitem__(self, scheme: str) -> SchemeSweep:
         if scheme not in self.schemes:
@@ -130,8 +132,10 @@ class SweepResult(Mapping):
         return next(iter(self.schemes))
 
     def to_dict(self) -> Dict[str, Any]:
-        """RETURNS (Dict[str, Any]): per scheme its `to_dict()`, and
-        "signature"."""
+        """RETURNS (Dict[str, Any]): per scheme its `to_dict()`,
+        "warnings" (when there are any) and "signature"."""
         out: Dict[str, Any] = {scheme: result.to_dict() for scheme, result in self.schemes.items()}
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
         out["signature"] = self.signature
         return out

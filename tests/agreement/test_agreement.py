@@ -212,14 +212,24 @@ def test_spacy_spans_and_dicts_read_as_tuples(vocab):
 
     doc_a = Doc(vocab, words=["Ann", "met", "Bob", "in", "Rome"], ents=["B-PER", "O", "B-PER", "O", "B-LOC"])
     doc_b = Doc(vocab, words=["Ann", "met", "Bob", "in", "Rome"], ents=["B-PER", "O", "O", "O", "B-ORG"])
-    from_docs = agreement({"a": [doc_a.ents], "b": [doc_b.ents]}, schemes=["strict"], lengths=[5])
+    # a alone uses LOC, b alone ORG: each run warns of both
+    lone = "occurs in no other annotator's spans"
+    with pytest.warns(UserWarning, match=lone):
+        from_docs = agreement({"a": [doc_a.ents], "b": [doc_b.ents]}, schemes=["strict"], lengths=[5])
+    assert from_docs.warnings == (
+        'the label "LOC" of annotator "a" (1 span) occurs in no other annotator\'s spans',
+        'the label "ORG" of annotator "b" (1 span) occurs in no other annotator\'s spans',
+    )
     dicts = {"a": [[{"start": 0, "end": 1, "label": "PER"}, {"start": 2, "end": 3, "label": "PER"},
                     {"start": 4, "end": 5, "label": "LOC"}]],
              "b": [[(0, 1, "PER"), (4, 5, "ORG")]]}
-    from_dicts = agreement(dicts, schemes=["strict"], lengths=[5])
+    with pytest.warns(UserWarning, match=lone):
+        from_dicts = agreement(dicts, schemes=["strict"], lengths=[5])
     assert from_docs.to_dict()["schemes"] == from_dicts.to_dict()["schemes"]
     assert from_docs.cohen_kappa == from_dicts.cohen_kappa
-    chars = agreement({"a": [doc_a.ents], "b": [doc_b.ents]}, schemes=["strict"], unit="char", lengths=[len(doc_a.text)])
+    with pytest.warns(UserWarning, match=lone):
+        chars = agreement({"a": [doc_a.ents], "b": [doc_b.ents]}, schemes=["strict"], unit="char",
+                          lengths=[len(doc_a.text)])
     assert chars.pairwise["strict"][("a", "b")].f1 == from_docs.pairwise["strict"][("a", "b")].f1
 
 

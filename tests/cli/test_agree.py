@@ -2,6 +2,7 @@
 consensus and disagreement files, and bad input as one clean line."""
 import json
 
+import pytest
 from helpers import assert_clean_failure, invoke
 
 from spacy_spanf1.api import agree_files
@@ -27,8 +28,15 @@ def test_prints_the_matrix_mean_f_kappa_and_alpha_and_writes_json(tmp_path):
     out = tmp_path / "out.json"
     result = invoke(["agree", *paths, "--schemes", "strict,partial", "--o-tokens", "exclude", "--output", out])
     assert result.exit_code == 0, result.output
-    expected = agree_files(paths, schemes="strict,partial", o_tokens="exclude")
+    # Rome is LOC to ann alone and ORG to bob alone: printed once each, in the JSON too, a UserWarning in Python
+    lone = ['the label "LOC" of annotator "ann" (1 span) occurs in no other annotator\'s spans',
+            'the label "ORG" of annotator "bob" (1 span) occurs in no other annotator\'s spans']
+    with pytest.warns(UserWarning, match="occurs in no other annotator's spans") as caught:
+        expected = agree_files(paths, schemes="strict,partial", o_tokens="exclude")
+    assert [str(w.message) for w in caught] == lone == list(expected.warnings)
     text = result.stdout
+    assert [line for line in text.splitlines() if "no other annotator" in line] == [f"⚠ {w}" for w in lone]
+    assert "UserWarning" not in result.output
     assert "Pairwise F (strict)" in text
     assert f"{expected.matrix('strict')['ann']['bob'] * 100:.2f}" in text
     assert f"strict: mean pairwise F {expected.mean_f['strict'] * 100:.2f}" in text
@@ -36,6 +44,7 @@ def test_prints_the_matrix_mean_f_kappa_and_alpha_and_writes_json(tmp_path):
     assert "O positions excluded" in text and f"alpha {expected.alpha:.4f}" in text
     data = json.loads(out.read_text())
     assert data["schemes"] == expected.to_dict()["schemes"]
+    assert data["warnings"] == lone
     assert data["signature"]["agreement"]["o_tokens"] == "exclude"
 
 

@@ -308,7 +308,8 @@ def test_predicted_labels_none_of_which_is_gold_are_a_warning(tmp_path):
     lower = [{"text": r["text"], "spans": [dict(s, label=s["label"].lower()) for s in r["spans"]]}
              for r in GOLD_RECORDS]
     pred = write_jsonl(tmp_path / "pred.jsonl", lower)
-    scores = compare_files(gold, pred, schemes="strict")
+    with pytest.warns(UserWarning, match="no predicted label occurs in the gold"):
+        scores = compare_files(gold, pred, schemes="strict")
     assert scores.results["strict"].counts == {"cor": 0, "inc": 2, "par": 0, "mis": 0, "spu": 0}
     (warning,) = scores.warnings
     assert "no predicted label occurs in the gold" in warning and "differ in case only" in warning
@@ -455,7 +456,8 @@ def test_labelstudio_prediction_ids_without_results_say_so(tmp_path):
 def test_kaggle_header_only_submission_predicts_nothing_for_every_id(tmp_path):
     gold = write(tmp_path / "g.csv", "id,class,predictionstring\nE1,Lead,0 1 2\nE2,Claim,3 4\n")
     pred = write(tmp_path / "p.csv", "id,class,predictionstring\n")
-    scores = compare_files(gold, pred, schemes="overlap")
+    with pytest.warns(UserWarning, match="no predicted span in the whole corpus"):
+        scores = compare_files(gold, pred, schemes="overlap")
     assert scores.results["overlap"].counts == {"tp": 0, "fp": 0, "fn": 2}
     assert scores.notes["pred"]["missing_documents"]["count"] == 2
 
@@ -510,16 +512,21 @@ def test_prose_is_not_a_conll_file(tmp_path):
 def test_a_corpus_without_predicted_spans_is_a_warning(tmp_path):
     gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
     pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": r["text"], "spans": []} for r in GOLD_RECORDS])
-    scores = compare_files(gold, pred, schemes="strict")
+    with pytest.warns(UserWarning, match="no predicted span in the whole corpus"):
+        scores = compare_files(gold, pred, schemes="strict")
     assert any("no predicted span in the whole corpus" in w for w in scores.warnings)
     empty = write_jsonl(tmp_path / "empty.jsonl", [{"text": "Ann", "spans": []}])
-    assert any("no gold span and no predicted span" in w for w in compare_files(empty, empty, schemes="strict").warnings)
+    with pytest.warns(UserWarning, match="no gold span and no predicted span"):
+        scores = compare_files(empty, empty, schemes="strict")
+    assert any("no gold span and no predicted span" in w for w in scores.warnings)
 
 
 def test_a_label_of_labels_found_on_one_side_only_is_a_warning(tmp_path):
     gold = write_jsonl(tmp_path / "lg.jsonl", [{"text": "Acme", "spans": [{"start": 0, "end": 4, "label": "ORG"}]}])
     pred = write_jsonl(tmp_path / "lp.jsonl", [{"text": "Acme", "spans": [{"start": 0, "end": 4, "label": "org"}]}])
-    scores = compare_files(gold, pred, schemes="strict", labels=["org"])
+    with pytest.warns(UserWarning, match="no gold span in the whole corpus"), \
+            pytest.warns(UserWarning, match="of 'labels' occurs only in the prediction"):
+        scores = compare_files(gold, pred, schemes="strict", labels=["org"])
     assert any('the label "org" of \'labels\' occurs only in the prediction; the gold has "ORG"' in w
                for w in scores.warnings)
 
@@ -621,7 +628,8 @@ def test_brat_crlf_counted_twice_gets_the_hint(tmp_path):
 def test_the_baseline_notes_and_warnings_are_shown(tmp_path):
     gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}] * 2)
     empty = write_jsonl(tmp_path / "b0.jsonl", [{"text": "Ann", "spans": []}] * 2)
-    scores = compare_files(gold, gold, schemes="strict", baseline=empty)
+    with pytest.warns(UserWarning, match="baseline: no predicted span"):
+        scores = compare_files(gold, gold, schemes="strict", baseline=empty)
     assert any(w.startswith("baseline: no predicted span") for w in scores.warnings)
     page = tmp_path / "r.html"
     result = invoke(["compare", gold, empty, "--schemes", "strict", "--html", page])
@@ -634,5 +642,6 @@ def test_shard_notes_name_their_file(tmp_path):
     for name in ("a.csv", "b.csv"):
         write(tmp_path / "g" / name, "id,discourse_type,predictionstring\nd1,Claim,0 1\n")
         write(tmp_path / "p" / name, "id,class,predictionstring\n")
-    scores = compare_files(tmp_path / "g", tmp_path / "p", schemes="strict")
+    with pytest.warns(UserWarning, match="no predicted span in the whole corpus"):
+        scores = compare_files(tmp_path / "g", tmp_path / "p", schemes="strict")
     assert scores.notes["pred"]["missing_documents"]["examples"] == ["a.csv id 'd1'", "b.csv id 'd1'"]

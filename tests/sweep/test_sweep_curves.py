@@ -1,6 +1,8 @@
 """The curve of a sweep at each threshold equals evaluate_spans on the
 predictions kept at that threshold, under every scheme, overall and per
 label."""
+import warnings
+
 import numpy
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -24,7 +26,11 @@ def kept_at(pred_docs, threshold):
 
 
 def check_curves(gold_docs, pred_docs, schemes=SCHEMES, grid=None, **match):
-    result = sweep(gold_docs, pred_docs, schemes=schemes, **(grid or {}), **match)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = sweep(gold_docs, pred_docs, schemes=schemes, **(grid or {}), **match)
+    # a label predicted but never gold ("C" here, often) is a warning of the result, and a UserWarning
+    assert [(w.category, str(w.message)) for w in caught] == [(UserWarning, text) for text in result.warnings]
     for scheme in schemes:
         curve = result[scheme]
         assert list(curve.thresholds) == sorted(curve.thresholds)

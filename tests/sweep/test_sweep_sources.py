@@ -17,7 +17,8 @@ def test_span_group_scores_are_read(vocab):
     gold = SpanGroup(doc, spans=[doc.char_span(0, 3, label="A")])  # tokens 0-2
     pred = SpanGroup(doc, spans=[doc.char_span(0, 3, label="A"), doc.char_span(4, 5, label="B")],
                      attrs={"scores": numpy.array([0.8, 0.3], dtype="float32")})
-    result = sweep([gold], [pred], schemes=["strict"])["strict"]
+    with pytest.warns(UserWarning, match='the predicted label "B"'):
+        result = sweep([gold], [pred], schemes=["strict"])["strict"]
     assert result.thresholds.tolist() == pytest.approx([0.3, 0.8])
     # at 0.8 the one prediction is right (P 1, R 1); at 0.3 P 1/2, R 1: F 2/3
     assert result.f1.tolist() == [pytest.approx(2 / 3), 1.0]

@@ -123,9 +123,11 @@ def test_a_span_twice_counts_once_with_its_highest_score():
 def test_dicts_carry_scores_and_to_dict_has_every_part():
     gold = [[{"start": 0, "end": 1, "label": "A"}]] * 2
     pred = [[{"start": 0, "end": 1, "label": "A", "score": 0.5}], [{"start": 0, "end": 1, "label": "B", "score": 0.25}]]
-    result = sweep(gold, pred, schemes=["strict", "iou"], bootstrap=20)
+    with pytest.warns(UserWarning, match='the predicted label "B" \\(1 span\\) never occurs in the gold'):
+        result = sweep(gold, pred, schemes=["strict", "iou"], bootstrap=20)
     data = result.to_dict()
-    assert set(data) == {"strict", "iou", "signature"}
+    assert set(data) == {"strict", "iou", "warnings", "signature"}
+    assert data["warnings"] == ['the predicted label "B" (1 span) never occurs in the gold']
     assert set(data["strict"]) == {"thresholds", "p", "r", "f", "ap", "best", "per_label_best", "calibration"}
     assert data["strict"]["best"]["threshold"] == 0.5 and "interval" in data["strict"]["best"]
     assert data["signature"]["sweep"]["ties"] == "highest"
