@@ -168,6 +168,12 @@ def workdir(tmp_path_factory):
     root = tmp_path_factory.mktemp("docs")
     for name in SHIPPED:
         shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__", OUT))
+    # the reference libraries installed apart (tests/helpers.py REFERENCES),
+    # which the benchmarks' blocks import
+    references = ROOT / "build" / "references"
+    if references.is_dir():
+        (root / "build").mkdir()
+        (root / "build" / "references").symlink_to(references, target_is_directory=True)
     return root
 
 
