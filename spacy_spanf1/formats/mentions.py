@@ -24,8 +24,8 @@ from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from ..mentions.ground import check_fuzzy
-from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts
+from ..mentions.ground import check_fuzzy, mention_problem
+from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
 from ..mentions.score import ground_document, predicted_spans, read_prediction
 from ..notes import GROUNDING_NOTES, Notes, note
 from ..registry import formats
@@ -156,40 +156,52 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
 
 def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
     """A record's mentions as (string, label) pairs; InputError naming the
-    first bad one."""
+    first bad one (`mention_problem`, the check `ground_mentions` makes)."""
     if not isinstance(items, list):
         raise InputError(f'"mentions" is a {type(items).__name__}, not a list', path, lineno)
+    pairs = plain_pairs(items)
+    if pairs is not None:  # the common case: checked in one pass
+        return pairs
     out = []
     for k, item in enumerate(items):
         parts = mention_parts(item)
         if parts is None:
-            raise InputError(f'mention {k} is {item!r}, not {{"text", "label"}} or [string, label]', path, lineno)
+            raise InputError(f'mention {k} is {short_repr(item)}, not {{"text", "label"}} or [string, label]',
+                             path, lineno)
         string, label = parts
-        if not isinstance(string, str) or not string.strip():
-            raise InputError(f"mention {k} has no string (keys {', '.join(STRING_KEYS)}): {item!r}", path, lineno)
-        if label is None:
-            raise InputError(f"mention {k} ({string!r}) has no label (keys {', '.join(LABEL_KEYS)})", path, lineno)
-        if not isinstance(label, str) or not label:
-            raise InputError(f"mention {k} ({string!r}) has the label {label!r}; labels are non-empty strings", path, lineno)
+        problem = mention_problem(string, label)
+        if problem is not None:
+            if isinstance(item, dict) and (problem.startswith("has the string") or label is None):
+                keys = STRING_KEYS if problem.startswith("has the string") else LABEL_KEYS
+                problem += f" (keys {', '.join(keys)})"
+            raise InputError(f"mention {k} {problem}", path, lineno)
         out.append((string, label))
     return out
 
 
 def _notes(grounded: List[Any], failure: Any, where: str) -> Notes:
+    """The grounding notes of a document: a count of each kind, and its
+    first NOTE_EXAMPLES mentions described (only those are formatted)."""
+    counts: Dict[str, int] = {}
     found: Dict[str, List[str]] = {}
     for mention in grounded:
-        described = f"{where}: {mention.string!r} ({mention.label})"
         if mention.status == "grounded":
-            found.setdefault(f"grounded_{mention.method}", []).append(described)
+            kinds = [f"grounded_{mention.method}"]
         elif mention.status == "not_found":
-            found.setdefault("not_found", []).append(described)
+            kinds = ["not_found"]
         else:
-            found.setdefault("duplicates", []).append(described)
+            kinds = ["duplicates"]
         if mention.ambiguous:
-            found.setdefault("ambiguous", []).append(described)
+            kinds.append("ambiguous")
+        for kind in kinds:
+            n = counts.get(kind, 0)
+            counts[kind] = n + 1
+            if n < NOTE_EXAMPLES:
+                found.setdefault(kind, []).append(f"{where}: {mention.string!r} ({mention.label})")
     if failure is not None:
+        counts["parse_failures"] = 1
         found["parse_failures"] = [f"{where}: {failure.reason}: {failure.excerpt!r}"]
-    return {kind: note(len(found[kind]), found[kind][:NOTE_EXAMPLES]) for kind in GROUNDING_NOTES if kind in found}
+    return {kind: note(counts[kind], found[kind]) for kind in GROUNDING_NOTES if kind in counts}
 
 
 MENTIONS = MentionsFormat()

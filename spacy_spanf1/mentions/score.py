@@ -13,6 +13,7 @@ Under the span schemes, a mention that is not found or is a duplicate is a
 prediction that matches nothing (SPU, or FP under iou and overlap): it is
 scored as a span past the end of its document, where no gold span is.
 """
+import gc
 import re
 import string as string_module
 from collections import Counter
@@ -21,11 +22,12 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..engine.counts import PRFCounts
 from ..engine.scorer import evaluate_spans
-from ..exceptions import SettingError
+from ..exceptions import InputError, SettingError
 from ..results import SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
-from .ground import GroundedMention, Text, check_fuzzy, ground_in
-from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer
+from ..spans import span_problem
+from .ground import GroundedMention, Text, check_fuzzy, check_text, ground_in
+from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer, plain_pairs, short_repr
 
 #: The counts of a grounding report, in the order reports list them: the
 #: first six partition the mentions (a duplicate counts under no method).
@@ -160,6 +162,9 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
     of pairs or objects, or an object of labels, is read as the same JSON
     would be; anything else is a parse failure."""
     if isinstance(answer, (list, tuple, dict)):
+        pairs = plain_pairs(answer)
+        if pairs is not None:  # the common case: read in one pass
+            return pairs, [None] * len(pairs), None
         parsed = mentions_of_record(answer)
     else:
         parsed = parse_answer(answer, label)
@@ -176,6 +181,8 @@ def ground_document(text: str, mentions: Sequence[Mention], placed: Sequence[Opt
     """Ground a document's mentions; those inline markup placed keep their
     offsets (method "exact"), the others are grounded by their strings."""
     doc = Text(text)
+    if placed.count(None) == len(placed):  # no inline markup
+        return ground_in(doc, mentions, ground, threshold)
     by_string = [m for m, offsets in zip(mentions, placed) if offsets is None]
     grounded = iter(ground_in(doc, by_string, ground, threshold))
     out = []
@@ -230,12 +237,7 @@ def evaluate_mentions(
     check_unit(unit)
     threshold = check_fuzzy(fuzzy)
     span_schemes = [n for n in names if n in SCHEMES]
-    gold_spans: List[List[Tuple[int, int, str]]] = []
-    pred_spans: List[List[Tuple[int, int, str]]] = []
-    gold_strings: List[List[Mention]] = []
-    pred_strings: List[List[Mention]] = []
-    documents: List[Dict[str, Any]] = []
-    totals = dict.fromkeys(GROUNDING_COUNTS, 0)
+    wants_strings = any(n in STRING_SCHEMES for n in names)
     texts = list(texts)
     gold, predicted = list(gold), list(predicted)
     if not len(gold) == len(predicted) == len(texts):
@@ -243,26 +245,91 @@ def evaluate_mentions(
             f"gold ({len(gold)}), predicted ({len(predicted)}) and texts ({len(texts)}) must hold one entry "
             "per document each", "texts",
         )
+    for k, text in enumerate(texts):
+        if type(text) is not str:
+            check_text(text, f"texts[{k}]")
     marked = _answer_labels(answer_labels, len(texts))
-    for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
-        mentions, placed, failure = read_prediction(answer, text, marked[k])
-        grounded = ground_document(text, mentions, placed, ground, threshold)
-        row = grounding_row(grounded, failure is not None)
-        for name, n in row.items():
-            totals[name] += n
-        spans, strings = _gold_of(gold_doc, text, unit, k)
-        gold_spans.append(spans)
-        gold_strings.append(strings)
-        pred_spans.append(predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=ground != "all"))
-        pred_strings.append(list(mentions))
-        documents.append({"counts": row, "mentions": grounded,
-                          "parse_failure": None if failure is None else failure.excerpt})
+    gold_spans: List[Sequence[Tuple[int, int, str]]] = []
+    pred_spans: List[List[Tuple[int, int, str]]] = []
+    gold_strings: List[List[Mention]] = []
+    pred_strings: List[Sequence[Mention]] = []
+    documents: List[Dict[str, Any]] = []
+    totals = dict.fromkeys(GROUNDING_COUNTS, 0)
+    scores_duplicates = ground != "all"
+    # A million mentions make millions of objects and no reference cycle:
+    # the collector, which would walk them again and again as they pile up,
+    # waits until they are made.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
+            mentions, placed, failure = read_prediction(answer, text, marked[k])
+            grounded = ground_document(text, mentions, placed, ground, threshold)
+            if unit == "char":
+                row, spans = _row_and_spans(grounded, len(text), scores_duplicates, failure is not None)
+            else:
+                row = grounding_row(grounded, failure is not None)
+                spans = predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=scores_duplicates)
+            for name, n in row.items():
+                totals[name] += n
+            gold_doc_spans, strings = _gold_of(gold_doc, text, unit, k, wants_strings)
+            gold_spans.append(gold_doc_spans)
+            gold_strings.append(strings)
+            pred_spans.append(spans)
+            pred_strings.append(mentions)
+            documents.append({"counts": row, "mentions": grounded,
+                              "parse_failure": None if failure is None else failure.excerpt})
+    finally:
+        if collecting:
+            gc.enable()
+    # While the spans are scored, the collector leaves alone what was made
+    # above (unless the caller keeps objects frozen of its own: they stay so).
+    freezing = collecting and gc.get_freeze_count() == 0
+    if freezing:
+        gc.freeze()
+    try:
+        span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
+    finally:
+        if freezing:
+            gc.unfreeze()
     results: Dict[str, SchemeResult] = {}
-    span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
     string_part = string_results(gold_strings, pred_strings, names)
     for name in names:
         results[name] = span_results[name] if name in span_results else string_part[name]
     return MentionScores(results, totals, documents)
+
+
+def _row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicates: bool,
+                   parse_failed: bool) -> Tuple[Dict[str, int], List[Tuple[int, int, str]]]:
+    """`grounding_row` and `predicted_spans` in char unit in one pass: the
+    same counts, and the same spans (those of the mentions without a place
+    past the end, one after another in the order listed, after the others)."""
+    spans = [(start, stop, label) for _, label, places, _, _, _ in grounded for start, stop in places]
+    exact = normalized = fuzzy = not_found = duplicates = ambiguous = 0
+    for _, label, _, method, status, is_ambiguous in grounded:
+        if is_ambiguous:
+            ambiguous += 1
+        if method == "exact":
+            exact += 1
+        elif method is not None:
+            if method == "normalized":
+                normalized += 1
+            else:
+                fuzzy += 1
+        else:
+            if status == "not_found":
+                not_found += 1
+            else:
+                duplicates += 1
+                if not scores_duplicates:
+                    continue
+            end += 1
+            spans.append((end, end + 1, label))
+            end += 1
+    row = {"mentions": len(grounded), "exact": exact, "normalized": normalized, "fuzzy": fuzzy,
+           "not_found": not_found, "duplicates": duplicates, "ambiguous": ambiguous,
+           "parse_failures": int(parse_failed)}
+    return row, spans
 
 
 def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: int) -> List[Optional[str]]:
@@ -283,8 +350,10 @@ def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: in
     return found
 
 
-def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[int, int, str]], List[Mention]]:
-    """A gold document's spans (in the unit) and its (text, label) pairs."""
+def _gold_of(gold_doc: Any, text: str, unit: str, k: int,
+             wants_strings: bool = True) -> Tuple[Sequence[Tuple[int, int, str]], List[Mention]]:
+    """A gold document's spans (in the unit), checked, and its (text, label)
+    pairs (only when wants_strings: the string schemes need them)."""
     if hasattr(gold_doc, "ents") and hasattr(gold_doc, "text"):
         if gold_doc.text != text:
             raise SettingError(f"the text of gold document {k} is not texts[{k}]", "texts")
@@ -296,8 +365,38 @@ def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[in
         return spans, [(e.text, e.label_) for e in ents]
     if unit == "token":
         raise SettingError("unit token needs the gold documents as spaCy Docs (their tokens)", "unit")
-    spans = [(int(s), int(e), str(label)) for s, e, label in gold_doc]
-    return spans, [(text[s:e], label) for s, e, label in spans]
+    if isinstance(gold_doc, (str, bytes, dict)) or not hasattr(gold_doc, "__iter__"):
+        raise InputError(f"gold document {k} is {short_repr(gold_doc)}, not a list of (start, end, label) spans "
+                         "or a spaCy Doc")
+    spans = gold_doc if type(gold_doc) is list else list(gold_doc)
+    n_chars = len(text)
+    for i, span in enumerate(spans):
+        # the common case first: a tuple of two ints and a str, in the text
+        if type(span) is tuple and len(span) == 3:
+            start, end, label = span
+            if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end <= n_chars:
+                continue
+        if spans is gold_doc:
+            spans = list(spans)
+        spans[i] = _gold_span(span, i, k, n_chars)
+    if not wants_strings:
+        return spans, []
+    return spans, [(text[start:end], label) for start, end, label in spans]
+
+
+def _gold_span(span: Any, i: int, k: int, n_chars: int) -> Tuple[int, int, str]:
+    """Span i of gold document k as (start, end, label) of int, int and str
+    (numpy's integers and strings are those), checked against the text's
+    length; InputError (a ValueError) saying what is wrong and what is valid."""
+    where = f"Span {i} of gold document {k}"
+    if isinstance(span, (str, bytes, dict)) or not hasattr(span, "__len__") or len(span) != 3:
+        raise InputError(f"{where} is {short_repr(span)}; a gold span is a (start, end, label) tuple "
+                         "of character offsets (end exclusive) and a label")
+    start, end, label = span
+    problem = span_problem(start, end, label, limit=n_chars)
+    if problem is not None:
+        raise InputError(f"{where} {problem}")
+    return int(start), int(end), str(label)
 
 
 def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
