@@ -393,7 +393,7 @@ def _gold_span(span: Any, i: int, k: int, n_chars: int) -> Tuple[int, int, str]:
         raise InputError(f"{where} is {short_repr(span)}; a gold span is a (start, end, label) tuple "
                          "of character offsets (end exclusive) and a label")
     start, end, label = span
-    problem = span_problem(start, end, label, limit=n_chars)
+    problem = span_problem(start, end, label, limit=n_chars, unit="char")
     if problem is not None:
         raise InputError(f"{where} {problem}")
     return int(start), int(end), str(label)
