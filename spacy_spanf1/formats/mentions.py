@@ -21,13 +21,15 @@ document's notes (`grounded_exact`, ..., `not_found`, `duplicates`,
 `ambiguous`, `parse_failures`), with examples.
 """
 from bisect import bisect_left, bisect_right
+from functools import partial
+from itertools import islice
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..mentions.ground import check_fuzzy, mention_problem
+from ..mentions.ground import Text, check_fuzzy, ground_in, mention_problem
 from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
-from ..mentions.score import ground_document, predicted_spans, read_prediction
-from ..notes import GROUNDING_NOTES, Notes, note
+from ..mentions.score import ground_document, read_prediction, row_and_spans
+from ..notes import Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
@@ -137,21 +139,30 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                 lineno,
             )
         label = record.get("label") if isinstance(record.get("label"), str) else None
-        mentions, placed, failure = read_prediction(answer, text, label)
-        grounded = ground_document(text, mentions, placed, ground, threshold)
+        if isinstance(answer, list):  # checked pairs: nothing to parse
+            mentions, failure = answer, None
+            grounded = ground_in(Text(text), mentions, ground, threshold)
+        else:
+            mentions, placed, failure = read_prediction(answer, text, label)
+            grounded = ground_document(text, mentions, placed, ground, threshold)
         # not found and duplicates: spans past the text, which match nothing
         unplaced: Dict[int, Any] = {}
-        spans = set(map(Span._make, predicted_spans(grounded, None, text, "char", scores_duplicates=ground != "all",
-                                                    unplaced=unplaced)))
+        row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None, unplaced)
         meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
-        notes = _notes(grounded, failure, where)
+        notes = _notes(grounded, row, failure, where)
         if notes:
             meta[NOTES_KEY] = notes
         meta[STRINGS_KEY] = list(mentions)
         if unplaced:
             meta[UNPLACED_KEY] = unplaced
         key = str(record["id"]) if "id" in record else None
-        yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=key, source=str(path))
+        yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno, key=key,
+                       source=str(path))
+
+
+#: Makes a Span of a (start, end, label) tuple without the keyword handling
+#: of its constructor.
+_span = partial(tuple.__new__, Span)
 
 
 def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
@@ -179,29 +190,30 @@ def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
     return out
 
 
-def _notes(grounded: List[Any], failure: Any, where: str) -> Notes:
-    """The grounding notes of a document: a count of each kind, and its
-    first NOTE_EXAMPLES mentions described (only those are formatted)."""
-    counts: Dict[str, int] = {}
-    found: Dict[str, List[str]] = {}
-    for mention in grounded:
-        if mention.status == "grounded":
-            kinds = [f"grounded_{mention.method}"]
-        elif mention.status == "not_found":
-            kinds = ["not_found"]
-        else:
-            kinds = ["duplicates"]
-        if mention.ambiguous:
-            kinds.append("ambiguous")
-        for kind in kinds:
-            n = counts.get(kind, 0)
-            counts[kind] = n + 1
-            if n < NOTE_EXAMPLES:
-                found.setdefault(kind, []).append(f"{where}: {mention.string!r} ({mention.label})")
+#: The notes of grounding, each with its count in a grounding row and what
+#: a mention of its kind is.
+_NOTE_KINDS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
+    ("grounded_exact", "exact", lambda m: m.method == "exact"),
+    ("grounded_normalized", "normalized", lambda m: m.method == "normalized"),
+    ("grounded_fuzzy", "fuzzy", lambda m: m.method == "fuzzy"),
+    ("not_found", "not_found", lambda m: m.status == "not_found"),
+    ("duplicates", "duplicates", lambda m: m.status == "duplicate"),
+    ("ambiguous", "ambiguous", lambda m: m.ambiguous),
+)
+
+
+def _notes(grounded: List[Any], row: Dict[str, int], failure: Any, where: str) -> Notes:
+    """The grounding notes of a document: the count of each kind (from its
+    grounding row) and its first NOTE_EXAMPLES mentions described (only
+    those are formatted)."""
+    found: Notes = {}
+    for kind, count, is_kind in _NOTE_KINDS:
+        if row[count]:
+            examples = islice(filter(is_kind, grounded), NOTE_EXAMPLES)
+            found[kind] = note(row[count], [f"{where}: {m.string!r} ({m.label})" for m in examples])
     if failure is not None:
-        counts["parse_failures"] = 1
-        found["parse_failures"] = [f"{where}: {failure.reason}: {failure.excerpt!r}"]
-    return {kind: note(counts[kind], found[kind]) for kind in GROUNDING_NOTES if kind in counts}
+        found["parse_failures"] = note(1, [f"{where}: {failure.reason}: {failure.excerpt!r}"])
+    return found
 
 
 MENTIONS = MentionsFormat()

@@ -17,8 +17,12 @@ import gc
 import re
 import string as string_module
 from collections import Counter
+from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy
 
 from ..engine.counts import PRFCounts
 from ..engine.scorer import evaluate_spans
@@ -181,7 +185,7 @@ def ground_document(text: str, mentions: Sequence[Mention], placed: Sequence[Opt
     """Ground a document's mentions; those inline markup placed keep their
     offsets (method "exact"), the others are grounded by their strings."""
     doc = Text(text)
-    if placed.count(None) == len(placed):  # no inline markup
+    if not any(placed):  # no inline markup
         return ground_in(doc, mentions, ground, threshold)
     by_string = [m for m, offsets in zip(mentions, placed) if offsets is None]
     grounded = iter(ground_in(doc, by_string, ground, threshold))
@@ -254,8 +258,9 @@ def evaluate_mentions(
     gold_strings: List[List[Mention]] = []
     pred_strings: List[Sequence[Mention]] = []
     documents: List[Dict[str, Any]] = []
-    totals = dict.fromkeys(GROUNDING_COUNTS, 0)
     scores_duplicates = ground != "all"
+    plain: List[int] = []  # the gold documents given as spans
+    rows: List[Dict[str, int]] = []
     # A million mentions make millions of objects and no reference cycle:
     # the collector, which would walk them again and again as they pile up,
     # waits until they are made.
@@ -266,22 +271,34 @@ def evaluate_mentions(
             mentions, placed, failure = read_prediction(answer, text, marked[k])
             grounded = ground_document(text, mentions, placed, ground, threshold)
             if unit == "char":
-                row, spans = _row_and_spans(grounded, len(text), scores_duplicates, failure is not None)
+                row, spans = row_and_spans(grounded, len(text), scores_duplicates, failure is not None)
             else:
                 row = grounding_row(grounded, failure is not None)
                 spans = predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=scores_duplicates)
-            for name, n in row.items():
-                totals[name] += n
-            gold_doc_spans, strings = _gold_of(gold_doc, text, unit, k, wants_strings)
-            gold_spans.append(gold_doc_spans)
-            gold_strings.append(strings)
+            rows.append(row)
+            if unit == "char" and (type(gold_doc) is list or not _is_doc(gold_doc)):  # checked below, all at once
+                gold_spans.append(_span_list(gold_doc, k))
+                gold_strings.append([])
+                plain.append(k)
+            else:
+                gold_doc_spans, strings = _gold_of(gold_doc, text, unit, k, wants_strings)
+                gold_spans.append(gold_doc_spans)
+                gold_strings.append(strings)
             pred_spans.append(spans)
             pred_strings.append(mentions)
             documents.append({"counts": row, "mentions": grounded,
                               "parse_failure": None if failure is None else failure.excerpt})
+        if plain and not _plain_gold([gold_spans[k] for k in plain], [len(texts[k]) for k in plain]):
+            for k in plain:
+                gold_spans[k], _ = _gold_of(gold[k], texts[k], unit, k, False)
+        if wants_strings:
+            for k in plain:
+                text = texts[k]
+                gold_strings[k] = [(text[start:end], label) for start, end, label in gold_spans[k]]
     finally:
         if collecting:
             gc.enable()
+    totals = {name: sum(map(itemgetter(name), rows)) for name in GROUNDING_COUNTS}
     # While the spans are scored, the collector leaves alone what was made
     # above (unless the caller keeps objects frozen of its own: they stay so).
     freezing = collecting and gc.get_freeze_count() == 0
@@ -299,24 +316,21 @@ def evaluate_mentions(
     return MentionScores(results, totals, documents)
 
 
-def _row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicates: bool,
-                   parse_failed: bool) -> Tuple[Dict[str, int], List[Tuple[int, int, str]]]:
-    """`grounding_row` and `predicted_spans` in char unit in one pass: the
-    same counts, and the same spans (those of the mentions without a place
-    past the end, one after another in the order listed, after the others)."""
+_METHOD, _AMBIGUOUS = itemgetter(3), itemgetter(5)
+
+
+def row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicates: bool, parse_failed: bool,
+                  unplaced: Optional[Dict[int, Tuple[str, str]]] = None) -> Tuple[Dict[str, int], List[Tuple[int, int, str]]]:
+    """`grounding_row` and `predicted_spans` in char unit (end: the text's
+    length), counted in bulk: the same counts, and the same spans (those of
+    the mentions without a place past the end, one after another in the
+    order listed, after the others) and `unplaced`."""
     spans = [(start, stop, label) for _, label, places, _, _, _ in grounded for start, stop in places]
-    exact = normalized = fuzzy = not_found = duplicates = ambiguous = 0
-    for _, label, _, method, status, is_ambiguous in grounded:
-        if is_ambiguous:
-            ambiguous += 1
-        if method == "exact":
-            exact += 1
-        elif method is not None:
-            if method == "normalized":
-                normalized += 1
-            else:
-                fuzzy += 1
-        else:
+    methods = list(map(_METHOD, grounded))
+    exact, normalized, fuzzy = methods.count("exact"), methods.count("normalized"), methods.count("fuzzy")
+    not_found = duplicates = 0
+    if exact + normalized + fuzzy < len(grounded):
+        for string, label, _, _, status, _ in [m for m in grounded if m[3] is None]:
             if status == "not_found":
                 not_found += 1
             else:
@@ -325,11 +339,36 @@ def _row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplica
                     continue
             end += 1
             spans.append((end, end + 1, label))
+            if unplaced is not None:
+                unplaced[end] = (string, status)
             end += 1
     row = {"mentions": len(grounded), "exact": exact, "normalized": normalized, "fuzzy": fuzzy,
-           "not_found": not_found, "duplicates": duplicates, "ambiguous": ambiguous,
+           "not_found": not_found, "duplicates": duplicates, "ambiguous": sum(map(_AMBIGUOUS, grounded)),
            "parse_failures": int(parse_failed)}
     return row, spans
+
+
+def _plain_gold(docs: Sequence[Sequence[Any]], n_chars: Sequence[int]) -> bool:
+    """Whether every span of these gold documents is a (start, end, label)
+    tuple of int, int and str with 0 <= start < end <= its text's length
+    (n_chars, per document): checked a column at a time over all of them.
+    False sends each document through `_gold_of`, which says what is wrong
+    (or takes numpy's integers and strings)."""
+    flat = list(chain.from_iterable(docs))
+    if not flat:
+        return True
+    if set(map(type, flat)) != {tuple} or set(map(len, flat)) != {3}:
+        return False
+    starts, ends, labels = (list(map(itemgetter(i), flat)) for i in range(3))
+    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int} or set(map(type, labels)) != {str}:
+        return False
+    try:
+        start = numpy.array(starts, dtype=numpy.int64)
+        end = numpy.array(ends, dtype=numpy.int64)
+    except OverflowError:
+        return False
+    limit = numpy.repeat(numpy.asarray(n_chars, dtype=numpy.int64), list(map(len, docs)))
+    return bool(((start >= 0) & (start < end) & (end <= limit)).all())
 
 
 def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: int) -> List[Optional[str]]:
@@ -350,11 +389,27 @@ def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: in
     return found
 
 
+def _is_doc(gold_doc: Any) -> bool:
+    """A spaCy Doc (duck-typed, so that spaCy is not imported)."""
+    return hasattr(gold_doc, "ents") and hasattr(gold_doc, "text")
+
+
+def _span_list(gold_doc: Any, k: int) -> List[Any]:
+    """A gold document of spans as a list (unchecked); InputError for one
+    that is no collection of spans."""
+    if type(gold_doc) is list:
+        return gold_doc
+    if isinstance(gold_doc, (str, bytes, dict)) or not hasattr(gold_doc, "__iter__"):
+        raise InputError(f"gold document {k} is {short_repr(gold_doc)}, not a list of (start, end, label) spans "
+                         "or a spaCy Doc")
+    return list(gold_doc)
+
+
 def _gold_of(gold_doc: Any, text: str, unit: str, k: int,
              wants_strings: bool = True) -> Tuple[Sequence[Tuple[int, int, str]], List[Mention]]:
     """A gold document's spans (in the unit), checked, and its (text, label)
     pairs (only when wants_strings: the string schemes need them)."""
-    if hasattr(gold_doc, "ents") and hasattr(gold_doc, "text"):
+    if _is_doc(gold_doc):
         if gold_doc.text != text:
             raise SettingError(f"the text of gold document {k} is not texts[{k}]", "texts")
         ents = list(gold_doc.ents)
@@ -365,10 +420,7 @@ def _gold_of(gold_doc: Any, text: str, unit: str, k: int,
         return spans, [(e.text, e.label_) for e in ents]
     if unit == "token":
         raise SettingError("unit token needs the gold documents as spaCy Docs (their tokens)", "unit")
-    if isinstance(gold_doc, (str, bytes, dict)) or not hasattr(gold_doc, "__iter__"):
-        raise InputError(f"gold document {k} is {short_repr(gold_doc)}, not a list of (start, end, label) spans "
-                         "or a spaCy Doc")
-    spans = gold_doc if type(gold_doc) is list else list(gold_doc)
+    spans = _span_list(gold_doc, k)
     n_chars = len(text)
     for i, span in enumerate(spans):
         # the common case first: a tuple of two ints and a str, in the text
