@@ -17,9 +17,9 @@ import gc
 import re
 import string as string_module
 from collections import Counter
+from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -263,13 +263,22 @@ def evaluate_mentions(
     rows: List[Dict[str, int]] = []
     # A million mentions make millions of objects and no reference cycle:
     # the collector, which would walk them again and again as they pile up,
-    # waits until they are made.
+    # is off while they are made, and they are frozen (left alone by it)
+    # while the spans are scored, unless the caller keeps objects frozen of
+    # its own (those stay so; the collector then walks ours once).
     collecting = gc.isenabled()
+    freezing = collecting and gc.get_freeze_count() == 0
+    frozen = False
     gc.disable()
     try:
         for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
-            mentions, placed, failure = read_prediction(answer, text, marked[k])
-            grounded = ground_document(text, mentions, placed, ground, threshold)
+            pairs = plain_pairs(answer) if type(answer) is list else None
+            if pairs is not None:  # the common case: checked pairs, nothing placed
+                mentions, failure = pairs, None
+                grounded = ground_in(Text(text), pairs, ground, threshold)
+            else:
+                mentions, placed, failure = read_prediction(answer, text, marked[k])
+                grounded = ground_document(text, mentions, placed, ground, threshold)
             if unit == "char":
                 row, spans = row_and_spans(grounded, len(text), scores_duplicates, failure is not None)
             else:
@@ -295,19 +304,17 @@ def evaluate_mentions(
             for k in plain:
                 text = texts[k]
                 gold_strings[k] = [(text[start:end], label) for start, end, label in gold_spans[k]]
+        if freezing:
+            gc.freeze()
+            frozen = True
     finally:
         if collecting:
             gc.enable()
     totals = {name: sum(map(itemgetter(name), rows)) for name in GROUNDING_COUNTS}
-    # While the spans are scored, the collector leaves alone what was made
-    # above (unless the caller keeps objects frozen of its own: they stay so).
-    freezing = collecting and gc.get_freeze_count() == 0
-    if freezing:
-        gc.freeze()
     try:
         span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
     finally:
-        if freezing:
+        if frozen:
             gc.unfreeze()
     results: Dict[str, SchemeResult] = {}
     string_part = string_results(gold_strings, pred_strings, names)
