@@ -99,12 +99,15 @@ def check_mentions(mentions: Any, where: str = "") -> List[Tuple[str, str]]:
     if isinstance(mentions, (str, bytes, dict)) or not hasattr(mentions, "__iter__"):
         raise InputError(f"{where}the mentions are {short_repr(mentions)}, not a list of (string, label) pairs")
     items = mentions if type(mentions) is list else list(mentions)
-    if set(map(type, items)) <= {tuple, list} and set(map(len, items)) <= {2}:  # checked in one pass
-        for string, label in items:
-            if type(string) is not str or type(label) is not str or not label or not string or string.isspace():
-                break
-        else:
-            return items
+    if set(map(type, items)) <= {tuple, list}:  # the common case, checked in one pass
+        try:
+            for string, label in items:
+                if type(string) is not str or type(label) is not str or not label or not string or string.isspace():
+                    break
+            else:
+                return items
+        except ValueError:  # an item of another length: said below
+            pass
     out = []
     for k, item in enumerate(items):
         if isinstance(item, (str, bytes, dict)) or not hasattr(item, "__len__") or len(item) != 2:

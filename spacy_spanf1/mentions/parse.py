@@ -283,11 +283,14 @@ def plain_pairs(items: Any) -> Optional[List[Mention]]:
     if type(items) is not list:
         return None
     kinds = set(map(type, items))
-    if not kinds <= {tuple, list} or not set(map(len, items)) <= {2}:
+    if not kinds <= {tuple, list}:
         return None
-    for string, label in items:
-        if type(string) is not str or type(label) is not str or not label or not string or string.isspace():
-            return None
+    try:
+        for string, label in items:
+            if type(string) is not str or type(label) is not str or not label or not string or string.isspace():
+                return None
+    except ValueError:  # an item of another length
+        return None
     return items if list not in kinds else list(map(tuple, items))
 
 
