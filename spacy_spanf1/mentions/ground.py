@@ -186,9 +186,13 @@ def occurrences(text: str, string: str) -> List[Tuple[int, int]]:
 
 def normalize(text: str) -> str:
     """NFKC, case folding, runs of whitespace as one space, stripped."""
-    if text.isascii():  # NFKC changes no ASCII character; folding is lower case
-        return " ".join(text.lower().split())
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    try:
+        if text.isascii():  # NFKC changes no ASCII character; folding is lower case
+            return " ".join(text.lower().split())
+        return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    except (AttributeError, TypeError):
+        check_text(text, "the text to normalize")
+        raise
 
 
 def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:

@@ -29,6 +29,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy
 
+from ..exceptions import SettingError
+
 #: A mention: its surface string and its label.
 Mention = Tuple[str, str]
 #: The keys of a mention object's string and label, in the order tried.
@@ -114,6 +116,9 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
     label (Optional[str]): The label of a GPT-NER query (`@@…##` marks
         carry none).
     """
+    if label is not None and (not isinstance(label, str) or not label):
+        raise SettingError(f"'label' is {short_repr(label)} ({type(label).__name__}); the label of a GPT-NER "
+                           "query is a non-empty string, or None", "label")
     if not isinstance(answer, str):
         return ParseFailure(f"the answer is a {type(answer).__name__}, not a string", value_text(answer))
     value, found = _whole_json(answer)

@@ -46,6 +46,8 @@ _PUNCTUATION = frozenset(string_module.punctuation)
 def squad_normalize(text: str) -> str:
     """The SQuAD answer normalization: lower case, punctuation removed,
     articles removed, whitespace collapsed (in that order, as its script)."""
+    if not isinstance(text, str):
+        check_text(text, "the text to normalize")
     text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
 

@@ -205,3 +205,25 @@ def test_the_command_line_a_line_nested_too_deeply_is_one_line(tmp_path):
     answers.write_text('{"text": "Ann Lee flew.", "output": ' + "[" * 5000 + "]" * 5000 + "}\n", encoding="utf-8")
     result = invoke(["compare", gold, answers, "--format", "mentions", "--schemes", "strict"])
     assert_clean_failure(result, 1, "answers.jsonl:1: the JSON nests deeper than Python's JSON reader follows")
+
+
+# --------------------------------------------------------------------------
+# The other public functions
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("label", [5, ""], ids=["int", "empty"])
+def test_parse_answer_a_bad_query_label_is_an_error(label):
+    from spacy_spanf1 import SettingError
+
+    with pytest.raises(SettingError, match=r"^'label' is .*; the label of a GPT-NER query is a non-empty string"):
+        parse_answer("@@Ann Lee## flew.", label=label)
+
+
+@pytest.mark.parametrize("text", [None, 5], ids=["none", "int"])
+def test_the_normalizations_take_strings_only(text):
+    from spacy_spanf1.mentions import normalize, squad_normalize
+
+    for function in (normalize, squad_normalize):
+        with pytest.raises(InputError, match=r"^the text to normalize is .*; the text of a document is a string$"):
+            function(text)
