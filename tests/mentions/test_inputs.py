@@ -65,8 +65,7 @@ def test_ground_mentions_takes_numpy_strings():
     grounded = ground_mentions(numpy.str_(TEXT), numpy.array([["Ann", "PER"], ["Lee", "PER"]]))
     assert [(m.string, m.label, m.spans) for m in grounded] == [("Ann", "PER", [(0, 3)]), ("Lee", "PER", [(4, 7)])]
     assert {type(m.label) for m in grounded} == {str}
-    labels = [numpy.str_("PER")]
-    assert ground_mentions(TEXT, [("Ann", labels[0])])[0].spans == [(0, 3)]
+    assert ground_mentions(TEXT, [("Ann", numpy.str_("PER"))])[0].spans == [(0, 3)]
 
 
 # --------------------------------------------------------------------------
