@@ -21,13 +21,15 @@ document's notes (`grounded_exact`, ..., `not_found`, `duplicates`,
 `ambiguous`, `parse_failures`), with examples.
 """
 from bisect import bisect_left, bisect_right
+from functools import partial
+from itertools import islice
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..mentions.ground import check_fuzzy
-from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts
-from ..mentions.score import ground_document, predicted_spans, read_prediction
-from ..notes import GROUNDING_NOTES, Notes, note
+from ..mentions.ground import Text, check_fuzzy, ground_in, mention_problem
+from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
+from ..mentions.score import ground_document, read_prediction, row_and_spans
+from ..notes import Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
@@ -138,58 +140,80 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                 lineno,
             )
         label = record.get("label") if isinstance(record.get("label"), str) else None
-        mentions, placed, failure = read_prediction(answer, text, label)
-        grounded = ground_document(text, mentions, placed, ground, threshold)
+        if isinstance(answer, list):  # checked pairs: nothing to parse
+            mentions, failure = answer, None
+            grounded = ground_in(Text(text), mentions, ground, threshold)
+        else:
+            mentions, placed, failure = read_prediction(answer, text, label)
+            grounded = ground_document(text, mentions, placed, ground, threshold)
         # not found and duplicates: spans past the text, which match nothing
         unplaced: Dict[int, Any] = {}
-        spans = set(map(Span._make, predicted_spans(grounded, None, text, "char", scores_duplicates=ground != "all",
-                                                    unplaced=unplaced)))
+        row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None, unplaced)
         meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
-        notes = _notes(grounded, failure, where)
+        notes = _notes(grounded, row, failure, where)
         if notes:
             meta[NOTES_KEY] = notes
         meta[STRINGS_KEY] = list(mentions)
         if unplaced:
             meta[UNPLACED_KEY] = unplaced
-        yield Document(where, sorted(spans), text, meta=meta, line=lineno, key=record_key(record), source=str(path))
+        yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno,
+                       key=record_key(record), source=str(path))
+
+
+#: Makes a Span of a (start, end, label) tuple without the keyword handling
+#: of its constructor.
+_span = partial(tuple.__new__, Span)
 
 
 def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
     """A record's mentions as (string, label) pairs; InputError naming the
-    first bad one."""
+    first bad one (`mention_problem`, the check `ground_mentions` makes)."""
     if not isinstance(items, list):
         raise InputError(f'"mentions" is a {type(items).__name__}, not a list', path, lineno)
+    pairs = plain_pairs(items)
+    if pairs is not None:  # the common case: checked in one pass
+        return pairs
     out = []
     for k, item in enumerate(items):
         parts = mention_parts(item)
         if parts is None:
-            raise InputError(f'mention {k} is {item!r}, not {{"text", "label"}} or [string, label]', path, lineno)
+            raise InputError(f'mention {k} is {short_repr(item)}, not {{"text", "label"}} or [string, label]',
+                             path, lineno)
         string, label = parts
-        if not isinstance(string, str) or not string.strip():
-            raise InputError(f"mention {k} has no string (keys {', '.join(STRING_KEYS)}): {item!r}", path, lineno)
-        if label is None:
-            raise InputError(f"mention {k} ({string!r}) has no label (keys {', '.join(LABEL_KEYS)})", path, lineno)
-        if not isinstance(label, str) or not label:
-            raise InputError(f"mention {k} ({string!r}) has the label {label!r}; labels are non-empty strings", path, lineno)
+        problem = mention_problem(string, label)
+        if problem is not None:
+            if isinstance(item, dict) and (problem.startswith("has the string") or label is None):
+                keys = STRING_KEYS if problem.startswith("has the string") else LABEL_KEYS
+                problem += f" (keys {', '.join(keys)})"
+            raise InputError(f"mention {k} {problem}", path, lineno)
         out.append((string, label))
     return out
 
 
-def _notes(grounded: List[Any], failure: Any, where: str) -> Notes:
-    found: Dict[str, List[str]] = {}
-    for mention in grounded:
-        described = f"{where}: {mention.string!r} ({mention.label})"
-        if mention.status == "grounded":
-            found.setdefault(f"grounded_{mention.method}", []).append(described)
-        elif mention.status == "not_found":
-            found.setdefault("not_found", []).append(described)
-        else:
-            found.setdefault("duplicates", []).append(described)
-        if mention.ambiguous:
-            found.setdefault("ambiguous", []).append(described)
+#: The notes of grounding, each with its count in a grounding row and what
+#: a mention of its kind is.
+_NOTE_KINDS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
+    ("grounded_exact", "exact", lambda m: m.method == "exact"),
+    ("grounded_normalized", "normalized", lambda m: m.method == "normalized"),
+    ("grounded_fuzzy", "fuzzy", lambda m: m.method == "fuzzy"),
+    ("not_found", "not_found", lambda m: m.status == "not_found"),
+    ("duplicates", "duplicates", lambda m: m.status == "duplicate"),
+    ("ambiguous", "ambiguous", lambda m: m.ambiguous),
+)
+
+
+def _notes(grounded: List[Any], row: Dict[str, int], failure: Any, where: str) -> Notes:
+    """The grounding notes of a document: the count of each kind (from its
+    grounding row) and its first NOTE_EXAMPLES mentions described (only
+    those are formatted)."""
+    found: Notes = {}
+    for kind, count, is_kind in _NOTE_KINDS:
+        if row[count]:
+            examples = islice(filter(is_kind, grounded), NOTE_EXAMPLES)
+            found[kind] = note(row[count], [f"{where}: {m.string!r} ({m.label})" for m in examples])
     if failure is not None:
-        found["parse_failures"] = [f"{where}: {failure.reason}: {failure.excerpt!r}"]
-    return {kind: note(len(found[kind]), found[kind][:NOTE_EXAMPLES]) for kind in GROUNDING_NOTES if kind in found}
+        found["parse_failures"] = note(1, [f"{where}: {failure.reason}: {failure.excerpt!r}"])
+    return found
 
 
 MENTIONS = MentionsFormat()

@@ -67,6 +67,9 @@ def json_lines(path: PathLike) -> Iterator[Tuple[int, Dict[str, Any]]]:
             record = json.loads(line)
         except json.JSONDecodeError as err:
             raise InputError(f"invalid JSON ({err.msg}, column {err.colno})", path, lineno) from None
+        except RecursionError:
+            raise InputError("the JSON nests deeper than Python's JSON reader follows (about 1,000 levels)",
+                             path, lineno) from None
         if not isinstance(record, dict):
             raise InputError(
                 f"expected a JSON object a line, got a {type(record).__name__}", path, lineno

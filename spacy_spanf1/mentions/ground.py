@@ -25,8 +25,9 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..exceptions import SettingError
+from ..exceptions import InputError, SettingError
 from ..settings import GROUNDINGS, check_choice
+from .parse import short_repr
 
 #: The methods, in the order they are tried.
 METHODS: Tuple[str, ...] = ("exact", "normalized", "fuzzy")
@@ -66,6 +67,57 @@ def check_fuzzy(fuzzy: Optional[float]) -> Optional[float]:
     if isinstance(fuzzy, bool) or not isinstance(fuzzy, (int, float)) or not 0 < fuzzy <= 1:
         raise SettingError(f"'fuzzy' is a similarity threshold in (0, 1], got {fuzzy!r}", "fuzzy")
     return float(fuzzy)
+
+
+def check_text(text: Any, where: str) -> str:
+    """The text of a document, a string; InputError naming `where` (e.g.
+    "texts[3]") otherwise."""
+    if not isinstance(text, str):
+        raise InputError(f"{where} is {short_repr(text)} ({type(text).__name__}); the text of a document is a string")
+    return text
+
+
+def mention_problem(string: Any, label: Any) -> Optional[str]:
+    """What is wrong with a mention's string and label, as text that follows
+    "mention 3 " in a message (what it has, and what is valid); None when
+    both are fine. The one mention check of `ground_mentions` and the
+    `mentions` reader."""
+    if not isinstance(string, str) or not string.strip():
+        return f"has the string {short_repr(string)}; a mention's string is a non-blank string"
+    if label is None:
+        return f"({string!r}) has no label; labels are non-empty strings"
+    if not isinstance(label, str) or not label:
+        return f"({string!r}) has the label {short_repr(label)}; labels are non-empty strings"
+    return None
+
+
+def check_mentions(mentions: Any, where: str = "") -> List[Tuple[str, str]]:
+    """The (string, label) pairs of a document, checked: InputError naming
+    the first bad one (its index; `where` the document, for a message that
+    starts "document 3, mention 1 ..."). A string or label of a subclass of
+    str (numpy's) becomes a str."""
+    if isinstance(mentions, (str, bytes, dict)) or not hasattr(mentions, "__iter__"):
+        raise InputError(f"{where}the mentions are {short_repr(mentions)}, not a list of (string, label) pairs")
+    items = mentions if type(mentions) is list else list(mentions)
+    if set(map(type, items)) <= {tuple, list}:  # the common case, checked in one pass
+        try:
+            for string, label in items:
+                if type(string) is not str or type(label) is not str or not label or not string or string.isspace():
+                    break
+            else:
+                return items
+        except ValueError:  # an item of another length: said below
+            pass
+    out = []
+    for k, item in enumerate(items):
+        if isinstance(item, (str, bytes, dict)) or not hasattr(item, "__len__") or len(item) != 2:
+            raise InputError(f"{where}mention {k} is {short_repr(item)}, not a (string, label) pair")
+        string, label = item
+        problem = mention_problem(string, label)
+        if problem is not None:
+            raise InputError(f"{where}mention {k} {problem}")
+        out.append((str(string), str(label)))
+    return out
 
 
 class Text:
@@ -134,9 +186,13 @@ def occurrences(text: str, string: str) -> List[Tuple[int, int]]:
 
 def normalize(text: str) -> str:
     """NFKC, case folding, runs of whitespace as one space, stripped."""
-    if text.isascii():  # NFKC changes no ASCII character; folding is lower case
-        return " ".join(text.lower().split())
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    try:
+        if text.isascii():  # NFKC changes no ASCII character; folding is lower case
+            return " ".join(text.lower().split())
+        return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    except (AttributeError, TypeError):
+        check_text(text, "the text to normalize")
+        raise
 
 
 def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
@@ -235,14 +291,16 @@ def ground_mentions(
 ) -> List[GroundedMention]:
     """Ground each mention in text (one record per mention, in order).
 
-    mentions (Sequence[Tuple[str, str]]): (string, label) pairs.
+    mentions (Sequence[Tuple[str, str]]): (string, label) pairs: non-blank
+        strings, non-empty labels (str, or a subclass such as numpy's str_);
+        InputError (a ValueError) naming the first bad one.
     ground (str): "ordered", "first" or "all".
     fuzzy (Optional[float]): The similarity threshold of fuzzy grounding,
         in (0, 1]; None: no fuzzy stage.
     """
     check_choice("ground", ground, GROUNDINGS)
     threshold = check_fuzzy(fuzzy)
-    return ground_in(Text(text), mentions, ground, threshold)
+    return ground_in(Text(check_text(text, "the text")), check_mentions(mentions), ground, threshold)
 
 
 def ground_in(
@@ -254,18 +312,20 @@ def ground_in(
     number of its listings; the normalized and fuzzy stages run only for
     strings exact search does not find."""
     find = doc.text.find
-    # a string found as it is: its candidates, how often it was listed
-    exact: Dict[str, Tuple[List[Tuple[int, int]], int]] = {}
+    # a string found as it is: its candidates; how often it was listed, for
+    # a string listed more than once
+    exact: Dict[str, List[Tuple[int, int]]] = {}
+    repeats: Dict[str, int] = {}
     other: Dict[Tuple[str, str], List[Tuple[int, int]]] = {}
     listed: Dict[Tuple[str, str], int] = {}
     out: List[GroundedMention] = []
     append = out.append
     every = ground == "all"
     for string, label in mentions:
-        seen = exact.get(string)
-        if seen is not None:
-            candidates, k = seen
-            exact[string] = candidates, k + 1
+        candidates = exact.get(string)
+        if candidates is not None:
+            k = repeats.get(string, 1)
+            repeats[string] = k + 1
             ambiguous = len(candidates) > 1
             if ground == "ordered" and k < len(candidates):
                 append(_record(GroundedMention, (string, label, [candidates[k]], "exact", "grounded", ambiguous)))
@@ -277,15 +337,17 @@ def ground_in(
             end = start + len(string)
             following = find(string, end)
             if following < 0:  # the common case: one occurrence
-                exact[string] = [(start, end)], 1
-                append(_record(GroundedMention, (string, label, [(start, end)], "exact", "grounded", False)))
+                # the record's list is the string's candidates: a later
+                # listing only reads that it holds one
+                candidates = exact[string] = [(start, end)]
+                append(_record(GroundedMention, (string, label, candidates, "exact", "grounded", False)))
                 continue
             candidates = [(start, end)]
             while following >= 0:
                 end = following + len(string)
                 candidates.append((following, end))
                 following = find(string, end)
-            exact[string] = candidates, 1
+            exact[string] = candidates
             spans = list(candidates) if every else [candidates[0]]
             append(_record(GroundedMention, (string, label, spans, "exact", "grounded", True)))
             continue

@@ -15,13 +15,21 @@ An answer is parsed as (the first that applies):
 
 Anything else is a parse failure (`ParseFailure`, with the reason): the
 document predicts nothing and the failure is counted, never fatal. An empty
-list or object is a valid answer that predicts nothing.
+list or object is a valid answer that predicts nothing. JSON nested deeper
+than Python's JSON reader can follow (about a thousand levels; a mention
+list has three) is not read, nor any JSON inside it: an answer that is only
+that is a parse failure.
 """
 import difflib
 import json
 import re
+import reprlib
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy
+
+from ..exceptions import SettingError
 
 #: A mention: its surface string and its label.
 Mention = Tuple[str, str]
@@ -34,6 +42,28 @@ ANSWER_EXCERPT = 200
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.S)
 _XML = re.compile(r"<([A-Za-z_][\w.-]*)>(.*?)</\1>", re.S)
 _GPT_NER = re.compile(r"@@(.*?)##", re.S)
+_OPENING = re.compile(r"[\[{]")
+_DEEP = "the JSON nests deeper than Python's JSON reader follows"
+
+#: The repr of a value in a failure's reason or an error: a long or deeply
+#: nested value is cut short (as "..."), and never recurses far.
+_short = reprlib.Repr()
+_short.maxlevel, _short.maxstring, _short.maxother = 4, 60, 60
+_short.maxlist = _short.maxtuple = _short.maxdict = 6
+
+
+def short_repr(value: Any) -> str:
+    """repr(value), cut short when long or deeply nested (for messages)."""
+    return _short.repr(value)
+
+
+def value_text(value: Any) -> str:
+    """The text of an answer given as a Python value: its repr, or a repr
+    cut short for a value nested too deeply for repr."""
+    try:
+        return repr(value)
+    except RecursionError:
+        return _short.repr(value)
 
 
 @dataclass
@@ -86,13 +116,18 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
     label (Optional[str]): The label of a GPT-NER query (`@@…##` marks
         carry none).
     """
+    if label is not None and (not isinstance(label, str) or not label):
+        raise SettingError(f"'label' is {short_repr(label)} ({type(label).__name__}); the label of a GPT-NER "
+                           "query is a non-empty string, or None", "label")
     if not isinstance(answer, str):
-        return ParseFailure(f"the answer is a {type(answer).__name__}, not a string", str(answer))
+        return ParseFailure(f"the answer is a {type(answer).__name__}, not a string", value_text(answer))
     value, found = _whole_json(answer)
-    if found:
+    if found is True:
         return _mentions_of(value, answer)
+    deep = found is _DEEP
     value, found = _json_in_prose(answer)
-    if found:
+    deep = deep or found is _DEEP
+    if found is True:
         # A text rewritten with markup may hold a bracketed value of its own
         # ("scored [1, 2]"): JSON in the prose wins over markup only when it
         # gives mentions.
@@ -107,32 +142,71 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
         if label is None:
             return ParseFailure("@@…## marks need the label of the query (a record's \"label\")", answer)
         return _markup(answer, _GPT_NER, lambda m: label, lambda m: m.group(1))
+    if deep:
+        return ParseFailure(_DEEP, answer)
     return ParseFailure("no JSON value and no inline markup", answer)
 
 
-def _whole_json(answer: str) -> Tuple[Any, bool]:
-    """The answer as JSON, or the first code fence that parses as JSON."""
+def _whole_json(answer: str) -> Tuple[Any, Any]:
+    """(The answer as JSON, or the first code fence that parses as JSON,
+    True); (None, False) when none parses; (None, _DEEP) when none parses
+    and the answer or a fence nests too deeply to read."""
     text = answer.strip()
+    found: Any = False
     for candidate in [text] + [m.group(1).strip() for m in _FENCE.finditer(answer)]:
         try:
             return json.loads(candidate), True
+        except RecursionError:
+            found = _DEEP
         except ValueError:
             pass
-    return None, False
+    return None, found
 
 
-def _json_in_prose(answer: str) -> Tuple[Any, bool]:
-    """The first JSON list or object in the prose (the first "[" or "{" a
-    value parses from)."""
+def _json_in_prose(answer: str) -> Tuple[Any, Any]:
+    """(The first JSON list or object in the prose (the first "[" or "{" a
+    value parses from), True); (None, False) when there is none; (None,
+    _DEEP) when there is none and some bracket nests too deeply to read.
+    What follows a bracket that nests too deeply, to where its brackets
+    close, is not searched (it would be read again and again, for every
+    bracket in it)."""
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"[\[{]", answer):
+    found: Any = False
+    match = _OPENING.search(answer)
+    while match is not None:
+        start = match.start()
         try:
-            value, _ = decoder.raw_decode(answer, match.start())
+            value, _ = decoder.raw_decode(answer, start)
+        except RecursionError:
+            found = _DEEP
+            match = _OPENING.search(answer, _closing(answer, start))
+            continue
         except ValueError:
+            match = _OPENING.search(answer, start + 1)
             continue
         if isinstance(value, (list, dict)):
             return value, True
-    return None, False
+        match = _OPENING.search(answer, start + 1)
+    return None, found
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the brackets opened from text[start] (a "[" or "{") are all
+    closed again, counting every bracket, those in JSON strings too: the
+    end of the text when they never are. Read a window at a time, each
+    twice the last, so that the cost is that of the stretch read."""
+    depth, window = 0, 4096
+    while start < len(text):
+        codes = numpy.frombuffer(text[start : start + window].encode("utf-32-le"), dtype=numpy.uint32)
+        steps = ((codes == 91) | (codes == 123)).astype(numpy.int64) - ((codes == 93) | (codes == 125))
+        levels = depth + numpy.cumsum(steps)
+        closed = numpy.flatnonzero(levels <= 0)
+        if len(closed):
+            return start + int(closed[0]) + 1
+        depth = int(levels[-1])
+        start += len(codes)
+        window *= 2
+    return len(text)
 
 
 def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
@@ -147,7 +221,8 @@ def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
             if isinstance(strings, str):
                 strings = [strings]
             if not (isinstance(strings, list) and all(isinstance(s, str) for s in strings)):
-                return ParseFailure(f"the strings of label {label!r} are {strings!r}, not a list of strings", answer)
+                return ParseFailure(f"the strings of label {_short.repr(label)} are {_short.repr(strings)}, "
+                                    "not a list of strings", answer)
             mentions.extend((s, str(label)) for s in strings)
         return mentions
     if not isinstance(value, list):
@@ -156,7 +231,7 @@ def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
     for k, item in enumerate(value):
         mention = _mention(item)
         if mention is None:
-            return ParseFailure(f"item {k} is {item!r}, not a mention (an object with a string and a label, "
+            return ParseFailure(f"item {k} is {_short.repr(item)}, not a mention (an object with a string and a label, "
                                 "or a [string, label] pair)", answer)
         mentions.append(mention)
     return mentions
@@ -206,8 +281,30 @@ def _strip_tags(text: str) -> str:
     return re.sub(r"</?[A-Za-z_][\w.-]*>", "", text)
 
 
+def plain_pairs(items: Any) -> Optional[List[Mention]]:
+    """A list of (string, label) tuples or lists, each a non-blank str and a
+    non-empty str, as a list of tuples, read in one pass; None for anything
+    else (read by `mentions_of_record` then, which says what is wrong)."""
+    if type(items) is not list:
+        return None
+    kinds = set(map(type, items))
+    if not kinds <= {tuple, list}:
+        return None
+    try:
+        for string, label in items:
+            if type(string) is not str or type(label) is not str or not label or not string or string.isspace():
+                return None
+    except ValueError:  # an item of another length
+        return None
+    return items if list not in kinds else list(map(tuple, items))
+
+
 def mentions_of_record(items: Union[Sequence[Any], Dict[str, Any]]) -> Union[List[Mention], ParseFailure]:
     """A record's "mentions" (a list of objects or pairs, or an object of
     labels), as `parse_answer` reads the same JSON."""
     value = dict(items) if isinstance(items, dict) else list(items)
-    return _mentions_of(value, repr(items)[:ANSWER_EXCERPT])
+    parsed = _mentions_of(value, "")
+    if isinstance(parsed, ParseFailure):
+        # the excerpt is made only for a failure (repr costs more than the reading)
+        parsed.answer = value_text(items)[:ANSWER_EXCERPT]
+    return parsed

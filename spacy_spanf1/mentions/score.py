@@ -13,19 +13,25 @@ Under the span schemes, a mention that is not found or is a duplicate is a
 prediction that matches nothing (SPU, or FP under iou and overlap): it is
 scored as a span past the end of its document, where no gold span is.
 """
+import gc
 import re
 import string as string_module
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+import numpy
 
 from ..engine.counts import PRFCounts
 from ..engine.scorer import evaluate_spans
-from ..exceptions import SettingError
+from ..exceptions import InputError, SettingError
 from ..results import SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
-from .ground import GroundedMention, Text, check_fuzzy, ground_in
-from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer
+from ..spans import span_problem
+from .ground import GroundedMention, Text, check_fuzzy, check_text, ground_in
+from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer, plain_pairs, short_repr
 
 #: The counts of a grounding report, in the order reports list them: the
 #: first six partition the mentions (a duplicate counts under no method).
@@ -40,6 +46,8 @@ _PUNCTUATION = frozenset(string_module.punctuation)
 def squad_normalize(text: str) -> str:
     """The SQuAD answer normalization: lower case, punctuation removed,
     articles removed, whitespace collapsed (in that order, as its script)."""
+    if not isinstance(text, str):
+        check_text(text, "the text to normalize")
     text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
 
@@ -160,6 +168,9 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
     of pairs or objects, or an object of labels, is read as the same JSON
     would be; anything else is a parse failure."""
     if isinstance(answer, (list, tuple, dict)):
+        pairs = plain_pairs(answer)
+        if pairs is not None:  # the common case: read in one pass
+            return pairs, [None] * len(pairs), None
         parsed = mentions_of_record(answer)
     else:
         parsed = parse_answer(answer, label)
@@ -176,6 +187,8 @@ def ground_document(text: str, mentions: Sequence[Mention], placed: Sequence[Opt
     """Ground a document's mentions; those inline markup placed keep their
     offsets (method "exact"), the others are grounded by their strings."""
     doc = Text(text)
+    if not any(placed):  # no inline markup
+        return ground_in(doc, mentions, ground, threshold)
     by_string = [m for m, offsets in zip(mentions, placed) if offsets is None]
     grounded = iter(ground_in(doc, by_string, ground, threshold))
     out = []
@@ -230,12 +243,7 @@ def evaluate_mentions(
     check_unit(unit)
     threshold = check_fuzzy(fuzzy)
     span_schemes = [n for n in names if n in SCHEMES]
-    gold_spans: List[List[Tuple[int, int, str]]] = []
-    pred_spans: List[List[Tuple[int, int, str]]] = []
-    gold_strings: List[List[Mention]] = []
-    pred_strings: List[List[Mention]] = []
-    documents: List[Dict[str, Any]] = []
-    totals = dict.fromkeys(GROUNDING_COUNTS, 0)
+    wants_strings = any(n in STRING_SCHEMES for n in names)
     texts = list(texts)
     gold, predicted = list(gold), list(predicted)
     if not len(gold) == len(predicted) == len(texts):
@@ -243,26 +251,133 @@ def evaluate_mentions(
             f"gold ({len(gold)}), predicted ({len(predicted)}) and texts ({len(texts)}) must hold one entry "
             "per document each", "texts",
         )
+    for k, text in enumerate(texts):
+        if type(text) is not str:
+            check_text(text, f"texts[{k}]")
     marked = _answer_labels(answer_labels, len(texts))
-    for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
-        mentions, placed, failure = read_prediction(answer, text, marked[k])
-        grounded = ground_document(text, mentions, placed, ground, threshold)
-        row = grounding_row(grounded, failure is not None)
-        for name, n in row.items():
-            totals[name] += n
-        spans, strings = _gold_of(gold_doc, text, unit, k)
-        gold_spans.append(spans)
-        gold_strings.append(strings)
-        pred_spans.append(predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=ground != "all"))
-        pred_strings.append(list(mentions))
-        documents.append({"counts": row, "mentions": grounded,
-                          "parse_failure": None if failure is None else failure.excerpt})
+    gold_spans: List[Sequence[Tuple[int, int, str]]] = []
+    pred_spans: List[List[Tuple[int, int, str]]] = []
+    gold_strings: List[List[Mention]] = []
+    pred_strings: List[Sequence[Mention]] = []
+    documents: List[Dict[str, Any]] = []
+    scores_duplicates = ground != "all"
+    plain: List[int] = []  # the gold documents given as spans
+    rows: List[Dict[str, int]] = []
+    # A million mentions make millions of objects and no reference cycle:
+    # the collector, which would walk them again and again as they pile up,
+    # is off while they are made, and they are frozen (left alone by it)
+    # while the spans are scored, unless the caller keeps objects frozen of
+    # its own (those stay so; the collector then walks ours once).
+    collecting = gc.isenabled()
+    freezing = collecting and gc.get_freeze_count() == 0
+    frozen = False
+    gc.disable()
+    try:
+        for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
+            pairs = plain_pairs(answer) if type(answer) is list else None
+            if pairs is not None:  # the common case: checked pairs, nothing placed
+                mentions, failure = pairs, None
+                grounded = ground_in(Text(text), pairs, ground, threshold)
+            else:
+                mentions, placed, failure = read_prediction(answer, text, marked[k])
+                grounded = ground_document(text, mentions, placed, ground, threshold)
+            if unit == "char":
+                row, spans = row_and_spans(grounded, len(text), scores_duplicates, failure is not None)
+            else:
+                row = grounding_row(grounded, failure is not None)
+                spans = predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=scores_duplicates)
+            rows.append(row)
+            if unit == "char" and (type(gold_doc) is list or not _is_doc(gold_doc)):  # checked below, all at once
+                gold_spans.append(_span_list(gold_doc, k))
+                gold_strings.append([])
+                plain.append(k)
+            else:
+                gold_doc_spans, strings = _gold_of(gold_doc, text, unit, k, wants_strings)
+                gold_spans.append(gold_doc_spans)
+                gold_strings.append(strings)
+            pred_spans.append(spans)
+            pred_strings.append(mentions)
+            documents.append({"counts": row, "mentions": grounded,
+                              "parse_failure": None if failure is None else failure.excerpt})
+        if plain and not _plain_gold([gold_spans[k] for k in plain], [len(texts[k]) for k in plain]):
+            for k in plain:
+                gold_spans[k], _ = _gold_of(gold[k], texts[k], unit, k, False)
+        if wants_strings:
+            for k in plain:
+                text = texts[k]
+                gold_strings[k] = [(text[start:end], label) for start, end, label in gold_spans[k]]
+        if freezing:
+            gc.freeze()
+            frozen = True
+    finally:
+        if collecting:
+            gc.enable()
+    totals = {name: sum(map(itemgetter(name), rows)) for name in GROUNDING_COUNTS}
+    try:
+        span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
+    finally:
+        if frozen:
+            gc.unfreeze()
     results: Dict[str, SchemeResult] = {}
-    span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
     string_part = string_results(gold_strings, pred_strings, names)
     for name in names:
         results[name] = span_results[name] if name in span_results else string_part[name]
     return MentionScores(results, totals, documents)
+
+
+_METHOD, _AMBIGUOUS = itemgetter(3), itemgetter(5)
+
+
+def row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicates: bool, parse_failed: bool,
+                  unplaced: Optional[Dict[int, Tuple[str, str]]] = None) -> Tuple[Dict[str, int], List[Tuple[int, int, str]]]:
+    """`grounding_row` and `predicted_spans` in char unit (end: the text's
+    length), counted in bulk: the same counts, and the same spans (those of
+    the mentions without a place past the end, one after another in the
+    order listed, after the others) and `unplaced`."""
+    spans = [(start, stop, label) for _, label, places, _, _, _ in grounded for start, stop in places]
+    methods = list(map(_METHOD, grounded))
+    exact, normalized, fuzzy = methods.count("exact"), methods.count("normalized"), methods.count("fuzzy")
+    not_found = duplicates = 0
+    if exact + normalized + fuzzy < len(grounded):
+        for string, label, _, _, status, _ in [m for m in grounded if m[3] is None]:
+            if status == "not_found":
+                not_found += 1
+            else:
+                duplicates += 1
+                if not scores_duplicates:
+                    continue
+            end += 1
+            spans.append((end, end + 1, label))
+            if unplaced is not None:
+                unplaced[end] = (string, status)
+            end += 1
+    row = {"mentions": len(grounded), "exact": exact, "normalized": normalized, "fuzzy": fuzzy,
+           "not_found": not_found, "duplicates": duplicates, "ambiguous": sum(map(_AMBIGUOUS, grounded)),
+           "parse_failures": int(parse_failed)}
+    return row, spans
+
+
+def _plain_gold(docs: Sequence[Sequence[Any]], n_chars: Sequence[int]) -> bool:
+    """Whether every span of these gold documents is a (start, end, label)
+    tuple of int, int and str with 0 <= start < end <= its text's length
+    (n_chars, per document): checked a column at a time over all of them.
+    False sends each document through `_gold_of`, which says what is wrong
+    (or takes numpy's integers and strings)."""
+    flat = list(chain.from_iterable(docs))
+    if not flat:
+        return True
+    if set(map(type, flat)) != {tuple} or set(map(len, flat)) != {3}:
+        return False
+    starts, ends, labels = (list(map(itemgetter(i), flat)) for i in range(3))
+    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int} or set(map(type, labels)) != {str}:
+        return False
+    try:
+        start = numpy.array(starts, dtype=numpy.int64)
+        end = numpy.array(ends, dtype=numpy.int64)
+    except OverflowError:
+        return False
+    limit = numpy.repeat(numpy.asarray(n_chars, dtype=numpy.int64), list(map(len, docs)))
+    return bool(((start >= 0) & (start < end) & (end <= limit)).all())
 
 
 def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: int) -> List[Optional[str]]:
@@ -283,9 +398,27 @@ def _answer_labels(labels: Union[None, str, Sequence[Optional[str]]], n_docs: in
     return found
 
 
-def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[int, int, str]], List[Mention]]:
-    """A gold document's spans (in the unit) and its (text, label) pairs."""
-    if hasattr(gold_doc, "ents") and hasattr(gold_doc, "text"):
+def _is_doc(gold_doc: Any) -> bool:
+    """A spaCy Doc (duck-typed, so that spaCy is not imported)."""
+    return hasattr(gold_doc, "ents") and hasattr(gold_doc, "text")
+
+
+def _span_list(gold_doc: Any, k: int) -> List[Any]:
+    """A gold document of spans as a list (unchecked); InputError for one
+    that is no collection of spans."""
+    if type(gold_doc) is list:
+        return gold_doc
+    if isinstance(gold_doc, (str, bytes, dict)) or not hasattr(gold_doc, "__iter__"):
+        raise InputError(f"gold document {k} is {short_repr(gold_doc)}, not a list of (start, end, label) spans "
+                         "or a spaCy Doc")
+    return list(gold_doc)
+
+
+def _gold_of(gold_doc: Any, text: str, unit: str, k: int,
+             wants_strings: bool = True) -> Tuple[Sequence[Tuple[int, int, str]], List[Mention]]:
+    """A gold document's spans (in the unit), checked, and its (text, label)
+    pairs (only when wants_strings: the string schemes need them)."""
+    if _is_doc(gold_doc):
         if gold_doc.text != text:
             raise SettingError(f"the text of gold document {k} is not texts[{k}]", "texts")
         ents = list(gold_doc.ents)
@@ -296,8 +429,35 @@ def _gold_of(gold_doc: Any, text: str, unit: str, k: int) -> Tuple[List[Tuple[in
         return spans, [(e.text, e.label_) for e in ents]
     if unit == "token":
         raise SettingError("unit token needs the gold documents as spaCy Docs (their tokens)", "unit")
-    spans = [(int(s), int(e), str(label)) for s, e, label in gold_doc]
-    return spans, [(text[s:e], label) for s, e, label in spans]
+    spans = _span_list(gold_doc, k)
+    n_chars = len(text)
+    for i, span in enumerate(spans):
+        # the common case first: a tuple of two ints and a str, in the text
+        if type(span) is tuple and len(span) == 3:
+            start, end, label = span
+            if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end <= n_chars:
+                continue
+        if spans is gold_doc:
+            spans = list(spans)
+        spans[i] = _gold_span(span, i, k, n_chars)
+    if not wants_strings:
+        return spans, []
+    return spans, [(text[start:end], label) for start, end, label in spans]
+
+
+def _gold_span(span: Any, i: int, k: int, n_chars: int) -> Tuple[int, int, str]:
+    """Span i of gold document k as (start, end, label) of int, int and str
+    (numpy's integers and strings are those), checked against the text's
+    length; InputError (a ValueError) saying what is wrong and what is valid."""
+    where = f"Span {i} of gold document {k}"
+    if isinstance(span, (str, bytes, dict)) or not hasattr(span, "__len__") or len(span) != 3:
+        raise InputError(f"{where} is {short_repr(span)}; a gold span is a (start, end, label) tuple "
+                         "of character offsets (end exclusive) and a label")
+    start, end, label = span
+    problem = span_problem(start, end, label, limit=n_chars, unit="char")
+    if problem is not None:
+        raise InputError(f"{where} {problem}")
+    return int(start), int(end), str(label)
 
 
 def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
