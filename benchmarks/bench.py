@@ -343,7 +343,7 @@ def build_tasks(corpus: Corpus, skip: Sequence[str], with_presidio: bool, evalua
     from spacy.training import Example
 
     from spacy_spanf1 import evaluate_spans
-    from spacy_spanf1.scorer import make_spanf1_scorer_v1
+    from spacy_spanf1.integrations.spacy import make_spanf1_scorer_v1
 
     tasks: List[Task] = []
     pairs = to_spacy(corpus)
@@ -583,7 +583,7 @@ def stream_child(n_docs: int, seed: int) -> None:
     print, as JSON, the peak RSS beyond the baseline (the interpreter with
     spaCy and spacy-spanf1 imported)."""
     import spacy  # noqa: F401
-    import spacy_spanf1.scorer  # noqa: F401
+    import spacy_spanf1.integrations.spacy  # noqa: F401
     from spacy_spanf1 import evaluate_spans
 
     gc.collect()

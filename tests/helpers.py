@@ -120,7 +120,7 @@ def as_jsonl(tmp_path, name, text, spans):
 
 def counts(gold, pred, unit="char"):
     """{scheme: totals} under strict and iou."""
-    from spacy_spanf1.evaluate import evaluate_spans
+    from spacy_spanf1.engine.scorer import evaluate_spans
 
     res = evaluate_spans(gold, pred, schemes=["strict", "iou"], unit=unit)
     return {scheme: result.totals for scheme, result in res.items()}
@@ -234,7 +234,7 @@ def assert_clean_failure(result, status, message):
 # Statistics (spacy_spanf1.stats): a corpus, and what scipy is given
 # --------------------------------------------------------------------------
 
-#: The count family of each scheme, as spacy_spanf1.metrics.prf_of_counts takes it.
+#: The count family of each scheme, as spacy_spanf1.engine.metrics.prf_of_counts takes it.
 FAMILY = {s: "semeval" if s in ("strict", "exact", "partial", "type") else "prf" for s in SCHEMES}
 
 

@@ -177,7 +177,7 @@ def test_labels_empty_or_a_string():
 
 def _no_schemes_calls():
     import spacy_spanf1
-    from spacy_spanf1.hf import make_compute_metrics
+    from spacy_spanf1.integrations.hf import make_compute_metrics
     from spacy_spanf1.stats import breakdown
 
     return {

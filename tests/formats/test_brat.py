@@ -7,7 +7,7 @@ import pytest
 
 import spacy_spanf1.formats.brat  # noqa: F401  (registers "brat")
 from helpers import GOLD, PRED, TEXT, as_jsonl, counts, invoke, one_line, read, write
-from spacy_spanf1.counts import PRFCounts, SemEvalCounts
+from spacy_spanf1.engine.counts import PRFCounts, SemEvalCounts
 from spacy_spanf1.formats import InputError, UsageError
 from spacy_spanf1.spans import Span
 

@@ -3,7 +3,7 @@ modes, the pairing of two files, and one file with both tag columns."""
 import pytest
 
 from helpers import figures, load_corpus, write
-from spacy_spanf1.app import compare_files
+from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import InputError, UsageError
 from spacy_spanf1.formats import read_conll as _read_conll
 from spacy_spanf1.spans import Span

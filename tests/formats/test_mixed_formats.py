@@ -10,7 +10,7 @@ import pytest
 from spacy.tokens import Doc
 
 from helpers import assert_clean_failure, docbin, invoke, jsonl, write
-from spacy_spanf1.app import compare_files
+from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import InputError, UsageError
 
 #: Two documents, tokenized as spaCy's English tokenizer does.

@@ -12,7 +12,7 @@ import spacy_spanf1.formats.labelstudio  # noqa: F401
 import spacy_spanf1.formats.prodigy  # noqa: F401
 import spacy_spanf1.formats.huggingface  # noqa: F401
 from spacy_spanf1 import registry
-from spacy_spanf1.app import compare_files
+from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import Document, Format, InputError, UsageError, get_format, infer_format
 from spacy_spanf1.spans import Span
 

@@ -14,7 +14,7 @@ from spacy.tokens import Span as SpacySpan
 
 from helpers import assert_clean_failure, invoke, measure_in_chromium, run, write_jsonl
 from spacy_spanf1 import evaluate_spans
-from spacy_spanf1.app import InputError, UsageError, compare_files, evaluate_pipeline
+from spacy_spanf1.api import InputError, UsageError, compare_files, evaluate_pipeline
 from spacy_spanf1.spans import Span
 from spacy_spanf1.stats import bootstrap_ci, breakdown, paired_test
 
