@@ -205,6 +205,21 @@ def test_old_import_paths_are_gone_and_nothing_imports_them():
     assert found == []
 
 
+def test_names_are_not_reused_across_modules():
+    # a public function or class of one name in two modules did different
+    # things (two `score_pairs`, two `check_tag_options`)
+    defined = {}
+    for name, (path, _) in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                defined.setdefault(node.name, []).append(name)
+    assert {n: where for n, where in defined.items() if len(where) > 1} == {}
+    from spacy_spanf1 import SettingError, api, exceptions, formats
+
+    assert [m.__name__ for m in (api, exceptions, formats) if hasattr(m, "UsageError")] == []
+    assert not hasattr(SettingError("bad", "unit"), "param")
+
+
 def test_public_names_keep_working():
     import spacy_spanf1
     from spacy_spanf1.integrations.hf import make_compute_metrics  # noqa: F401

@@ -6,7 +6,7 @@ import pytest
 
 from helpers import jsonl, load_corpus, write
 from spacy_spanf1.api import compare_files, score_pairs
-from spacy_spanf1.formats import Document, InputError, PairStats, UsageError, pair_documents
+from spacy_spanf1.formats import Document, InputError, PairStats, SettingError, pair_documents
 from spacy_spanf1.spans import Span
 
 
@@ -40,9 +40,9 @@ def test_pairing_unequal_counts_name_both_counts():
     ids=["formats-differ", "unit", "spans-key", "tag-option", "unknown-unit"],
 )
 def test_load_corpus_options_that_do_not_fit(tmp_path, names, options, param):
-    with pytest.raises(UsageError) as info:
+    with pytest.raises(SettingError) as info:
         load_corpus(tmp_path / names[0], tmp_path / names[1], **options)
-    assert info.value.param == param
+    assert info.value.setting == param
 
 
 def test_every_gold_document_skipped_is_an_error(tmp_path):
