@@ -443,7 +443,7 @@ def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict
 
 
 # --------------------------------------------------------------------------
-# Annotators (tests/agreement)
+# Annotators (tests/agreements)
 # --------------------------------------------------------------------------
 
 
