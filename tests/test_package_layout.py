@@ -220,6 +220,23 @@ def test_names_are_not_reused_across_modules():
     assert not hasattr(SettingError("bad", "unit"), "param")
 
 
+def test_benchmarks_share_nothing_with_the_tests():
+    root = PACKAGE.parent
+    tests = {path.stem for path in (root / "tests").glob("*.py")} | {
+        path.name for path in (root / "tests").iterdir() if path.is_dir()}
+    found = []
+    for path in sorted((root / "benchmarks").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Import):
+                found += [(path.name, alias.name) for alias in node.names if alias.name.split(".")[0] in tests]
+            elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in tests:
+                found.append((path.name, node.module))
+        found += [(path.name, line.strip()) for line in text.splitlines() if re.search(r"""["']tests["']""", line)]
+    assert len(list((root / "benchmarks").glob("*.py"))) > 5 and "helpers" in tests
+    assert found == []
+
+
 def test_public_names_keep_working():
     import spacy_spanf1
     from spacy_spanf1.integrations.hf import make_compute_metrics  # noqa: F401
