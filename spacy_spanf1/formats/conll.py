@@ -113,6 +113,9 @@ def _conll_doc(index, words, tags, lines, path, mode, scheme) -> Document:
 
 
 class ConllFormat(Format):
+    """CoNLL/BIO token and tag columns (unit token), a blank line between
+    sentences, -DOCSTART- lines skipped, one document per sentence."""
+
     name = "conll"
     units = ("token",)
     extensions = (".conll", ".iob", ".bio", ".txt")
