@@ -44,7 +44,7 @@ spacy-spanf1 compare gold.jsonl pred.jsonl --schemes strict,partial
 """
 
 
-@command(app, "compare", NAMES, help=HELP)
+@command(app, "compare", NAMES, help_text=HELP)
 def compare_cli(ctx: typer.Context, **values: Any) -> None:
     """The `compare` command (its help: HELP)."""
     run_command(ctx, compare_command, ("gold_path", "pred_path"), values)

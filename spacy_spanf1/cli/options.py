@@ -230,10 +230,10 @@ def parameters(names: Sequence[str]) -> List[inspect.Parameter]:
     return [OPTIONS[name].parameter() for name in names]
 
 
-def command(app: typer.Typer, name: str, names: Sequence[str], help: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def command(app: typer.Typer, name: str, names: Sequence[str], help_text: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register func(ctx, **values) as the command `name`, taking the
     arguments and options named (each as declared in DECLARED); its help is
-    `help`, else func's docstring."""
+    help_text, else func's docstring."""
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
         params += parameters(names)
@@ -242,7 +242,7 @@ def command(app: typer.Typer, name: str, names: Sequence[str], help: Optional[st
             return func(ctx, **values)
 
         run.__name__ = func.__name__
-        run.__doc__ = func.__doc__ if help is None else help
+        run.__doc__ = func.__doc__ if help_text is None else help_text
         run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         run.__annotations__ = {param.name: param.annotation for param in params}
         app.command(name, cls=OnceCommand)(run)
