@@ -1,8 +1,9 @@
 # The two Quickstart commands: `make all` runs the project workflow,
-# `make test` installs what the tests need and runs them.
+# `make test` installs what the tests need and runs them; `make quick` is the
+# quick loop, the tests not marked slow.
 PYTHON ?= python
 
-.PHONY: install all references test bench
+.PHONY: install all references test quick bench
 
 install:
 	$(PYTHON) -m pip install -q -e .
@@ -22,6 +23,9 @@ references:
 test: references
 	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(PYTHON) -m pytest -q
+
+quick:
+	$(PYTHON) -m pytest -q -m "not slow"
 
 bench: references
 	$(PYTHON) benchmarks/bench.py

@@ -58,10 +58,14 @@ msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
 from spacy_spanf1 import SCHEMES  # the one list of scheme names
 
-# The references written in pandas, and the tag conversion, live with the
-# tests (tests/helpers.py), which run them too.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from helpers import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames, iob2  # noqa: E402
+# The references written in pandas, the tag conversion and the path of the
+# reference libraries installed apart (benchmarks/common.py).
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames, find_references, iob2  # noqa: E402
+
+find_references()
+
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
 LABEL_WEIGHTS = (0.30, 0.24, 0.20, 0.13, 0.08, 0.05)
@@ -343,7 +347,7 @@ def build_tasks(corpus: Corpus, skip: Sequence[str], with_presidio: bool, evalua
     from spacy.training import Example
 
     from spacy_spanf1 import evaluate_spans
-    from spacy_spanf1.scorer import make_spanf1_scorer_v1
+    from spacy_spanf1.integrations.spacy import make_spanf1_scorer_v1
 
     tasks: List[Task] = []
     pairs = to_spacy(corpus)
@@ -583,7 +587,7 @@ def stream_child(n_docs: int, seed: int) -> None:
     print, as JSON, the peak RSS beyond the baseline (the interpreter with
     spaCy and spacy-spanf1 imported)."""
     import spacy  # noqa: F401
-    import spacy_spanf1.scorer  # noqa: F401
+    import spacy_spanf1.integrations.spacy  # noqa: F401
     from spacy_spanf1 import evaluate_spans
 
     gc.collect()

@@ -35,7 +35,7 @@ WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "
 FLOOR = r"""
 import resource, sys, time
 import srsly
-from spacy_spanf1.evaluate import evaluate_spans
+from spacy_spanf1.engine.scorer import evaluate_spans
 t = time.perf_counter()
 def spans(path):
     for record in srsly.read_jsonl(path):

@@ -29,7 +29,6 @@ import typer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 SCHEMES = "strict,exact,partial,type,iou,overlap"
 
@@ -38,13 +37,13 @@ def main(docs: int = typer.Option(50000, "--docs"), shards: int = typer.Option(5
          patterns: int = typer.Option(300, "--patterns"), repeat: int = typer.Option(1, "--repeat", min=1)):
     from spacy.tokens import DocBin
 
-    import dask_helpers as helpers
+    from common import wnut17_docs, wnut17_model
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         t = time.perf_counter()
-        helpers.make_model(tmp / "model", ner=True, n_patterns=patterns)
-        corpus = helpers.make_docs(docs)
+        wnut17_model(tmp / "model", n_patterns=patterns)
+        corpus = wnut17_docs(docs)
         (tmp / "shards").mkdir()
         per = -(-docs // shards)
         for k in range(shards):

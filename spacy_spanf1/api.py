@@ -25,7 +25,7 @@ from .corpus import (
     score_pairs,
     score_pipeline,
 )
-from .exceptions import InputError, PathLike, SettingError, UsageError
+from .exceptions import InputError, PathLike, SettingError
 from .formats import check_file
 from .formats.docbin import read_docbin
 from .notes import warn_each
@@ -39,7 +39,6 @@ __all__ = [
     "FULL_COLLECTION",
     "InputError",
     "SettingError",
-    "UsageError",
     "agree_files",
     "compare_files",
     "evaluate_pipeline",

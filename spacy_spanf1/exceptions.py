@@ -17,7 +17,7 @@ from typing import Optional, Union
 
 PathLike = Union[str, Path]
 
-__all__ = ["InputError", "SettingError", "UsageError"]
+__all__ = ["InputError", "SettingError"]
 
 
 class SettingError(ValueError, TypeError):
@@ -34,17 +34,8 @@ class SettingError(ValueError, TypeError):
         named = setting is None or f"'{setting}'" in message or f"{setting}=" in message
         super().__init__(message if named else f"'{setting}': {message}")
 
-    @property
-    def param(self) -> Optional[str]:
-        """The setting (the name this exception had as UsageError)."""
-        return self.setting
-
     def __reduce__(self):
         return (type(self), (self.message, self.setting))
-
-
-#: The name SettingError had before; kept for code that catches it.
-UsageError = SettingError
 
 
 class InputError(ValueError):

@@ -1,4 +1,4 @@
-"""Helpers of tests/cli/test_distributed.py and benchmarks/bench_distributed.py:
+"""Helpers of tests/cli/test_distributed.py:
 corpora made from the WNUT17 CoNLL files, pipelines saved to disk, and a
 component that kills its worker process (for the fault tests).
 

@@ -1,11 +1,11 @@
-"""Plain helpers shared by the test modules, and by the benchmarks (which put
-`tests/` on their path); the fixtures are in conftest.py.
+"""Plain helpers shared by the test modules; the fixtures are in conftest.py.
+The benchmarks share nothing with them (they have benchmarks/common.py).
 
 pyproject.toml's pytest `pythonpath` puts `tests/` on sys.path, so every
 module, in any subdirectory, imports these as `from helpers import ...`.
 Heavy or optional libraries (pandas, Presidio, typer's CliRunner, pytest
 itself) are imported inside the functions that use them, so that importing
-this module (as benchmarks/bench.py does) costs nothing a caller does not use.
+this module costs nothing a caller does not use.
 """
 import html
 import json
@@ -33,7 +33,7 @@ TESTS = Path(__file__).resolve().parent
 #: Where `make test` installs the reference libraries that register spaCy
 #: entry points (Presidio, spacy-llm: tests/spacy-plugin-references.txt), apart
 #: from the environment, so that a plain spaCy pipeline load never imports them.
-#: The tests and the benchmarks (which import this module) find them here;
+#: The tests find them here (the benchmarks: benchmarks/common.py);
 #: appended, so that the environment's own packages come first.
 REFERENCES = ROOT / "build" / "references"
 if str(REFERENCES) not in sys.path:
@@ -120,7 +120,7 @@ def as_jsonl(tmp_path, name, text, spans):
 
 def counts(gold, pred, unit="char"):
     """{scheme: totals} under strict and iou."""
-    from spacy_spanf1.evaluate import evaluate_spans
+    from spacy_spanf1.engine.scorer import evaluate_spans
 
     res = evaluate_spans(gold, pred, schemes=["strict", "iou"], unit=unit)
     return {scheme: result.totals for scheme, result in res.items()}
@@ -234,7 +234,7 @@ def assert_clean_failure(result, status, message):
 # Statistics (spacy_spanf1.stats): a corpus, and what scipy is given
 # --------------------------------------------------------------------------
 
-#: The count family of each scheme, as spacy_spanf1.metrics.prf_of_counts takes it.
+#: The count family of each scheme, as spacy_spanf1.engine.metrics.prf_of_counts takes it.
 FAMILY = {s: "semeval" if s in ("strict", "exact", "partial", "type") else "prf" for s in SCHEMES}
 
 
@@ -443,7 +443,7 @@ def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict
 
 
 # --------------------------------------------------------------------------
-# Annotators (tests/agreement)
+# Annotators (tests/agreements)
 # --------------------------------------------------------------------------
 
 

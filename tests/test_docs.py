@@ -65,9 +65,8 @@ NOT_RUN = {
     "docs/project.md": "its commands train three pipelines for minutes (tests/test_project.py runs the "
                        "workflow's smoke run); its text blocks are the measured output of dated runs",
 }
-# What the repository ships for the blocks; copied into their working directory
-# (benchmarks/bench.py imports tests/references.py).
-SHIPPED = ("examples", "benchmarks", "tests")
+# What the repository ships for the blocks; copied into their working directory.
+SHIPPED = ("examples", "benchmarks")
 
 DIRECTIVE = r"<!-- (?:readme|docs): (?P<directive>[^>]*?) -->"
 FENCE = re.compile(
@@ -168,7 +167,7 @@ def workdir(tmp_path_factory):
     root = tmp_path_factory.mktemp("docs")
     for name in SHIPPED:
         shutil.copytree(ROOT / name, root / name, ignore=shutil.ignore_patterns("__pycache__", OUT))
-    # the reference libraries installed apart (tests/helpers.py REFERENCES),
+    # the reference libraries installed apart (benchmarks/common.py find_references),
     # which the benchmarks' blocks import
     references = ROOT / "build" / "references"
     if references.is_dir():

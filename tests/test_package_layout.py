@@ -168,7 +168,7 @@ def test_distributed_does_not_import_the_front_doors():
     graph = edges()
     for name in MODULES:
         if name.startswith("spacy_spanf1.distributed"):
-            assert not {t for t in graph[name] if t in ("spacy_spanf1.api", "spacy_spanf1.app") or t.startswith("spacy_spanf1.cli")}, name
+            assert not {t for t in graph[name] if t == "spacy_spanf1.api" or t.startswith("spacy_spanf1.cli")}, name
 
 
 def test_import_is_light():
@@ -180,27 +180,66 @@ def test_import_is_light():
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize(
-    "old,new",
-    [
-        ("app", "api"),
-        ("evaluate", "engine.scorer"),
-        ("scorer", "integrations.spacy"),
-        ("hf", "integrations.hf"),
-        ("docs", "integrations.spacy"),
-        ("counts", "engine.counts"),
-        ("metrics", "engine.metrics"),
-    ],
-)
-def test_old_import_paths_are_the_moved_modules(old, new):
-    import importlib
+#: Modules that moved before 1.0 and are gone from the top of the package
+#: (now `api`, `engine.scorer`, `integrations.spacy`, `integrations.hf`,
+#: `engine.counts`, `engine.metrics`).
+OLD_MODULES = ("app", "evaluate", "scorer", "hf", "docs", "counts", "metrics")
+#: What the checkout holds beside the package that may import it.
+IMPORTERS = ("tests", "benchmarks", "scripts", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
 
-    assert importlib.import_module(f"spacy_spanf1.{old}") is importlib.import_module(f"spacy_spanf1.{new}")
+
+def test_old_import_paths_are_gone_and_nothing_imports_them():
+    assert [name for name in OLD_MODULES if (PACKAGE / f"{name}.py").exists() or (PACKAGE / name).exists()] == []
+    old = {f"spacy_spanf1.{name}" for name in OLD_MODULES}
+    found = [(name, target) for name in MODULES for target, names in imports_of(name)
+             if target in old or (target == "spacy_spanf1" and old & {f"spacy_spanf1.{n}" for n in names})]
+    pattern = re.compile(r"spacy_spanf1\.(%s)\b|from spacy_spanf1 import [^\n]*\b(%s)\b" % ("|".join(OLD_MODULES), "|".join(OLD_MODULES)))
+    root = PACKAGE.parent
+    files = [path for entry in IMPORTERS for path in ([root / entry] if (root / entry).is_file() else sorted((root / entry).rglob("*")))
+             if path.is_file() and path.suffix in (".py", ".md", ".cfg", ".toml", ".yml", ".txt", ".json", ".jsonl")]
+    assert len(files) > 50
+    for path in files:
+        for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if pattern.search(line):
+                found.append((f"{path.relative_to(root)}:{i}", line.strip()))
+    assert found == []
+
+
+def test_names_are_not_reused_across_modules():
+    # a public function or class of one name in two modules did different
+    # things (two `score_pairs`, two `check_tag_options`)
+    defined = {}
+    for name, (path, _) in MODULES.items():
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
+                defined.setdefault(node.name, []).append(name)
+    assert {n: where for n, where in defined.items() if len(where) > 1} == {}
+    from spacy_spanf1 import SettingError, api, exceptions, formats
+
+    assert [m.__name__ for m in (api, exceptions, formats) if hasattr(m, "UsageError")] == []
+    assert not hasattr(SettingError("bad", "unit"), "param")
+
+
+def test_benchmarks_share_nothing_with_the_tests():
+    root = PACKAGE.parent
+    tests = {path.stem for path in (root / "tests").glob("*.py")} | {
+        path.name for path in (root / "tests").iterdir() if path.is_dir()}
+    found = []
+    for path in sorted((root / "benchmarks").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Import):
+                found += [(path.name, alias.name) for alias in node.names if alias.name.split(".")[0] in tests]
+            elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] in tests:
+                found.append((path.name, node.module))
+        found += [(path.name, line.strip()) for line in text.splitlines() if re.search(r"""["']tests["']""", line)]
+    assert len(list((root / "benchmarks").glob("*.py"))) > 5 and "helpers" in tests
+    assert found == []
 
 
 def test_public_names_keep_working():
     import spacy_spanf1
-    from spacy_spanf1.hf import make_compute_metrics  # noqa: F401
+    from spacy_spanf1.integrations.hf import make_compute_metrics  # noqa: F401
 
     for name in spacy_spanf1.__all__:
         assert getattr(spacy_spanf1, name) is not None, name

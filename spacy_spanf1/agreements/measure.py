@@ -10,7 +10,7 @@ from ..results import make_signature
 from ..settings import SCHEMES, UNITS, AgreementSettings, AnalysisSettings, MatchSettings, comma_list, split_keywords
 from .annotations import Annotations, read_annotations
 from .intervals import agreement_intervals
-from .pairwise import ordered_pairs, score_pairs, shared_counts, shared_index
+from .pairwise import ordered_pairs, score_annotator_pairs, shared_counts, shared_index
 from .result import AgreementResult
 from .tokens import label_positions, token_agreement
 
@@ -100,7 +100,7 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
     read from files)."""
     check_pairs_share(read)
     with_rows = analysis.bootstrap is not None
-    pairwise = score_pairs(read, match, per_doc=with_rows)
+    pairwise = score_annotator_pairs(read, match, per_doc=with_rows)
     lengths = read.lengths
     if lengths is None and agree.o_tokens == "exclude":
         lengths = spanned_lengths(read)
@@ -118,10 +118,10 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
     signature = make_signature(match, unit=read.unit, read=read_signature, analysis=analysis)
     signature["agreement"] = {**agree.to_dict(), "lengths": read.lengths is not None}
     return AgreementResult(read.names, read.n_docs, pairwise, shared_counts(read), tokens, intervals, signature,
-                           warnings=tuple(label_warnings(read)))
+                           warnings=tuple(annotator_label_warnings(read)))
 
 
-def label_warnings(read: Annotations) -> List[str]:
+def annotator_label_warnings(read: Annotations) -> List[str]:
     """A warning for each label one annotator alone uses, with the closest
     label of the others (another case, a rename, a typo: such labels agree
     with nothing). Of two labels each the other's closest (one annotator

@@ -36,7 +36,7 @@ def ordered_pairs(names: Tuple[str, ...]) -> List[Tuple[int, int]]:
     return list(permutations(range(len(names)), 2))
 
 
-def score_pairs(annotations: Annotations, match: MatchSettings, per_doc: bool) -> Dict[str, Dict[Pair, SchemeResult]]:
+def score_annotator_pairs(annotations: Annotations, match: MatchSettings, per_doc: bool) -> Dict[str, Dict[Pair, SchemeResult]]:
     """RETURNS (Dict[str, Dict[Pair, SchemeResult]]): scheme -> (a, b) ->
     b scored against a over the documents both did (with per-document
     count rows, one per shared document in corpus order, when per_doc)."""

@@ -31,7 +31,7 @@ class AgreementResult:
     files (Any): The `AnnotatorFiles` read, when the input was files (their
         texts and keys, for writing the consensus).
     warnings (Tuple[str, ...]): What looks off but is not wrong: a label
-        one annotator alone uses (`measure.label_warnings`).
+        one annotator alone uses (`measure.annotator_label_warnings`).
     """
 
     annotators: Tuple[str, ...]

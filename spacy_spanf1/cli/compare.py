@@ -6,7 +6,7 @@ import typer
 
 from ..api import compare_files
 from .main import app, run_command
-from .options import command
+from .options import command, formats_help
 from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
@@ -27,25 +27,24 @@ def compare_command(gold_path: Path, pred_path: Optional[Path], **options: Any) 
     return score_and_report(compare_files, gold_path, pred_path, **options)
 
 
-@command(app, "compare", NAMES)
-def compare_cli(ctx: typer.Context, **values: Any) -> None:
-    """Score predicted spans against gold spans of the same documents, with
-    no model. Formats: spacy (.spacy DocBins; tokenization may differ, texts
-    may not); jsonl ({"text", "spans": [{"start", "end", "label"}]} a line,
-    character offsets, scored in char unit so that no tokenizer is involved
-    and a span off token boundaries is scored as written; --unit token reads
-    token offsets into each record's "tokens" instead; a gold line without
-    "spans" is skipped and counted); conll (token and tag
-    columns, a blank line between sentences, -DOCSTART- lines skipped, one
-    document per sentence); kaggle (Feedback Prize CSV: id, class,
-    predictionstring of word indices; ids in any order; the overlap scheme
-    also prints the official score, the mean F1 of the gold classes). A text
-    or token mismatch between the files is an error. Gold and predictions may
-    be in two formats of the same documents (gold.spacy with pred.jsonl, or
-    --gold-format and --pred-format).
+#: The command's help; its formats are the registered ones, each with the
+#: first paragraph of its docstring.
+HELP = f"""Score predicted spans against gold spans of the same documents, with no
+model. A text or token mismatch between the files is an error. Gold and
+predictions may be in two formats of the same documents (gold.spacy with
+pred.jsonl, or --gold-format and --pred-format).
 
-    \b
-    Example:
-    spacy-spanf1 compare gold.jsonl pred.jsonl --schemes strict,partial
-    """
+\b
+Formats (--format; default: from the extension):
+{formats_help()}
+
+\b
+Example:
+spacy-spanf1 compare gold.jsonl pred.jsonl --schemes strict,partial
+"""
+
+
+@command(app, "compare", NAMES, help_text=HELP)
+def compare_cli(ctx: typer.Context, **values: Any) -> None:
+    """The `compare` command (its help: HELP)."""
     run_command(ctx, compare_command, ("gold_path", "pred_path"), values)

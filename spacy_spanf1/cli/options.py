@@ -9,6 +9,7 @@ that same declaration (`flag`, `flags_of`).
 """
 import inspect
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -16,7 +17,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import typer
 from typer.core import TyperCommand
 
-from ..formats import extension_map, format_names
+from ..formats import extension_map, format_names, get_format
 from ..settings import (
     GROUNDINGS,
     HTML_DOCS,
@@ -92,6 +93,21 @@ def _format_help() -> str:
     return f"Input format: {', '.join(format_names())}; default: from the extension ({default})"
 
 
+def formats_help(width: int = 76) -> str:
+    """Every registered format, one a line, with the first paragraph of its
+    class's docstring, wrapped to width under a hanging indent (a block of a
+    command's help that click prints as written)."""
+    names = format_names()
+    indent = max(len(name) for name in names) + 4
+    lines = []
+    for name in names:
+        doc = type(get_format(name)).__dict__.get("__doc__") or ""
+        summary = " ".join(doc.strip().split("\n\n")[0].split())
+        lines.append(textwrap.fill(summary or "-", width, initial_indent=f"  {name:<{indent - 2}}",
+                                   subsequent_indent=" " * indent, break_on_hyphens=False))
+    return "\n".join(lines)
+
+
 _OPTIONAL_PATH = Optional[Path]
 _OPTIONAL_STR = Optional[str]
 _OPTIONAL_INT = Optional[int]
@@ -115,8 +131,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
     # what shapes reading
     Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
-    Option("gold_format", ("--gold-format",), _OPTIONAL_STR, "compare: the format of GOLD alone, over --format (e.g. --gold-format spacy --pred-format jsonl); default: --format, else from GOLD's extension", extra={"show_default": False}),
-    Option("pred_format", ("--pred-format",), _OPTIONAL_STR, "compare: the format of PRED alone, over --format (gold and predictions in two formats that describe the same documents: docs/formats.md); default: --format, else from PRED's extension", extra={"show_default": False}),
+    Option("gold_format", ("--gold-format",), _OPTIONAL_STR, f"compare: the format of GOLD alone ({', '.join(format_names())}), over --format (e.g. --gold-format spacy --pred-format jsonl); default: --format, else from GOLD's extension", extra={"show_default": False}),
+    Option("pred_format", ("--pred-format",), _OPTIONAL_STR, f"compare: the format of PRED alone ({', '.join(format_names())}), over --format (gold and predictions in two formats that describe the same documents: docs/formats.md); default: --format, else from PRED's extension", extra={"show_default": False}),
     Option("tag_column", ("--tag-column",), _OPTIONAL_INT, "conll: 0-based column of the tags, negative from the end [default: -1, the last]", extra={"show_default": False}),
     Option("gold_column", ("--gold-column",), _OPTIONAL_INT, "conll, one file holding both sides (token gold pred, as conlleval): the gold tag column, 0-based, negative from the end (with --pred-column; PRED left out)", extra={"show_default": False}),
     Option("pred_column", ("--pred-column",), _OPTIONAL_INT, "conll, one file holding both sides: the predicted tag column, 0-based, negative from the end (e.g. --gold-column 1 --pred-column 2, or -2 and -1)", extra={"show_default": False}),
@@ -214,9 +230,10 @@ def parameters(names: Sequence[str]) -> List[inspect.Parameter]:
     return [OPTIONS[name].parameter() for name in names]
 
 
-def command(app: typer.Typer, name: str, names: Sequence[str]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def command(app: typer.Typer, name: str, names: Sequence[str], help_text: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register func(ctx, **values) as the command `name`, taking the
-    arguments and options named (each as declared in DECLARED)."""
+    arguments and options named (each as declared in DECLARED); its help is
+    help_text, else func's docstring."""
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
         params += parameters(names)
@@ -225,7 +242,7 @@ def command(app: typer.Typer, name: str, names: Sequence[str]) -> Callable[[Call
             return func(ctx, **values)
 
         run.__name__ = func.__name__
-        run.__doc__ = func.__doc__
+        run.__doc__ = func.__doc__ if help_text is None else help_text
         run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         run.__annotations__ = {param.name: param.annotation for param in params}
         app.command(name, cls=OnceCommand)(run)

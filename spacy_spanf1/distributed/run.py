@@ -16,7 +16,7 @@ from functools import reduce
 from operator import add
 
 from ..corpus import Keep, deliver_errors, load_pipeline
-from ..exceptions import InputError, UsageError
+from ..exceptions import InputError, SettingError
 from ..results import CorpusScores
 from ..settings import MatchSettings, ReadSettings, RunSettings
 from .tasks import score_pair_shard, score_pipeline_shard
@@ -31,7 +31,7 @@ def _need_dask():
     try:
         import distributed  # noqa: F401
     except ImportError:
-        raise UsageError(
+        raise SettingError(
             "a cluster needs Dask: pip install 'spacy-spanf1[dask]' (dask and distributed)", "cluster"
         ) from None
 
@@ -40,7 +40,7 @@ def parse_cluster(cluster: str) -> int:
     """The N of "local:N"."""
     kind, _, n = str(cluster).partition(":")
     if kind != "local" or not n.isdigit() or int(n) < 1:
-        raise UsageError(f"'cluster' must be local:N with N >= 1 workers, got {cluster!r}", "cluster")
+        raise SettingError(f"'cluster' must be local:N with N >= 1 workers, got {cluster!r}", "cluster")
     return int(n)
 
 
@@ -67,7 +67,7 @@ def open_client(
     """
     chosen = [name for name, value in (("cluster", cluster), ("scheduler", scheduler), ("scheduler_file", scheduler_file)) if value]
     if len(chosen) > 1:
-        raise UsageError(f"give one of 'cluster', 'scheduler' and 'scheduler_file', not {' and '.join(chosen)}", chosen[1])
+        raise SettingError(f"give one of 'cluster', 'scheduler' and 'scheduler_file', not {' and '.join(chosen)}", chosen[1])
     if not chosen:
         yield None
         return
@@ -228,7 +228,7 @@ def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings
         name = model if isinstance(model, str) else "pipeline"
     else:
         if not isinstance(model, str):
-            raise UsageError("with a client, 'model' must be a path (or package) the workers can load, not a loaded pipeline", "model")
+            raise SettingError("with a client, 'model' must be a path (or package) the workers can load, not a loaded pipeline", "model")
         from .plugin import PipelinePlugin
 
         client.register_plugin(PipelinePlugin(model, None if code is None else str(code)))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from ..exceptions import InputError, PathLike, UsageError
+from ..exceptions import InputError, PathLike, SettingError
 
 Inputs = Union[PathLike, Sequence[PathLike]]
 _MAGIC = ("*", "?", "[")
@@ -93,7 +93,7 @@ def expand_docbins(inputs: Inputs) -> List[Path]:
     files: List[Path] = []
     items = _as_list(inputs)
     if not items:
-        raise UsageError("no input: give one or more .spacy files, directories or globs", "data_path")
+        raise SettingError("no input: give one or more .spacy files, directories or globs", "data_path")
     for item in items:
         path = Path(item)
         if _is_glob(item):

@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 
 from ..registry import formats as _registry
 from .base import Document, Format, PathLike
-from ..exceptions import InputError, SettingError, UsageError
+from ..exceptions import InputError, SettingError
 from ..settings import UNITS
 from .base import check_file, read_lines, read_text
 from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents, token_offsets
@@ -32,7 +32,7 @@ BUILTIN: Tuple[str, ...] = (
 for _module in BUILTIN:
     importlib.import_module(f"{__name__}.{_module}")
 
-from .conll import check_tag_options, read_conll  # noqa: E402
+from .conll import check_tag_settings, read_conll  # noqa: E402
 from .docbin import read_docbin  # noqa: E402
 from .jsonl import read_jsonl  # noqa: E402
 from .kaggle import read_kaggle  # noqa: E402
@@ -46,11 +46,11 @@ def format_names() -> Tuple[str, ...]:
 
 
 def get_format(name: str, setting: str = "format") -> Format:
-    """The registered format of that name. Raises UsageError (naming the
+    """The registered format of that name. Raises SettingError (naming the
     setting: "format", "gold_format", "pred_format") listing the
     registered ones."""
     if name not in _registry:
-        raise UsageError(
+        raise SettingError(
             f"Unknown format {name!r}. Valid formats: {', '.join(format_names())}", setting
         )
     return _registry.get(name)
@@ -81,7 +81,7 @@ def infer_format(path: PathLike, fmt: Optional[str] = None, setting: str = "form
     if path.is_dir() and "" in extensions:
         return extensions[""]
     known = ", ".join(f"{ext or '(directory)'} ({name})" for ext, name in extensions.items())
-    raise UsageError(
+    raise SettingError(
         f"Can't tell the format of '{path}' from its extension {suffix or '(none)'!r}. "
         f"Pass '{setting}' ({', '.join(format_names())}); known extensions: {known}",
         setting,
@@ -97,20 +97,20 @@ def _same_file(a: PathLike, b: PathLike) -> bool:
 
 def check_options(fmt: Format, unit: Optional[str], options: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
     """The unit to read in (the format's default when None) and the options
-    that are set (None values dropped). Raises UsageError, naming the
+    that are set (None values dropped). Raises SettingError, naming the
     setting, for a unit or an option the format does not take."""
     if unit is not None and unit not in UNITS:
-        raise UsageError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
+        raise SettingError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
     units = tuple(fmt.units)
     if unit is not None and unit not in units:
-        raise UsageError(
+        raise SettingError(
             f"{fmt.name} input is scored in {' or '.join(units)} unit; 'unit' {unit} does not apply", "unit"
         )
     taken = tuple(getattr(fmt, "options", ())) + PAIRING_OPTIONS
     for name, value in options.items():
         if value is not None and name not in taken:
             users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
-            raise UsageError(
+            raise SettingError(
                 f"'{name}' applies to {', '.join(users) or 'no'} input, not {fmt.name}", name
             )
     return unit or units[0], {name: value for name, value in options.items() if value is not None}
@@ -169,7 +169,7 @@ def open_pairs(
         None: its default.
     options: The format's reader settings (None: unset); in a mix, each
         goes to the side whose format takes it.
-    Raises UsageError for settings that do not fit the format; InputError
+    Raises SettingError for settings that do not fit the format; InputError
     (on reading) for bad input.
     """
     gold_named = gold_format if gold_format is not None else fmt
@@ -186,7 +186,7 @@ def open_pairs(
     pred_name = infer_format(pred_path, pred_named, pred_setting)
     if gold_name != pred_name:
         if same:
-            raise UsageError(
+            raise SettingError(
                 f"one file '{gold_path}' holds both sides in one format; {gold_name} gold and {pred_name} "
                 "predictions need two files",
                 "pred_format",
@@ -219,14 +219,14 @@ def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_fmt: Format, pred
     if not mix.units:
         if setting is None:  # both from the extensions: one may mislead
             error = mix_error(gold_fmt, pred_fmt)
-            raise UsageError(
+            raise SettingError(
                 f"'{gold_path}' looks like {gold_fmt.name} and '{pred_path}' like {pred_fmt.name} (set 'format', "
                 f"or 'gold_format' and 'pred_format', if an extension misleads); {error.message}",
                 "format",
             )
         raise mix_error(gold_fmt, pred_fmt, setting=setting)
     if unit is not None and unit not in UNITS:
-        raise UsageError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
+        raise SettingError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
     if unit is not None and unit not in mix.units:
         raise mix_error(gold_fmt, pred_fmt, unit)
     unit = unit or ("char" if "char" in mix.units else mix.units[0])
@@ -235,7 +235,7 @@ def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_fmt: Format, pred
     for name in set_options:
         if name not in gold_takes + pred_takes + PAIRING_OPTIONS:
             users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
-            raise UsageError(
+            raise SettingError(
                 f"'{name}' applies to {', '.join(users) or 'no'} input, not {gold_fmt.name} gold or "
                 f"{pred_fmt.name} predictions",
                 name,
@@ -258,10 +258,10 @@ def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: F
     """The pairs of a gold file in its own format (by its extension) and a
     file of a format that holds predictions only (`mentions`)."""
     if pred_path is None:
-        raise UsageError(f"{fmt.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
+        raise SettingError(f"{fmt.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
     gold_fmt = get_format(infer_format(gold_path, gold_format, "gold_format"))
     if getattr(gold_fmt, "predictions_only", False):
-        raise UsageError(
+        raise SettingError(
             f"the gold of {fmt.name} input is read from a file with its spans (jsonl, spacy, conll, brat, ...), "
             f"not {gold_fmt.name}",
             "format",
@@ -287,10 +287,9 @@ __all__ = [
     "PairStats",
     "Pairs",
     "SettingError",
-    "UsageError",
     "check_file",
     "check_options",
-    "check_tag_options",
+    "check_tag_settings",
     "extension_map",
     "format_names",
     "get_format",

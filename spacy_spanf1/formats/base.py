@@ -10,11 +10,9 @@ from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from ..exceptions import InputError, PathLike, SettingError
+from ..exceptions import InputError, PathLike
 
 from ..spans import Span
-
-UsageError = SettingError
 
 #: A Document's `meta[NOTES_KEY]` holds its reader's notes (`notes.Notes`):
 #: what the reader met and handled (span texts that disagree with their

@@ -9,20 +9,21 @@ tag_column set to each).
 import re
 from typing import Any, Iterator, List, Optional
 
+from ..exceptions import InputError, SettingError
 from ..registry import formats
 from ..spans import Span
-from ..tags import TAG_MODES, check_tag_options as _check_tags, spans_from_tags
-from .base import Document, Format, PathLike
-from .base import InputError, UsageError, read_lines
+from ..tags import TAG_MODES, check_tag_options, spans_from_tags
+from .base import Document, Format, PathLike, read_lines
 
 
-def check_tag_options(mode: str, scheme: Optional[str]) -> None:
-    """Raises UsageError (naming the setting tag_mode or tag_scheme) unless
-    mode and scheme suit `spans_from_tags` (the check of `tags.decode`)."""
+def check_tag_settings(mode: str, scheme: Optional[str]) -> None:
+    """The readers' settings tag_mode and tag_scheme: raises SettingError
+    (naming the one at fault) unless they suit `spans_from_tags` (whose
+    check, `tags.check_tag_options`, raises ValueError)."""
     try:
-        _check_tags(mode, scheme, names=("tag_mode", "tag_scheme"))
+        check_tag_options(mode, scheme, names=("tag_mode", "tag_scheme"))
     except ValueError as err:
-        raise UsageError(str(err), "tag_mode" if mode not in TAG_MODES else "tag_scheme") from None
+        raise SettingError(str(err), "tag_mode" if mode not in TAG_MODES else "tag_scheme") from None
 
 
 def read_conll(
@@ -40,7 +41,7 @@ def read_conll(
         whitespace (tabs or spaces).
     tag_mode, tag_scheme: as for `tags.spans_from_tags`.
     """
-    check_tag_options(tag_mode, tag_scheme)
+    check_tag_settings(tag_mode, tag_scheme)
     return _read(path, token_column, tag_column, tag_mode, tag_scheme)
 
 
@@ -112,6 +113,9 @@ def _conll_doc(index, words, tags, lines, path, mode, scheme) -> Document:
 
 
 class ConllFormat(Format):
+    """CoNLL/BIO token and tag columns (unit token), a blank line between
+    sentences, -DOCSTART- lines skipped, one document per sentence."""
+
     name = "conll"
     units = ("token",)
     extensions = (".conll", ".iob", ".bio", ".txt")

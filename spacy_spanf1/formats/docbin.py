@@ -91,6 +91,9 @@ def doc_spans(doc: Any, spans_key: Optional[str], unit: str) -> Optional[List[Sp
 
 
 class DocBinFormat(Format):
+    """spaCy DocBins, .spacy (unit token or char); tokenization may differ
+    between the files, texts may not."""
+
     name = "spacy"
     units = ("token", "char")
     extensions = (".spacy",)

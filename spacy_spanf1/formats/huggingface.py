@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, List, Optional
 
+from ..exceptions import InputError, SettingError
 from ..registry import formats
 from ..spans import Span, all_ints, is_int
 from ..tags import spans_from_tags
-from .base import Document, Format, PathLike
-from .base import InputError, UsageError, read_text
-from .conll import check_tag_options
+from .base import Document, Format, PathLike, read_text
+from .conll import check_tag_settings
 from .records import SpanFields, check_read, json_lines, no_annotation
 
 INFO_FILE = "dataset_info.json"
@@ -44,7 +44,7 @@ class TagsFormat(Format):
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
         mode, scheme = opts.get("tag_mode", "conll"), opts.get("tag_scheme")
-        check_tag_options(mode, scheme)
+        check_tag_settings(mode, scheme)
         tag_field = opts.get("tag_field", "ner_tags")
         names = _label_names(opts.get("label_names"))
         path = Path(path)
@@ -73,7 +73,7 @@ def _label_names(value: Any) -> Optional[List[str]]:
     if isinstance(value, str):
         value = [name.strip() for name in value.split(",")]
     if not (isinstance(value, (list, tuple)) and value and all(isinstance(n, str) and n for n in value)):
-        raise UsageError(f"'label_names' must be a non-empty list of tag names (or a comma-separated string), got {value!r}", "label_names")
+        raise SettingError(f"'label_names' must be a non-empty list of tag names (or a comma-separated string), got {value!r}", "label_names")
     return list(value)
 
 

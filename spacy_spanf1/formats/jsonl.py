@@ -309,6 +309,12 @@ def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn",
 
 
 class JsonlFormat(Format):
+    """{"text", "spans": [{"start", "end", "label"}]} a line, character
+    offsets, scored in char unit so that no tokenizer is involved and a span
+    off token boundaries is scored as written (unit token reads them as
+    offsets into each record's "tokens"); a gold line without "spans" is
+    skipped and counted."""
+
     name = "jsonl"
     units = ("char", "token")
     extensions = (".jsonl",)

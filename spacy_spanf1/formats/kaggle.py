@@ -116,6 +116,10 @@ def _abbrev(value: str, n: int = 40) -> str:
 
 
 class KaggleFormat(Format):
+    """Feedback Prize CSV: id, class, predictionstring of word indices (unit
+    token); ids in any order; the overlap scheme also prints the official
+    score, the mean F1 of the gold classes."""
+
     name = "kaggle"
     units = ("token",)
     extensions = (".csv",)

@@ -33,7 +33,7 @@ from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..exceptions import UsageError
+from ..exceptions import SettingError
 from ..notes import Notes, note
 from ..settings import NOTE_EXAMPLES, UNITS
 from ..spans import Span
@@ -105,16 +105,16 @@ def mix_units(gold: Format, pred: Format) -> Tuple[str, ...]:
     return tuple(found)
 
 
-def mix_error(gold: Format, pred: Format, unit: Optional[str] = None, setting: Optional[str] = None) -> UsageError:
+def mix_error(gold: Format, pred: Format, unit: Optional[str] = None, setting: Optional[str] = None) -> SettingError:
     """The error of two formats that do not mix (in that unit); setting:
     the format setting that chose them (None: the file extensions)."""
     if unit is not None and mix_units(gold, pred):
-        return UsageError(
+        return SettingError(
             f"{gold.name} gold and {pred.name} predictions are scored in {' or '.join(mix_units(gold, pred))} "
             f"unit; 'unit' {unit} does not apply",
             "unit",
         )
-    return UsageError(
+    return SettingError(
         f"{gold.name} gold and {pred.name} predictions cannot describe the same documents. Formats that mix: "
         f"{valid_pairs_text()}",
         setting,

@@ -14,7 +14,7 @@ import re
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from ..spans import Span, span_problem
-from ..exceptions import InputError, PathLike, UsageError
+from ..exceptions import InputError, PathLike, SettingError
 from .base import read_lines
 from .offsets import QuotedSpan
 
@@ -27,15 +27,15 @@ def check_read(fmt: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[
     """Check side, unit and option names for a Format; RETURNS the options
     that are set (a value of None means the option's default)."""
     if side not in SIDES:
-        raise UsageError(f"Unknown side {side!r}. Valid sides: {', '.join(SIDES)}")
+        raise SettingError(f"Unknown side {side!r}. Valid sides: {', '.join(SIDES)}")
     if unit not in fmt.units:
-        raise UsageError(
+        raise SettingError(
             f"{fmt.name} input is read in {' or '.join(fmt.units)} unit, not {unit!r}", "--unit"
         )
     unknown = [name for name in options if name not in fmt.options]
     if unknown:
         valid = ", ".join(fmt.options) or "none"
-        raise UsageError(
+        raise SettingError(
             f"{fmt.name} input takes no option {', '.join(map(repr, unknown))}. Its options: {valid}"
         )
     return {name: value for name, value in options.items() if value is not None}

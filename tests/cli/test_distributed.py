@@ -16,7 +16,7 @@ from spacy.tokens import DocBin
 
 import dask_helpers
 from helpers import ROOT, TESTS, cli_env, invoke, python, run
-from spacy_spanf1.app import compare_files, evaluate_pipeline
+from spacy_spanf1.api import compare_files, evaluate_pipeline
 from spacy_spanf1.distributed.shards import is_sharded_compare, plan_pairs, plan_pipeline
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.report import error_records
@@ -96,7 +96,7 @@ def run_cli(args, cwd, env=None):
 
 def test_plain_import_leaves_dask_out():
     code = (
-        "import sys, spacy_spanf1, spacy_spanf1.app, spacy_spanf1.cli, spacy_spanf1.distributed\n"
+        "import sys, spacy_spanf1, spacy_spanf1.api, spacy_spanf1.cli, spacy_spanf1.distributed\n"
         "found = sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed'))\n"
         "assert spacy_spanf1.__file__.startswith(sys.argv[1]), spacy_spanf1.__file__\n"
         "print(found)\n"

@@ -8,7 +8,7 @@ import pytest
 import srsly
 
 from helpers import char_offsets, invoke, measure_in_chromium, write_jsonl
-from spacy_spanf1.app import score_pairs
+from spacy_spanf1.api import score_pairs
 from spacy_spanf1.formats import DocPair, PairStats
 from spacy_spanf1.report import (
     error_records,

@@ -177,7 +177,7 @@ def test_labels_empty_or_a_string():
 
 def _no_schemes_calls():
     import spacy_spanf1
-    from spacy_spanf1.hf import make_compute_metrics
+    from spacy_spanf1.integrations.hf import make_compute_metrics
     from spacy_spanf1.stats import breakdown
 
     return {
@@ -199,7 +199,7 @@ def test_schemes_left_out_is_a_type_error_listing_the_valid_names(name):
 
 def test_compare_files_without_schemes_names_the_setting(tmp_path):
     from spacy_spanf1 import compare_files
-    from spacy_spanf1.formats import UsageError
+    from spacy_spanf1.formats import SettingError
 
-    with pytest.raises(UsageError, match="No 'schemes' given.*" + VALID_SCHEMES):
+    with pytest.raises(SettingError, match="No 'schemes' given.*" + VALID_SCHEMES):
         compare_files(tmp_path / "gold.jsonl", tmp_path / "pred.jsonl")

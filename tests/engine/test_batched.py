@@ -5,7 +5,7 @@ import random
 import pytest
 
 from spacy_spanf1 import SCHEMES, evaluate_spans
-from spacy_spanf1.evaluate import SpanScorer
+from spacy_spanf1.engine.scorer import SpanScorer
 from spacy_spanf1.spans import read_doc_spans
 
 LABELS = ["A", "B", "C"]

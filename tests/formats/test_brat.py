@@ -7,8 +7,8 @@ import pytest
 
 import spacy_spanf1.formats.brat  # noqa: F401  (registers "brat")
 from helpers import GOLD, PRED, TEXT, as_jsonl, counts, invoke, one_line, read, write
-from spacy_spanf1.counts import PRFCounts, SemEvalCounts
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.engine.counts import PRFCounts, SemEvalCounts
+from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.spans import Span
 
 
@@ -93,7 +93,7 @@ def test_brat_discontinuous_error_names_entity(tmp_path, fragments):
 
 def test_brat_bad_fragments_option(tmp_path):
     folder = brat_dir(tmp_path, {"d": DISCONTINUOUS})
-    with pytest.raises(UsageError, match="Unknown fragments 'join' in 'fragments'. Valid: error, merge, split"):
+    with pytest.raises(SettingError, match="Unknown fragments 'join' in 'fragments'. Valid: error, merge, split"):
         read("brat", folder, fragments="join")
 
 

@@ -3,8 +3,8 @@ modes, the pairing of two files, and one file with both tag columns."""
 import pytest
 
 from helpers import figures, load_corpus, write
-from spacy_spanf1.app import compare_files
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.api import compare_files
+from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.formats import read_conll as _read_conll
 from spacy_spanf1.spans import Span
 
@@ -70,9 +70,9 @@ def test_read_conll_errors_name_the_line(tmp_path, text, options, message):
     ids=["mode", "no-scheme", "bad-scheme", "scheme-without-strict"],
 )
 def test_read_conll_bad_options(tmp_path, options, param):
-    with pytest.raises(UsageError) as info:
+    with pytest.raises(SettingError) as info:
         read_conll(write(tmp_path / "a.conll", "a O\n"), **options)
-    assert info.value.param == param
+    assert info.value.setting == param
 
 
 def test_load_corpus_conll_token_mismatch(tmp_path):
@@ -107,9 +107,9 @@ def test_conll_two_columns_gives_the_two_file_figures(tmp_path):
     with pytest.warns(UserWarning, match='predicted label "X"'):
         negative = compare_files(both, schemes=schemes, gold_column=-2, pred_column=-1)
     assert figures(negative.to_dict()) == figures(two.to_dict())
-    with pytest.raises(UsageError) as info:
+    with pytest.raises(SettingError) as info:
         compare_files(both, schemes="strict", gold_column=1)
-    assert info.value.param == "pred_column"
-    with pytest.raises(UsageError) as info:
+    assert info.value.setting == "pred_column"
+    with pytest.raises(SettingError) as info:
         compare_files(both, schemes="strict")
-    assert info.value.param == "pred_path"
+    assert info.value.setting == "pred_path"

@@ -5,7 +5,7 @@ from spacy.tokens import Doc, SpanGroup
 from spacy.tokens import Span as SpacySpan
 
 from helpers import docbin, load_corpus, write
-from spacy_spanf1.app import compare_files
+from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.spans import Span
 

@@ -7,7 +7,7 @@ import pytest
 
 import spacy_spanf1.formats.huggingface  # noqa: F401  (registers "tags")
 from helpers import counts, invoke, one_line, read, write, write_jsonl
-from spacy_spanf1.formats import InputError, UsageError, read_conll, read_jsonl
+from spacy_spanf1.formats import InputError, SettingError, read_conll, read_jsonl
 from spacy_spanf1.spans import Span
 
 
@@ -91,7 +91,7 @@ def test_tags_mode_and_scheme(tmp_path):
     path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": ["a", "b"], "ner_tags": ["I-PER", "I-PER"]}])
     assert read("tags", path)[0].spans == [Span(0, 2, "PER")]
     assert read("tags", path, tag_mode="strict", tag_scheme="IOB2")[0].spans == []
-    with pytest.raises(UsageError, match="tag_mode=.strict. needs a tag scheme"):
+    with pytest.raises(SettingError, match="tag_mode=.strict. needs a tag scheme"):
         read("tags", path, tag_mode="strict")
 
 

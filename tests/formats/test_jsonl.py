@@ -5,7 +5,7 @@ import json
 import pytest
 
 from helpers import jsonl, load_corpus, write
-from spacy_spanf1.app import compare_files
+from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.formats import read_jsonl as _read_jsonl
 from spacy_spanf1.spans import Span

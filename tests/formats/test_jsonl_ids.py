@@ -6,7 +6,7 @@ naming the lines; the texts are still checked."""
 import pytest
 
 from helpers import jsonl, write
-from spacy_spanf1.app import compare_files
+from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import InputError
 
 ANN = {"text": "Ann Lee flew.", "spans": [{"start": 0, "end": 7, "label": "PER"}]}

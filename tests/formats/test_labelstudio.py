@@ -7,7 +7,7 @@ import pytest
 
 import spacy_spanf1.formats.labelstudio  # noqa: F401  (registers "labelstudio")
 from helpers import GOLD, PRED, TEXT, as_jsonl, counts, invoke, one_line, read, write
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.spans import Span
 
 
@@ -137,7 +137,7 @@ def test_labelstudio_invalid_json(tmp_path):
 
 def test_unknown_option_names_valid_ones(tmp_path):
     path = ls_export(tmp_path, [ls_task(annotations=[{"result": GOLD_RESULT}])])
-    with pytest.raises(UsageError, match="labelstudio input takes no option 'fragments'. Its options: text_field"):
+    with pytest.raises(SettingError, match="labelstudio input takes no option 'fragments'. Its options: text_field"):
         read("labelstudio", path, fragments="merge")
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from helpers import assert_clean_failure, invoke, write, write_jsonl
 from spacy_spanf1 import compare_files, evaluate_spans
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.formats import InputError, SettingError
 
 GOLD = [{"text": "Ann Lee flew to New York.", "spans": [{"start": 0, "end": 7, "label": "PER"},
                                                        {"start": 16, "end": 24, "label": "LOC"}]},
@@ -68,7 +68,7 @@ def test_ground_first_and_all(files):
     every = compare_files(gold, answers, format="mentions", schemes="strict", ground="all")
     # under "all" the repeated "Bo Chen" adds nothing: one SPU (Berlin) instead of two
     assert every.results["strict"].counts == {"cor": 4, "inc": 0, "par": 0, "mis": 1, "spu": 1}
-    with pytest.raises(UsageError, match="ordered, first, all"):
+    with pytest.raises(SettingError, match="ordered, first, all"):
         compare_files(gold, answers, format="mentions", schemes="strict", ground="best")
 
 
@@ -108,7 +108,7 @@ def test_mentions_of_other_texts_than_the_gold_are_an_error(tmp_path):
 
 def test_mentions_are_predictions_only(tmp_path, files):
     gold, answers = files
-    with pytest.raises(UsageError, match="no predicted file"):
+    with pytest.raises(SettingError, match="no predicted file"):
         compare_files(answers, format="mentions", schemes="strict")
 
 

@@ -10,8 +10,8 @@ import pytest
 from spacy.tokens import Doc
 
 from helpers import assert_clean_failure, docbin, invoke, jsonl, write
-from spacy_spanf1.app import compare_files
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.api import compare_files
+from spacy_spanf1.formats import InputError, SettingError
 
 #: Two documents, tokenized as spaCy's English tokenizer does.
 WORDS = [["Ann", "Lee", "flew", "to", "New", "York", "."], ["Acme", "hired", "Bo", "Chen", "."]]
@@ -202,7 +202,7 @@ def test_conll_gold_with_jsonl_tokens_that_differ_is_named(tmp_path):
 def test_conll_gold_with_character_predictions_is_an_error_naming_the_unit(tmp_path):
     gold = _conll(tmp_path / "gold.conll")
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
-    with pytest.raises(UsageError, match=r"conll gold and jsonl predictions are scored in token unit; 'unit' char does not apply") as info:
+    with pytest.raises(SettingError, match=r"conll gold and jsonl predictions are scored in token unit; 'unit' char does not apply") as info:
         compare_files(gold, pred, schemes="strict", unit="char")
     assert info.value.setting == "unit"
 
@@ -252,18 +252,18 @@ def test_each_side_takes_its_own_options(tmp_path, vocab):
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
     # text_mismatch is the JSONL side's
     assert _counts(compare_files(spacy_gold, pred, schemes="strict", text_mismatch="error")) == CHAR_STRICT
-    with pytest.raises(UsageError, match=r"'tag_mode' applies to conll, tags input, not spacy gold or jsonl predictions"):
+    with pytest.raises(SettingError, match=r"'tag_mode' applies to conll, tags input, not spacy gold or jsonl predictions"):
         compare_files(spacy_gold, pred, schemes="strict", tag_mode="strict")
     brat = tmp_path / "brat"
     brat.mkdir()
-    with pytest.raises(UsageError, match=r"'spans_key' applies to spacy input, not brat gold or jsonl predictions"):
+    with pytest.raises(SettingError, match=r"'spans_key' applies to spacy input, not brat gold or jsonl predictions"):
         compare_files(brat, pred, schemes="strict", spans_key="sc")
 
 
 def test_formats_that_do_not_mix_are_one_error_listing_the_valid_pairs(tmp_path):
     gold = write(tmp_path / "gold.csv", "id,class,predictionstring\nA,X,0 1\n")
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
-    with pytest.raises(UsageError, match=r"kaggle gold and jsonl predictions cannot describe the same documents\. "
+    with pytest.raises(SettingError, match=r"kaggle gold and jsonl predictions cannot describe the same documents\. "
                                          r"Formats that mix: spacy and the text formats \(brat, doccano, jsonl, labelstudio, prodigy\)"):
         compare_files(gold, pred, schemes="strict")
 

@@ -1,12 +1,12 @@
 """Pairing gold and predicted documents (`spacy_spanf1.formats.pairing`) and
-scoring the paired stream (`spacy_spanf1.app.score_pairs`): document counts,
+scoring the paired stream (`spacy_spanf1.api.score_pairs`): document counts,
 skipped documents, options that do not fit the format, and a stream scored
 without holding it or its garbage."""
 import pytest
 
 from helpers import jsonl, load_corpus, write
-from spacy_spanf1.app import compare_files, score_pairs
-from spacy_spanf1.formats import Document, InputError, PairStats, UsageError, pair_documents
+from spacy_spanf1.api import compare_files, score_pairs
+from spacy_spanf1.formats import Document, InputError, PairStats, SettingError, pair_documents
 from spacy_spanf1.spans import Span
 
 
@@ -40,9 +40,9 @@ def test_pairing_unequal_counts_name_both_counts():
     ids=["formats-differ", "unit", "spans-key", "tag-option", "unknown-unit"],
 )
 def test_load_corpus_options_that_do_not_fit(tmp_path, names, options, param):
-    with pytest.raises(UsageError) as info:
+    with pytest.raises(SettingError) as info:
         load_corpus(tmp_path / names[0], tmp_path / names[1], **options)
-    assert info.value.param == param
+    assert info.value.setting == param
 
 
 def test_every_gold_document_skipped_is_an_error(tmp_path):
@@ -78,10 +78,10 @@ def test_cycles_made_while_a_stream_is_scored_are_collected():
     import weakref
     from collections import deque
 
-    from spacy_spanf1 import app
+    from spacy_spanf1 import corpus
     from spacy_spanf1.formats import DocPair
 
-    batch, n_docs = 16, 16 * app.FULL_COLLECTION * 5
+    batch, n_docs = 16, 16 * corpus.FULL_COLLECTION * 5
     alive = set()
     most = 0
 
@@ -105,10 +105,10 @@ def test_cycles_made_while_a_stream_is_scored_are_collected():
             yield DocPair(i, f"doc {i}", [Span(0, 1, "X")], [Span(0, 1, "X")], "a b")
 
     assert gc.isenabled()
-    scores = app.score_pairs(pairs(), ["strict"], batch_size=batch)
+    scores = corpus.score_pairs(pairs(), ["strict"], batch_size=batch)
     assert scores.documents == n_docs
     assert gc.isenabled()
-    assert most <= batch * (app.FULL_COLLECTION + 2) + 1, most  # never more than FULL_COLLECTION batches of garbage
+    assert most <= batch * (corpus.FULL_COLLECTION + 2) + 1, most  # never more than FULL_COLLECTION batches of garbage
     assert len(alive) < n_docs
 
     def failing():
@@ -116,11 +116,11 @@ def test_cycles_made_while_a_stream_is_scored_are_collected():
         raise InputError("bad", "x.jsonl", 2)
 
     with pytest.raises(InputError):
-        app.score_pairs(failing(), ["strict"])
+        corpus.score_pairs(failing(), ["strict"])
     assert gc.isenabled()
     gc.disable()
     try:
-        app.score_pairs(pairs(), ["strict"], batch_size=batch)
+        corpus.score_pairs(pairs(), ["strict"], batch_size=batch)
         assert not gc.isenabled()  # a caller's choice is kept
     finally:
         gc.enable()

@@ -5,7 +5,7 @@ import pytest
 
 import spacy_spanf1.formats.prodigy  # noqa: F401  (registers "prodigy")
 from helpers import GOLD, PRED, TEXT, as_jsonl, counts, one_line, read, write_jsonl
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.spans import Span
 
 
@@ -86,5 +86,5 @@ def test_prodigy_bad_token(tmp_path):
 
 
 def test_prodigy_unit_checked(tmp_path):
-    with pytest.raises(UsageError, match="char or token unit"):
+    with pytest.raises(SettingError, match="char or token unit"):
         read("prodigy", write_jsonl(tmp_path / "g.jsonl", [prodigy_record(P_GOLD)]), unit="word")

@@ -12,8 +12,8 @@ import spacy_spanf1.formats.labelstudio  # noqa: F401
 import spacy_spanf1.formats.prodigy  # noqa: F401
 import spacy_spanf1.formats.huggingface  # noqa: F401
 from spacy_spanf1 import registry
-from spacy_spanf1.app import compare_files
-from spacy_spanf1.formats import Document, Format, InputError, UsageError, get_format, infer_format
+from spacy_spanf1.api import compare_files
+from spacy_spanf1.formats import Document, Format, InputError, SettingError, get_format, infer_format
 from spacy_spanf1.spans import Span
 
 
@@ -37,7 +37,7 @@ def test_infer_format_explicit_wins():
 
 @pytest.mark.parametrize("name,fmt", [("a.data", None), ("a", None), ("a.jsonl", "json")], ids=["ext", "none", "bad"])
 def test_infer_format_unknown(name, fmt):
-    with pytest.raises(UsageError, match="format"):
+    with pytest.raises(SettingError, match="format"):
         infer_format(name, fmt)
 
 
@@ -141,9 +141,9 @@ def test_compare_files_keeps_only_documents_with_errors(guarded):
 
 
 def test_unknown_format_lists_the_registry():
-    with pytest.raises(UsageError, match=r"Unknown format 'nope'. Valid formats: spacy, jsonl, conll, kaggle") as info:
+    with pytest.raises(SettingError, match=r"Unknown format 'nope'. Valid formats: spacy, jsonl, conll, kaggle") as info:
         get_format("nope")
-    assert info.value.param == "format"
+    assert info.value.setting == "format"
 
 
 # --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from helpers import assert_clean_failure, cli_env, invoke, read, write, write_jsonl
 from spacy_spanf1 import compare_files
-from spacy_spanf1.formats import InputError, UsageError
+from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.spans import Span
 
 # --------------------------------------------------------------------------
@@ -61,7 +61,7 @@ def test_brat_text_mismatch_policies(tmp_path):
     assert "d.ann:1:" in str(err.value) and "entity T1" in str(err.value)
     ignored = compare_files(gold, pred, format="brat", schemes="strict", text_mismatch="ignore")
     assert ignored.notes == {} and ignored.results["strict"].counts["inc"] == 1
-    with pytest.raises(UsageError) as bad:
+    with pytest.raises(SettingError) as bad:
         compare_files(gold, pred, format="brat", schemes="strict", text_mismatch="loud")
     assert "warn, error, ignore" in str(bad.value)
 
@@ -92,7 +92,7 @@ def test_brat_prediction_missing_a_document_is_counted_and_can_be_an_error(tmp_p
     assert "⚠ 1 gold document(s) have no predicted document" in result.stdout and "file 'b.ann'" in result.stdout
     stopped = invoke(["compare", gold, pred, "--format", "brat", "--schemes", "strict", "--missing-pred", "error"])
     assert_clean_failure(stopped, 1, "file 'b.ann' of")
-    with pytest.raises(UsageError, match="Unknown missing pred 'skip' in 'missing_pred'"):
+    with pytest.raises(SettingError, match="Unknown missing pred 'skip' in 'missing_pred'"):
         compare_files(gold, pred, format="brat", schemes="strict", missing_pred="skip")
 
 

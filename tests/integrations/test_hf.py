@@ -15,10 +15,10 @@ import pytest
 from seqeval.metrics import accuracy_score, classification_report, f1_score, precision_score, recall_score
 from seqeval.scheme import IOB2
 
-import spacy_spanf1.hf
+import spacy_spanf1.integrations.hf
 from helpers import ROOT, python
 from spacy_spanf1 import SCHEMES, evaluate_spans, spans_from_tags
-from spacy_spanf1.hf import make_compute_metrics
+from spacy_spanf1.integrations.hf import make_compute_metrics
 
 NAMES = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
 TAG_MODES = {"strict": ("strict", "IOB2"), "conll": ("conll", None)}
@@ -338,14 +338,14 @@ def test_empty_batch_is_all_zero():
 
 
 def test_docstring_examples():
-    result = doctest.testmod(spacy_spanf1.hf)
+    result = doctest.testmod(spacy_spanf1.integrations.hf)
     assert result.attempted > 0 and result.failed == 0
 
 
 def test_import_does_not_load_heavy_libraries():
     code = (
-        "import sys, spacy_spanf1.hf; "
-        "print(spacy_spanf1.hf.__file__); "
+        "import sys, spacy_spanf1.integrations.hf; "
+        "print(spacy_spanf1.integrations.hf.__file__); "
         "print(sorted(m for m in ('transformers', 'torch', 'tensorflow', 'jax', 'spacy', 'thinc') if m in sys.modules))"
     )
     out = python("-c", code)

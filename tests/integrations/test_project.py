@@ -12,7 +12,7 @@ from spacy.tokens import Doc, DocBin
 from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
 
-import spacy_spanf1.scorer
+import spacy_spanf1.integrations.spacy
 from helpers import ROOT, python
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.report import format_delta
@@ -64,7 +64,7 @@ def trained_ner(tmp_path_factory, wnut17_docs):
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_config_resolves_package_scorer(name):
     assert spacy.registry.scorers.get("spacy-spanf1.scorer.v1") is (
-        spacy_spanf1.scorer.make_spanf1_scorer_v1
+        spacy_spanf1.integrations.spacy.make_spanf1_scorer_v1
     )
     config = load_config(ROOT / "configs" / f"{name}.cfg")
     block = config["components"][name]["scorer"]

@@ -12,8 +12,7 @@ from spacy.training import Example
 
 from helpers import python
 from spacy_spanf1 import SCHEMES, evaluate_spans
-from spacy_spanf1.docs import example_spans, same_tokens
-from spacy_spanf1.scorer import make_spanf1_scorer_v1
+from spacy_spanf1.integrations.spacy import example_spans, make_spanf1_scorer_v1, same_tokens
 
 LABELS = ["PER", "LOC", "ORG"]
 
@@ -331,7 +330,7 @@ def test_python_api_equals_scorer(en_vocab):
 def test_batched_ent_reader_equals_per_example_reader(en_vocab, retokenize):
     """The scorer decodes Doc.ents of many docs at once; example_spans reads
     one example at a time. Same spans, so the same counts in every scheme."""
-    from spacy_spanf1.evaluate import SpanScorer
+    from spacy_spanf1.engine.scorer import SpanScorer
 
     rng = random.Random(21)
     examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=0.1)

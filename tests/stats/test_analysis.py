@@ -14,7 +14,7 @@ from spacy.tokens import Span as SpacySpan
 
 from helpers import assert_clean_failure, invoke, measure_in_chromium, run, write_jsonl
 from spacy_spanf1 import evaluate_spans
-from spacy_spanf1.app import InputError, UsageError, compare_files, evaluate_pipeline
+from spacy_spanf1.api import InputError, SettingError, compare_files, evaluate_pipeline
 from spacy_spanf1.spans import Span
 from spacy_spanf1.stats import bootstrap_ci, breakdown, paired_test
 
@@ -186,9 +186,9 @@ def test_bad_settings_are_usage_errors(corpus):
         ({"bootstrap": 0}, "bootstrap"), ({"confidence": 1.5}, "confidence"), ({"test": "bogus"}, "test"),
         ({"alpha": 0.0}, "alpha"), ({"buckets": 0}, "buckets"), ({"seed": -1}, "seed"),
     ]:
-        with pytest.raises(UsageError) as err:
+        with pytest.raises(SettingError) as err:
             compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES, **kwargs)
-        assert err.value.param == setting
+        assert err.value.setting == setting
 
 
 def test_plain_run_keeps_nothing_extra(corpus):

@@ -15,7 +15,7 @@ from spacy.training import Example
 
 from helpers import FAMILY, error_corpus, group_rows_first_seen
 from spacy_spanf1 import SCHEMES, evaluate_spans
-from spacy_spanf1.metrics import prf_of_counts
+from spacy_spanf1.engine.metrics import prf_of_counts
 from spacy_spanf1.stats import Interval, SchemeInterval, bootstrap_ci
 from spacy_spanf1.stats import bootstrap as bootstrap_module
 
@@ -171,8 +171,8 @@ def test_percentile_interval_covers_the_population_f():
 
 def _interval_of_rows(rows, seed):
     """bootstrap_ci of a SchemeResult holding only these per-document rows."""
-    from spacy_spanf1.counts import SemEvalCounts
-    from spacy_spanf1.evaluate import SchemeResult
+    from spacy_spanf1.engine.counts import SemEvalCounts
+    from spacy_spanf1.engine.scorer import SchemeResult
 
     result = SchemeResult("strict", SemEvalCounts(*rows.sum(axis=0).tolist()), per_doc=rows,
                           n_docs=len(rows))

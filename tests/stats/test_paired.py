@@ -12,7 +12,7 @@ import scipy.stats
 
 from helpers import FAMILY, error_corpus, group_rows_first_seen
 from spacy_spanf1 import SCHEMES, evaluate_spans
-from spacy_spanf1.metrics import prf_of_counts
+from spacy_spanf1.engine.metrics import prf_of_counts
 from spacy_spanf1.stats import PairedTest, bootstrap_ci, holm, paired_test
 
 
