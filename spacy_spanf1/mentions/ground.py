@@ -69,7 +69,7 @@ def check_fuzzy(fuzzy: Optional[float]) -> Optional[float]:
     return float(fuzzy)
 
 
-def check_text(text: Any, where: str) -> str:
+def check_mention_text(text: Any, where: str) -> str:
     """The text of a document, a string; InputError naming `where` (e.g.
     "texts[3]") otherwise."""
     if not isinstance(text, str):
@@ -191,7 +191,7 @@ def normalize(text: str) -> str:
             return " ".join(text.lower().split())
         return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
     except (AttributeError, TypeError):
-        check_text(text, "the text to normalize")
+        check_mention_text(text, "the text to normalize")
         raise
 
 
@@ -300,7 +300,7 @@ def ground_mentions(
     """
     check_choice("ground", ground, GROUNDINGS)
     threshold = check_fuzzy(fuzzy)
-    return ground_in(Text(check_text(text, "the text")), check_mentions(mentions), ground, threshold)
+    return ground_in(Text(check_mention_text(text, "the text")), check_mentions(mentions), ground, threshold)
 
 
 def ground_in(

@@ -30,7 +30,7 @@ from ..exceptions import InputError, SettingError
 from ..results import SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from ..spans import span_problem
-from .ground import GroundedMention, Text, check_fuzzy, check_text, ground_in
+from .ground import GroundedMention, Text, check_fuzzy, check_mention_text, ground_in
 from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer, plain_pairs, short_repr
 
 #: The counts of a grounding report, in the order reports list them: the
@@ -47,7 +47,7 @@ def squad_normalize(text: str) -> str:
     """The SQuAD answer normalization: lower case, punctuation removed,
     articles removed, whitespace collapsed (in that order, as its script)."""
     if not isinstance(text, str):
-        check_text(text, "the text to normalize")
+        check_mention_text(text, "the text to normalize")
     text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
     return " ".join(_ARTICLES.sub(" ", text).split())
 
@@ -253,7 +253,7 @@ def evaluate_mentions(
         )
     for k, text in enumerate(texts):
         if type(text) is not str:
-            check_text(text, f"texts[{k}]")
+            check_mention_text(text, f"texts[{k}]")
     marked = _answer_labels(answer_labels, len(texts))
     gold_spans: List[Sequence[Tuple[int, int, str]]] = []
     pred_spans: List[List[Tuple[int, int, str]]] = []
