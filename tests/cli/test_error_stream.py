@@ -24,7 +24,8 @@ from spacy_spanf1.cli.evaluate import evaluate_model
 from spacy_spanf1.corpus import ErrorStream, Keep, score_pairs
 from spacy_spanf1.engine.scorer import BATCH_SIZE, SpanScorer
 from spacy_spanf1.formats import DocPair, open_pairs
-from spacy_spanf1.report import ErrorFile, error_lines, error_records, json_string, render_html, write_errors
+from spacy_spanf1.html.compare import render_html
+from spacy_spanf1.report import ErrorFile, error_lines, error_records, json_string, write_errors
 
 # Words that a JSON encoder must escape, or not: quotes, backslashes, a
 # slash, DEL, tabs, accents, CJK, an emoji (a surrogate pair in \u escapes).
