@@ -1,11 +1,12 @@
 """Error records: one per error of a scheme, as dicts (`error_records`)
 and as the JSON lines of the --errors file (`error_lines`, `ErrorFile`).
 
-A record is defined once: its keys and their order (`RECORD_KEYS`, and
-`SPAN_KEYS` for each of its spans) and their values (`error_record`). The
-lines of the file are written without the dicts, at a few microseconds an
-error, and are the bytes `srsly.json_dumps` makes of the records (tests
-check it on every kind, every unit, and texts that need escaping).
+A record is defined once: its keys in their order (`RECORD_KEYS`, and
+`SPAN_KEYS` for each of its spans), the dict `error_record` makes of an
+error with them (in that order: tests check it), and the lines of the file,
+written without the dicts at a few microseconds an error from the same
+keys: the bytes `srsly.json_dumps` makes of the records (tests check it
+on every kind, both units, and texts that need escaping).
 
 The errors are those of one scheme (the primary one on the command line),
 with the kinds the scheme gives them (`outcomes.py`): missed, spurious,
@@ -55,23 +56,32 @@ def record_kind(error: SpanError, pair: DocPair) -> str:
 
 
 def span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
-    """The record of a span: its offsets, label and text; a predicted
-    mention without a place in the text (`pair.pred_unplaced`) has no
-    offsets and the string as listed."""
+    """The record of a span (`SPAN_KEYS`): its offsets, label and text; a
+    predicted mention without a place in the text (`pair.pred_unplaced`)
+    has no offsets and the string as listed."""
     unplaced = pair.pred_unplaced
     if unplaced and span[0] in unplaced:
-        return dict(zip(SPAN_KEYS, (None, None, span[2], unplaced[span[0]][0])))
-    return dict(zip(SPAN_KEYS, (span[0], span[1], span[2], pair.span_text(span))))
+        return {"start": None, "end": None, "label": span[2], "text": unplaced[span[0]][0]}
+    start, end, label = span
+    text = pair.text[start:end] if pair.offsets is None else pair.span_text(span)
+    return {"start": start, "end": end, "label": label, "text": text}
 
 
 def error_record(error: SpanError, pair: DocPair, scheme: str = "") -> Dict[str, Any]:
     """The record of one error of a document (`RECORD_KEYS`)."""
     gold = error.gold
-    return dict(zip(RECORD_KEYS, (
-        pair.index, pair.name, scheme, record_kind(error, pair), error.count,
-        None if gold is None else span_record(pair, gold), [span_record(pair, p) for p in error.pred],
-        error.iou, error.gold_coverage, error.pred_coverage,
-    )))
+    return {
+        "doc": pair.index,
+        "name": pair.name,
+        "scheme": scheme,
+        "kind": record_kind(error, pair) if pair.pred_unplaced else error.kind,
+        "count": error.count,
+        "gold": None if gold is None else span_record(pair, gold),
+        "pred": [span_record(pair, p) for p in error.pred],
+        "iou": error.iou,
+        "gold_coverage": error.gold_coverage,
+        "pred_coverage": error.pred_coverage,
+    }
 
 
 def _position(error: SpanError, pair: DocPair, kind: str) -> Tuple[int, int, int, int]:
@@ -189,7 +199,8 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
             f"{gold_cover_key}{numbers.get(gold_cover) or first_time(gold_cover, numbers, dumps(gold_cover))}"
             f"{pred_cover_key}{numbers.get(pred_cover) or first_time(pred_cover, numbers, dumps(pred_cover))}}}"
         )
-        positions.append(_position(error, pair, kind))
+        first = gold if gold is not None else pred[0]  # as `_position`, inline: this loop is the hot one
+        positions.append((pair.index, first[0], first[1], KIND_ORDER[kind]))
     order = sorted(range(len(lines)), key=positions.__getitem__)
     return [lines[i] for i in order]
 
