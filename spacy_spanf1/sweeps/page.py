@@ -9,13 +9,12 @@ as `chart_indices` says), and the page says so. A curve that coincides
 with an earlier scheme's is drawn dashed over it, so that both show, and
 the legend says which it repeats.
 """
-from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
 from ..html.charts import CHART_CSS, MAX_POINTS, Curve, calibration_chart, chart_indices, curve_chart, legend, series_color
-from ..html.page import escape, render_page, signature_block, sources_text
+from ..html.page import escape, render_page, signature_block, sources_text, write_html
 from ..html.tables import TABLE_END, table_start
 from .results import SchemeSweep, SweepResult
 
@@ -135,7 +134,7 @@ def render_sweep_html(result: SweepResult, *, sources: Sequence[str] = (), max_p
     if max_points < 3:
         raise ValueError(f"max_points must be at least 3 (the first, last and best points), not {max_points}")
     esc = escape
-    out = []
+    out: List[str] = []
     if sources:
         out.append('<p class="meta">' + sources_text(sources) + "</p>")
     if result.signature:
@@ -173,4 +172,4 @@ def render_sweep_html(result: SweepResult, *, sources: Sequence[str] = (), max_p
 
 def write_sweep_html(path: Any, result: SweepResult, **options: Any) -> None:
     """Write `render_sweep_html(result, **options)` to path as UTF-8."""
-    Path(path).write_text(render_sweep_html(result, **options), encoding="utf-8")
+    write_html(path, render_sweep_html(result, **options))

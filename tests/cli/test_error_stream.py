@@ -173,18 +173,18 @@ TRICKY = 'ab "\\/\x7f\t\n\x00\x1f\u00e9\u6771\U0001f600\u2028<&>'
 @st.composite
 def tricky_pairs(draw):
     """1-4 documents in char unit, gold and predicted spans anywhere in the text."""
+    label = st.text(TRICKY, min_size=1, max_size=3)
+
+    def spans(text):
+        found = set()
+        for start in draw(st.lists(st.integers(0, len(text) - 1), max_size=4)):
+            found.add(Span(start, draw(st.integers(start + 1, len(text))), draw(label)))
+        return sorted(found)
+
     pairs = []
     for i in range(draw(st.integers(1, 4))):
         text = draw(st.text(TRICKY, min_size=1, max_size=12))
-        label = st.text(TRICKY, min_size=1, max_size=3)
-
-        def spans():
-            found = set()
-            for start in draw(st.lists(st.integers(0, len(text) - 1), max_size=4)):
-                found.add(Span(start, draw(st.integers(start + 1, len(text))), draw(label)))
-            return sorted(found)
-
-        pairs.append(DocPair(i, draw(st.text(TRICKY, max_size=6)), spans(), spans(), text))
+        pairs.append(DocPair(i, draw(st.text(TRICKY, max_size=6)), spans(text), spans(text), text))
     return pairs
 
 
