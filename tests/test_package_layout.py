@@ -6,6 +6,7 @@
 - the defaults of the settings are written once, in `settings.py`;
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
+- one HTML skeleton, in `html/`: the pages share its widgets, not each other;
 - `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
 """
 import ast
@@ -169,6 +170,38 @@ def test_distributed_does_not_import_the_front_doors():
     for name in MODULES:
         if name.startswith("spacy_spanf1.distributed"):
             assert not {t for t in graph[name] if t == "spacy_spanf1.api" or t.startswith("spacy_spanf1.cli")}, name
+
+
+#: The modules that put a page together from the widgets of html/.
+PAGES = ("spacy_spanf1.html.compare", "spacy_spanf1.agreements.page", "spacy_spanf1.sweeps.page")
+
+
+@pytest.mark.parametrize("literal", ["<!DOCTYPE html", "<html", "<head", "<style", "<body"])
+def test_one_html_skeleton(literal):
+    found = [
+        f"{path.relative_to(PACKAGE)}:{i}" for path, _ in MODULES.values()
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if literal.lower() in line.lower()
+    ]
+    assert found and all(f.startswith("html/page.py:") for f in found), found
+
+
+def test_the_pages_share_the_html_widgets_not_each_other():
+    graph = edges()
+    assert set(PAGES) <= set(MODULES)
+    for page in PAGES:
+        assert "spacy_spanf1.html.page" in graph[page], page
+        assert not graph[page] & (set(PAGES) - {page}), page  # no page is built from another
+    for name in MODULES:
+        targets = graph[name]
+        if name.startswith("spacy_spanf1.html.") and name not in PAGES:
+            assert not targets & set(PAGES), name  # the widgets know no page
+        if name.startswith("spacy_spanf1.report"):
+            assert not {t for t in targets if t.startswith("spacy_spanf1.html")}, name  # the records hold no HTML
+        if name in PAGES[1:]:
+            assert not {t for t in targets if t.startswith("spacy_spanf1.report.records")}, name
+        for target, names in imports_of(name):  # the CSS is imported from html/ alone
+            if target.startswith("spacy_spanf1") and any(n.endswith("CSS") for n in names):
+                assert target.startswith("spacy_spanf1.html"), (name, target)
 
 
 def test_import_is_light():

@@ -3,24 +3,21 @@ the primary scheme as a heat map, the mean and micro F of every scheme,
 the kappas and alpha, and the documents the annotators disagree on (the
 most disagreements first), every annotator's spans one above the other.
 
-Built as the compare report is (`report.render_html`): one self-contained
-page, inline CSS, every text escaped, no script.
+Built from the widgets of `spacy_spanf1.html`: one self-contained page,
+inline CSS, every text escaped, no script.
 """
-import html
 from types import SimpleNamespace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence
 
-from ..report import CSS, format_pct, label_colors, render_spans
-from ..results import signature_text
+from ..html.page import escape, render_page, signature_block, sources_text
+from ..html.spans import label_colors, render_spans
+from ..html.tables import TABLE_END, heat_cell, table_start
+from ..report.text import format_pct
 from ..settings import HTML_DOCS
 from .consensus import Disagreement
 from .files import AnnotatorFiles
 from .result import AgreementResult
 from .tokens import position_name
-
-#: The heat map runs from this colour (F = 0) to that one (F = 1).
-LOW_RGB: Tuple[int, int, int] = (230, 124, 115)
-HIGH_RGB: Tuple[int, int, int] = (87, 187, 138)
 
 PAGE_CSS = """
 table.matrix td.cell { min-width: 4.5rem; font-variant-numeric: tabular-nums; }
@@ -30,12 +27,6 @@ table.matrix td.self { color: #999; text-align: center; }
 .rows .who { color: #555; font-size: 0.85rem; overflow-wrap: anywhere; }
 .rows .row.absent .spans { color: #999; font-style: italic; }
 """
-
-
-def heat_color(f: float) -> str:
-    """The heat map colour of an F in [0, 1]: LOW_RGB blended into HIGH_RGB."""
-    f = max(0.0, min(1.0, f))
-    return "#{:02x}{:02x}{:02x}".format(*(round(lo + (hi - lo) * f) for lo, hi in zip(LOW_RGB, HIGH_RGB)))
 
 
 def _figure(value: Optional[float]) -> str:
@@ -54,31 +45,23 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
         the most disagreements first (ties: the earlier first); the page
         says how many were left out.
     """
-    esc = html.escape
+    esc = escape
     names = result.annotators
     primary = result.schemes[0]
     labels = {s.label for docs in files.annotations.values() for spans in docs if spans for s in spans}
     colors = label_colors(labels)
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        "<title>spacy-spanf1 agreement</title>",
-        f"<style>{CSS}{PAGE_CSS}</style></head><body>",
-        "<h1>spacy-spanf1 agreement</h1>",
-        '<p class="meta">',
-    ]
+    out = ['<p class="meta">']
     if sources:
-        out.append(" · ".join(f"{esc(name)}: <code>{esc(str(src))}</code>" for name, src in zip(names, sources)) + "<br>")
+        out.append(sources_text(sources, names) + "<br>")
     out.append(f"{len(names)} annotators, {result.n_docs} documents; offsets in {esc(files.unit)} unit.</p>")
     if result.signature:
-        out.append(f'<p class="meta signature">Signature: <code>{esc(signature_text(result.signature))}</code></p>')
+        out.append(signature_block(result.signature))
     # The pairwise F matrix of the primary scheme, as a heat map.
     matrix = result.matrix(primary)
     out.append(f"<h2>Pairwise F ({esc(primary)})</h2>")
     out.append('<p class="note">Each cell: the column annotator scored against the row annotator as gold, over '
                "the documents both did (their number under the F). Colour: from red (F 0) to green (F 100).</p>")
-    out.append('<table class="matrix"><thead><tr><th>reference \\ scored</th>'
-               + "".join(f'<th class="name">{esc(b)}</th>' for b in names) + "</tr></thead><tbody>")
+    out.append(table_start("matrix", ["<th>reference \\ scored</th>", *(f'<th class="name">{esc(b)}</th>' for b in names)]))
     for a in names:
         cells = []
         for b in names:
@@ -87,18 +70,15 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
                 cells.append('<td class="self">–</td>')
             else:
                 shared = result.shared[(a, b)]
-                cells.append(
-                    f'<td class="cell" data-reference="{esc(a)}" data-scored="{esc(b)}" data-f="{f:.6f}" '
-                    f'style="background: {heat_color(f)}">{format_pct(f)}'
-                    f'<br><small class="shared">{shared} docs</small></td>'
-                )
+                cells.append(heat_cell(f, f'{format_pct(f)}<br><small class="shared">{shared} docs</small>',
+                                       {"reference": a, "scored": b, "f": f"{f:.6f}"}))
         out.append(f'<tr><th class="name">{esc(a)}</th>{"".join(cells)}</tr>')
-    out.append("</tbody></table>")
+    out.append(TABLE_END)
     # Mean and micro F of every scheme.
     intervals = result.intervals
     ci_head = "<th>mean F [low, high]</th>" if intervals is not None else ""
-    out.append('<h2>Every scheme</h2><table class="summary"><thead><tr><th></th><th>mean pairwise F</th>'
-               f"{ci_head}<th>micro F</th></tr></thead><tbody>")
+    out.append("<h2>Every scheme</h2>" + table_start("summary", ["<th></th>", "<th>mean pairwise F</th>", ci_head,
+                                                                "<th>micro F</th>"]))
     for scheme in result.schemes:
         ci = ""
         if intervals is not None:
@@ -106,7 +86,7 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
             ci = f"<td>[{format_pct(interval.low)}, {format_pct(interval.high)}]</td>"
         out.append(f'<tr><td>{esc(scheme)}</td><td class="mean-f">{format_pct(result.mean_f[scheme])}</td>{ci}'
                    f'<td class="micro-f">{format_pct(result.micro_f[scheme])}</td></tr>')
-    out.append("</tbody></table>")
+    out.append(TABLE_END)
     # Token figures.
     tokens = result.tokens
     position = position_name(files.unit)
@@ -153,8 +133,8 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
                 out.append(f'<div class="row" data-annotator="{esc(name)}"><div class="who">{esc(name)}</div>'
                            f"{render_spans(view, spans, colors)}</div>")
         out.append("</div>")
-        out.append('<table class="errors"><thead><tr><th class="text">span</th><th class="text">label</th>'
-                   '<th class="text">have it</th><th class="text">instead</th></tr></thead><tbody>')
+        out.append(table_start("errors", ['<th class="text">span</th>', '<th class="text">label</th>',
+                                          '<th class="text">have it</th>', '<th class="text">instead</th>']))
         for d in by_doc[doc]:
             instead = "; ".join(
                 f"{esc(who)}: " + (", ".join(f"{esc(_text(view, s))} <b>{esc(s.label)}</b>" for s in spans) or "nothing")
@@ -162,9 +142,8 @@ def render_agreement_html(result: AgreementResult, files: AnnotatorFiles, found:
             )
             out.append(f'<tr><td class="text">{esc(_text(view, d.span))}</td><td class="text">{esc(d.span.label)}</td>'
                        f'<td class="text">{esc(", ".join(d.have))}</td><td class="text">{instead}</td></tr>')
-        out.append("</tbody></table></section>")
-    out.append("</body></html>")
-    return "\n".join(out)
+        out.append(f"{TABLE_END}</section>")
+    return render_page("spacy-spanf1 agreement", out, css=PAGE_CSS)
 
 
 def _text(view, span) -> str:

@@ -12,8 +12,8 @@ from ..agreements.written import is_docbin_path, prepare_consensus
 from ..api import agree_files
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..html.page import write_html
 from ..notes import warnings_shown
-from ..report import write_html
 from ..settings import HTML_DOCS
 from .main import app, run_command
 from .options import command

@@ -13,7 +13,9 @@ from wasabi import Printer, color
 
 from ..exceptions import InputError
 from ..notes import grounding_report, note_lines, warnings_shown
-from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, render_html, write_errors, write_html
+from ..html.compare import render_html
+from ..html.page import write_html
+from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, write_errors
 from ..results import CorpusScores
 from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
 from .options import flags_of

@@ -79,7 +79,7 @@ def _sweep_command(source: str, target: Optional[Path], *, output_path: Optional
     if output_path is not None:
         writing(output_path, lambda path: srsly.write_json(path, out))
     if html_path is not None:
-        from ..sweeps.charts import write_sweep_html
+        from ..sweeps.page import write_sweep_html
 
         sources = [str(source)] + ([] if target is None else [str(target)])
         writing(html_path, lambda path: write_sweep_html(path, result, sources=sources))

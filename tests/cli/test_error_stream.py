@@ -24,7 +24,8 @@ from spacy_spanf1.cli.evaluate import evaluate_model
 from spacy_spanf1.corpus import ErrorStream, Keep, score_pairs
 from spacy_spanf1.engine.scorer import BATCH_SIZE, SpanScorer
 from spacy_spanf1.formats import DocPair, open_pairs
-from spacy_spanf1.report import ErrorFile, error_lines, error_records, json_string, render_html, write_errors
+from spacy_spanf1.html.compare import render_html
+from spacy_spanf1.report import RECORD_KEYS, SPAN_KEYS, ErrorFile, error_lines, error_records, json_string, write_errors
 
 # Words that a JSON encoder must escape, or not: quotes, backslashes, a
 # slash, DEL, tabs, accents, CJK, an emoji (a surrogate pair in \u escapes).
@@ -161,6 +162,50 @@ def test_json_string_encodes_as_srsly():
         assert json_string(chr(code)) == srsly.json_dumps(chr(code)), code
     for text in ["", "plain", 'a "quoted" back\\slash/and/slashes\n\t', "Zürich 東京 😀", "del\x7fx", "\u2028\x00"]:
         assert json_string(text) == srsly.json_dumps(text)
+
+
+#: Characters of texts, names, labels and schemes: some a JSON encoder must
+#: escape (quotes, backslashes, controls, DEL, non-ASCII, a pair of
+#: surrogates in \u escapes), some it must not (a slash, <&>).
+TRICKY = 'ab "\\/\x7f\t\n\x00\x1f\u00e9\u6771\U0001f600\u2028<&>'
+
+
+@st.composite
+def tricky_pairs(draw):
+    """1-4 documents in char unit, gold and predicted spans anywhere in the text."""
+    label = st.text(TRICKY, min_size=1, max_size=3)
+
+    def spans(text):
+        found = set()
+        for start in draw(st.lists(st.integers(0, len(text) - 1), max_size=4)):
+            found.add(Span(start, draw(st.integers(start + 1, len(text))), draw(label)))
+        return sorted(found)
+
+    pairs = []
+    for i in range(draw(st.integers(1, 4))):
+        text = draw(st.text(TRICKY, min_size=1, max_size=12))
+        pairs.append(DocPair(i, draw(st.text(TRICKY, max_size=6)), spans(text), spans(text), text))
+    return pairs
+
+
+@settings(max_examples=80, deadline=None)
+@given(pairs=tricky_pairs(), scheme=st.sampled_from(["strict", "overlap", "iou"]), name=st.text(TRICKY, max_size=5))
+def test_every_error_line_is_the_json_of_its_record(pairs, scheme, name):
+    # The fast writer against the one definition of a record (its keys, in
+    # order, and its values): the same bytes as srsly.json_dumps of the dict,
+    # whatever the text, labels, document names and the scheme's name.
+    scores = score_pairs(pairs, scheme, keep_errors=True)
+    records = error_records(scores.errors, scores.pairs, name)
+    lines = error_lines(scores.errors, scores.pairs, name)
+    assert lines == [srsly.json_dumps(record) for record in records]
+    for record, line in zip(records, lines):
+        assert tuple(record) == RECORD_KEYS
+        assert all(tuple(span) == SPAN_KEYS for span in [record["gold"] or dict.fromkeys(SPAN_KEYS), *record["pred"]])
+        parsed = json.loads(line)  # ujson writes 10 digits of a float: the scores are compared as written
+        assert {k: v for k, v in parsed.items() if "iou" not in k and "coverage" not in k} == {
+            k: v for k, v in record.items() if "iou" not in k and "coverage" not in k}
+        pair = pairs[record["doc"]]
+        assert all(span["text"] == pair.text[span["start"]:span["end"]] for span in [*record["pred"], record["gold"]] if span)
 
 
 def test_compare_streams_the_same_file_and_page(large, monkeypatch):

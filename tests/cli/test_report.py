@@ -1,4 +1,4 @@
-"""Error records and the HTML report (`spacy_spanf1.report`); the page is
+"""Error records (`spacy_spanf1.report`) and the HTML report (`spacy_spanf1.html`); the page is
 opened in headless Chromium, which must lay out the highlighted spans."""
 import html
 import re
@@ -10,14 +10,9 @@ import srsly
 from helpers import char_offsets, invoke, measure_in_chromium, write_jsonl
 from spacy_spanf1.api import score_pairs
 from spacy_spanf1.formats import DocPair, PairStats
-from spacy_spanf1.report import (
-    error_records,
-    label_color,
-    label_colors,
-    render_spans,
-    render_html,
-    write_errors,
-)
+from spacy_spanf1.html.compare import render_html
+from spacy_spanf1.html.spans import label_color, label_colors, render_spans
+from spacy_spanf1.report import error_records, write_errors
 from spacy_spanf1.spans import Span
 
 

@@ -1,4 +1,4 @@
-"""The --html page of `spacy-spanf1 sweep` (spacy_spanf1.sweeps.charts):
+"""The --html page of `spacy-spanf1 sweep` (spacy_spanf1.sweeps.page):
 laid out in headless Chromium, whose measurements are turned back into
 data coordinates through each chart's frame, so that the points drawn are
 checked against values worked out by hand."""
@@ -8,8 +8,9 @@ import numpy
 import pytest
 
 from helpers import SWEEP_GOLD as GOLD, SWEEP_SCORED as SCORED, invoke, measure_in_chromium, write_jsonl
+from spacy_spanf1.html.charts import chart_indices
 from spacy_spanf1.sweeps import sweep
-from spacy_spanf1.sweeps.charts import chart_indices, render_sweep_html
+from spacy_spanf1.sweeps.page import render_sweep_html
 
 
 # Injected into a copy of the page: every chart's frame, curves, best
