@@ -23,7 +23,7 @@ labels: the label-filtered gold and predictions (SemEval schemes,
 `overlap`), or every gold span and the label's predictions (`iou`, whose
 per-label counts are the counts of that label's predictions).
 """
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
 
