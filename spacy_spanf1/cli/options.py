@@ -181,7 +181,7 @@ OPTIONS: Dict[str, Option] = {option.setting: option for option in DECLARED}
 #: The settings named in messages, longest first (so that 'by' is not
 #: found inside 'resample_by').
 _NAMES = sorted(OPTIONS, key=len, reverse=True)
-_SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(_NAMES), "|".join(_NAMES)))
+_SETTING = re.compile(r"'({0})'|\b({0})=".format("|".join(_NAMES)))
 
 
 def flag(setting: Optional[str]) -> Optional[str]:

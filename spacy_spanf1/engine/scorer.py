@@ -98,7 +98,7 @@ class SpanScorer:
         self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
         self._count_names = {s: SEMEVAL_COUNTS if s in SEMEVAL_RULES else PRF_COUNTS for s in self.schemes}
         self._tallies: Dict[str, Dict[str, List[int]]] = {
-            s: defaultdict(lambda n=len(self._count_names[s]): [0] * n) for s in self.schemes
+            s: defaultdict(lambda n=len(self._count_names[s]): [0] * n) for s in self.schemes  # noqa: B008 (binds each scheme's count)
         }
         self._confusion: Dict[Tuple[str, str], int] = {}
         self._outcomes: Dict[str, List[Any]] = {s: [] for s in self.schemes}

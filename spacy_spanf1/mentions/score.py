@@ -167,7 +167,7 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
         return [], [], parsed
     if isinstance(parsed, Markup):
         placed = parsed.place(text)
-        return [(s, l) for _, s, l in placed], [offsets for offsets, _, _ in placed], None
+        return [(s, label) for _, s, label in placed], [offsets for offsets, _, _ in placed], None
     return list(parsed), [None] * len(parsed), None
 
 
