@@ -88,7 +88,7 @@ def make_compute_metrics(
     >>> m["overall_f1"], m["partial_f1"], m["overall_accuracy"]
     (0.0, 0.5, 0.6666666666666666)
     """
-    match = MatchSettings(schemes, **_span_settings(settings))
+    match = MatchSettings(schemes, **_span_settings(settings))  # type: ignore[arg-type]  # checked and made a tuple there
     schemes = match.schemes
     if primary is None:
         primary = schemes[0]
@@ -290,8 +290,8 @@ def _sentence_spans(entities: _Entities, offsets: numpy.ndarray, labels: List[st
 def _strict_figures(gold: _Entities, pred: _Entities, names: List[str], labels: Optional[frozenset]) -> _Figures:
     if labels is not None:  # evaluate_spans' `labels` setting
         allowed = numpy.array([name in labels for name in names], dtype=bool)
-        gold = tuple(column[allowed[gold[0]]] for column in gold)  # type: ignore[assignment]
-        pred = tuple(column[allowed[pred[0]]] for column in pred)  # type: ignore[assignment]
+        gold = tuple(column[allowed[gold[0]]] for column in gold)
+        pred = tuple(column[allowed[pred[0]]] for column in pred)
     report = tag_report(gold, pred, names)
     return (
         report.micro.precision, report.micro.recall, report.micro.f1, report.macro.f1,

@@ -20,7 +20,7 @@ Counts are integers, and sums of integers in float64 are exact below
 """
 import warnings
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy
 
@@ -278,6 +278,20 @@ def interval_of(
         confidence=confidence,
         unit=unit,
     )
+
+
+@overload
+def bootstrap_ci(
+    result: SchemeResult, *, n_resamples: int = ..., confidence: float = ..., seed: int = ..., method: str = ...,
+    groups: Optional[Sequence[Hashable]] = ...,
+) -> SchemeInterval: ...
+
+
+@overload
+def bootstrap_ci(
+    result: Mapping[str, SchemeResult], *, n_resamples: int = ..., confidence: float = ..., seed: int = ...,
+    method: str = ..., groups: Optional[Sequence[Hashable]] = ...,
+) -> Dict[str, SchemeInterval]: ...
 
 
 def bootstrap_ci(
