@@ -17,12 +17,12 @@ import re
 import string as string_module
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
 from ..engine.counts import PRFCounts
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
-from ..results import SchemeResult
+from ..results import Counts, SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from .ground import GroundedMention, Text, check_fuzzy, ground_in
 from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer
@@ -130,7 +130,7 @@ class StringCounter:
 
         out = {}
         for name in self.schemes:
-            per_label = dict(sorted(self.per_label[name].items()))
+            per_label: Dict[str, Counts] = dict(sorted(self.per_label[name].items()))
             rows = numpy.array(self.rows[name], dtype=numpy.int64).reshape(-1, 3) if self.per_doc else None
             out[name] = SchemeResult(name, sum(per_label.values(), PRFCounts()), per_label, per_doc=rows,
                                      n_docs=self.n_docs)
@@ -144,7 +144,7 @@ def grounding_row(grounded: Sequence[GroundedMention], parse_failed: bool) -> Di
     row["parse_failures"] = int(parse_failed)
     for mention in grounded:
         if mention.status == "grounded":
-            row[mention.method] += 1
+            row[cast(str, mention.method)] += 1  # a grounded mention names its method
         elif mention.status == "not_found":
             row["not_found"] += 1
         else:
@@ -159,6 +159,7 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
     and the parse failure (then no mention). A raw answer is parsed; a list
     of pairs or objects, or an object of labels, is read as the same JSON
     would be; anything else is a parse failure."""
+    parsed: Union[List[Mention], Markup, ParseFailure]
     if isinstance(answer, (list, tuple, dict)):
         parsed = mentions_of_record(answer)
     else:
