@@ -11,7 +11,7 @@ import inspect
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 import typer
 from typer.core import TyperCommand
@@ -240,7 +240,7 @@ class OnceCommand(TyperCommand):
     break down by genre alone), so a repeat is a usage error instead, as a
     repeated --schemes is."""
 
-    def parse_args(self, ctx: typer.Context, args: List[str]) -> List[str]:
+    def parse_args(self, ctx: typer.Context, args: List[str]) -> List[str]:  # type: ignore[override]  # typer gives its Context
         found = repeated_option(self, ctx, args)
         if found is not None:
             option, values = found
@@ -266,7 +266,7 @@ def repeated_option(command: TyperCommand, ctx: typer.Context, args: Sequence[st
     if any(_is_option(param) and param.is_eager for param in order):
         return None
     counts: Dict[Any, int] = {}
-    for param in order:
+    for param in cast(List[Any], order):  # options (typer's click copy) among click's parameters
         if _is_option(param) and not (param.multiple or param.is_flag or param.count):
             counts[param] = counts.get(param, 0) + 1
     option = next((param for param, n in counts.items() if n > 1), None)
