@@ -1,8 +1,8 @@
 # The two Quickstart commands: `make all` runs the project workflow,
-# `make test` installs what the tests need and runs them.
+# `make test` installs what the tests need, lints and runs them.
 PYTHON ?= python
 
-.PHONY: install all references test bench
+.PHONY: install all references lint test bench
 
 install:
 	$(PYTHON) -m pip install -q -e .
@@ -19,7 +19,14 @@ references:
 	$(PYTHON) -m pip uninstall -q -y presidio-evaluator presidio-analyzer presidio-anonymizer spacy-llm 2>/dev/null || true
 	$(PYTHON) -m pip install -q --no-deps --upgrade --target build/references -r tests/spacy-plugin-references.txt
 
-test: references
+# ruff (the rules in pyproject.toml) over the code, tests, benchmarks and
+# scripts; mypy over the package. `ruff format` is not run yet: the tree
+# has not been formatted with it.
+lint: references
+	$(PYTHON) -m ruff check spacy_spanf1 tests benchmarks scripts
+	$(PYTHON) -m mypy spacy_spanf1
+
+test: lint
 	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(PYTHON) -m pytest -q
 

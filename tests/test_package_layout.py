@@ -7,6 +7,7 @@
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
 - `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
+- ruff and mypy, as pyproject.toml configures them, find nothing (`make lint`).
 """
 import ast
 import re
@@ -222,3 +223,15 @@ def test_the_settings_name_the_engines_schemes():
     from spacy_spanf1.settings import SCHEMES, SEMEVAL_SCHEMES
 
     assert tuple(SEMEVAL_RULES) == SEMEVAL_SCHEMES and SCHEMES[: len(SEMEVAL_SCHEMES)] == SEMEVAL_SCHEMES
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command",
+    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts"], ["mypy", "spacy_spanf1"]],
+    ids=["ruff", "mypy"],
+)
+def test_the_linters_find_nothing(command):
+    done = subprocess.run([sys.executable, "-m", *command], cwd=PACKAGE.parent, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
