@@ -247,7 +247,7 @@ def as_match(match: Union[None, MatchSettings, str, Sequence[str]], settings: Ma
     known, _ = split_keywords(settings, MatchSettings, where="score_pairs")
     if isinstance(match, MatchSettings):
         return match.replace(**known) if known else match
-    return MatchSettings(match, **known)  # type: ignore[arg-type]  # checked and made a tuple there
+    return MatchSettings(match, **known)
 
 
 def score_pairs(

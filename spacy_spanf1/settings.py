@@ -20,7 +20,7 @@ list them: the only lists of them.
 import dataclasses
 import numbers
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from .exceptions import SettingError
 
@@ -294,6 +294,14 @@ class MatchSettings(Settings):
     overlap_threshold: float = 0.5
     min_overlap: Optional[float] = None
     beta: float = 1.0
+
+    if TYPE_CHECKING:
+        # What it is built from: `_check` makes the schemes and labels tuples.
+        def __init__(
+            self, schemes: Union[str, Iterable[str], None] = ..., unit: Optional[str] = ..., spans_key: Optional[str] = ...,
+            labels: Optional[Iterable[str]] = ..., iou_threshold: float = ..., overlap_threshold: float = ...,
+            min_overlap: Optional[float] = ..., beta: float = ...,
+        ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
         return {

@@ -78,7 +78,7 @@ class SpanScorer:
         batched: bool = True,
     ) -> None:
         settings = MatchSettings(
-            schemes, labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,  # type: ignore[arg-type]  # checked and made tuples there
+            schemes, labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
             min_overlap=min_overlap,
         )
         self.settings = settings
@@ -466,7 +466,7 @@ def evaluate_spans(
     occurs in neither side gives a UserWarning listing the labels found.
     """
     check_unit(unit)
-    match = MatchSettings(schemes, labels=labels, iou_threshold=iou_threshold,  # type: ignore[arg-type]  # checked and made tuples there
+    match = MatchSettings(schemes, labels=labels, iou_threshold=iou_threshold,
                           overlap_threshold=overlap_threshold, min_overlap=min_overlap)
     scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)

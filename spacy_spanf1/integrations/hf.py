@@ -88,7 +88,7 @@ def make_compute_metrics(
     >>> m["overall_f1"], m["partial_f1"], m["overall_accuracy"]
     (0.0, 0.5, 0.6666666666666666)
     """
-    match = MatchSettings(schemes, **_span_settings(settings))  # type: ignore[arg-type]  # checked and made a tuple there
+    match = MatchSettings(schemes, **_span_settings(settings))
     schemes = match.schemes
     if primary is None:
         primary = schemes[0]

@@ -324,7 +324,7 @@ def make_spanf1_scorer_v1(
     """
     try:
         match = MatchSettings(
-            schemes, unit=unit, spans_key=spans_key, labels=labels, iou_threshold=iou_threshold,  # type: ignore[arg-type]  # checked and made tuples there
+            schemes, unit=unit, spans_key=spans_key, labels=labels, iou_threshold=iou_threshold,
             overlap_threshold=overlap_threshold, min_overlap=min_overlap, beta=beta,
         )
         if confidence is not None:

@@ -64,7 +64,7 @@ def sweep(
     closest gold label) and given as a UserWarning.
     """
     check_unit(unit)
-    match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,  # type: ignore[arg-type]  # checked and made a tuple there
+    match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
                           min_overlap=min_overlap)
     if match.string_schemes:
         raise SettingError(
