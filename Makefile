@@ -1,9 +1,9 @@
 # The two Quickstart commands: `make all` runs the project workflow,
-# `make test` installs what the tests need and runs them; `make quick` is the
-# quick loop, the tests not marked slow.
+# `make test` installs what the tests need, lints and runs them; `make quick` is
+# the quick loop, the tests not marked slow.
 PYTHON ?= python
 
-.PHONY: install all references test quick bench
+.PHONY: install all references lint test quick bench
 
 install:
 	$(PYTHON) -m pip install -q -e .
@@ -20,7 +20,14 @@ references:
 	$(PYTHON) -m pip uninstall -q -y presidio-evaluator presidio-analyzer presidio-anonymizer spacy-llm 2>/dev/null || true
 	$(PYTHON) -m pip install -q --no-deps --upgrade --target build/references -r tests/spacy-plugin-references.txt
 
-test: references
+# ruff (the rules in pyproject.toml) over the code, tests, benchmarks and
+# scripts; mypy over the package. `ruff format` is not run yet: the tree
+# has not been formatted with it.
+lint: references
+	$(PYTHON) -m ruff check spacy_spanf1 tests benchmarks scripts
+	$(PYTHON) -m mypy spacy_spanf1
+
+test: lint
 	command -v chromium >/dev/null || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	$(PYTHON) -m pytest -q
 

@@ -56,7 +56,7 @@ from wasabi import Printer
 msg = Printer(line_max=100)
 msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
-from spacy_spanf1 import SCHEMES  # the one list of scheme names
+from spacy_spanf1 import SCHEMES  # noqa: E402 (the one list of scheme names)
 
 # The references written in pandas, the tag conversion and the path of the
 # reference libraries installed apart (benchmarks/common.py).
@@ -829,7 +829,7 @@ def main(
         medians[n_docs] = {key: statistics.median(ts) for key, ts in times.items()}
         titles.update({task.key: task.title for task in tasks})
         evaluate_spans_task = next(t for t in tasks if t.key == "evaluate_spans")
-        traced = traced_peak_mb(lambda: call(evaluate_spans_task))
+        traced = traced_peak_mb(lambda: call(evaluate_spans_task))  # noqa: B023 (called at once)
         report["sizes"][str(n_docs)] = {
             "corpus": stats, "tally": corpus.tally, "agreement": checked, "times": times,
             "medians": medians[n_docs], "evaluate_spans_traced_peak_mb": traced,

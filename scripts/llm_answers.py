@@ -63,10 +63,10 @@ def with_defects(mentions: List[Tuple[str, str]], rng: random.Random) -> List[Tu
 
 def answer(mentions: List[Tuple[str, str]], shape: str) -> str:
     if shape == "objects":
-        listed = json.dumps([{"text": s, "label": l} for s, l in mentions], ensure_ascii=False)
+        listed = json.dumps([{"text": s, "label": label} for s, label in mentions], ensure_ascii=False)
         return f"Here are the entities I found:\n```json\n{listed}\n```"
     if shape == "pairs":
-        return json.dumps([[s, l] for s, l in mentions], ensure_ascii=False)
+        return json.dumps([[s, label] for s, label in mentions], ensure_ascii=False)
     by_label: Dict[str, List[str]] = {}
     for string, label in mentions:
         by_label.setdefault(label, []).append(string)

@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from .engine.outcomes import ERROR_KINDS, SpanError
 from .engine.scorer import BATCH_SIZE, SpanScorer
@@ -287,7 +287,8 @@ def score_pairs(
     keep_changes = {KEEP_KEYWORDS[name]: settings.pop(name) for name in list(settings) if name in KEEP_KEYWORDS}
     keep = keep or Keep()
     if keep_changes:
-        keep = dataclasses.replace(keep, **{k: tuple(v) if isinstance(v, list) else v for k, v in keep_changes.items()})
+        changed: Dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in keep_changes.items()}
+        keep = dataclasses.replace(keep, **changed)
     match = as_match(match, settings)
     if isinstance(pairs, Pairs):
         stats = pairs.stats if stats is None else stats
@@ -350,7 +351,7 @@ def score_pairs(
                     gold_spans.append(list(pair.gold))
                     pred_spans.append(list(pair.pred))
             scorer.add(pair.gold, pair.pred)
-            if checks_words and pair.offsets is None:
+            if checks_words and pair.offsets is None and inside_words is not None:
                 inside_words.add("gold", pair.name, pair.text, pair.gold)
                 inside_words.add("pred", pair.name, pair.text, pair.pred)
                 checks_words = not inside_words.full("gold", "pred")
@@ -381,7 +382,7 @@ def score_pairs(
         stats.skipped,
         tuple(stats.skipped_names),
         unit,
-        tuple(sources),
+        cast(Tuple[str, str], tuple(sources)),
         {},
         tuple(scorer.labels_seen),
         tuple(sorted(found_gold)),

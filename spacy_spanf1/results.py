@@ -10,7 +10,7 @@ spaCy's version and every setting that shapes the numbers.
 """
 import dataclasses
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property, cache
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
@@ -284,7 +284,7 @@ class ErrorCounts:
         return ErrorCounts(tuple(a + b for a, b in zip(self.kinds, other.kinds)), self.documents + other.documents)
 
 
-@lru_cache(maxsize=None)
+@cache
 def spacy_version() -> Optional[str]:
     """spaCy's installed version, read without importing spaCy; None when
     it is not installed."""

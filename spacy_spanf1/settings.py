@@ -20,7 +20,7 @@ list them: the only lists of them.
 import dataclasses
 import numbers
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
 
 from .exceptions import SettingError
 
@@ -141,7 +141,7 @@ def check_fraction(name: str, value: Any, *, optional: bool = False) -> Optional
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise SettingError(f"'{name}' must be a number in (0, 1], got {value!r}.", name)
-    if not 0.0 < value <= 1.0:
+    if not 0.0 < float(value) <= 1.0:
         raise SettingError(f"'{name}' must be in (0, 1] (greater than 0, at most 1), got {value!r}.", name)
     return float(value)
 
@@ -150,7 +150,7 @@ def check_open_fraction(name: str, value: Any) -> float:
     """A number strictly between 0 and 1 (a confidence level, an alpha)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise SettingError(f"'{name}' must be a number in (0, 1), got {value!r}.", name)
-    if not 0.0 < value < 1.0:
+    if not 0.0 < float(value) < 1.0:
         raise SettingError(f"'{name}' must be in (0, 1) (greater than 0, less than 1), got {value!r}.", name)
     return float(value)
 
@@ -162,7 +162,7 @@ def check_unit(unit: Any, setting: str = "unit") -> str:
 
 
 def check_beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not beta > 0:
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not float(beta) > 0:
         raise SettingError(f"'beta' must be a positive number, got {beta!r}.", "beta")
     return float(beta)
 
@@ -234,6 +234,10 @@ class Settings:
     """What the settings objects share: a frozen dataclass checked once
     when it is built (`_check` normalizes and validates every field)."""
 
+    if TYPE_CHECKING:
+        # Every subclass is a dataclass.
+        __dataclass_fields__: ClassVar[Dict[str, Any]]
+
     def __post_init__(self) -> None:
         for name, value in self._check().items():
             object.__setattr__(self, name, value)
@@ -290,6 +294,14 @@ class MatchSettings(Settings):
     overlap_threshold: float = 0.5
     min_overlap: Optional[float] = None
     beta: float = 1.0
+
+    if TYPE_CHECKING:
+        # What it is built from: `_check` makes the schemes and labels tuples.
+        def __init__(
+            self, schemes: Union[str, Iterable[str], None] = ..., unit: Optional[str] = ..., spans_key: Optional[str] = ...,
+            labels: Optional[Iterable[str]] = ..., iou_threshold: float = ..., overlap_threshold: float = ...,
+            min_overlap: Optional[float] = ..., beta: float = ...,
+        ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
         return {
@@ -497,8 +509,8 @@ def default_of(cls: Type[Settings], name: str) -> Any:
     found = {f.name: f for f in dataclasses.fields(cls)}[name]
     if found.default is not dataclasses.MISSING:
         return found.default
-    if found.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-        return found.default_factory()  # type: ignore[misc]
+    if found.default_factory is not dataclasses.MISSING:
+        return found.default_factory()
     return None
 
 

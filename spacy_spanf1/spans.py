@@ -4,7 +4,7 @@ A span is `Span(start, end, label)` with an exclusive end. Reading spans
 out of spaCy objects lives in `integrations/spacy.py`.
 """
 from numbers import Integral
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence
+from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, TypeGuard, Union
 
 import numpy
 from .settings import UNITS
@@ -18,7 +18,7 @@ class Span(NamedTuple):
     label: str
 
 
-def is_int(value: Any) -> bool:
+def is_int(value: Any) -> TypeGuard[int]:
     """An integer of any kind (Python's, numpy's, ...), and not a bool."""
     return isinstance(value, Integral) and not isinstance(value, bool)
 
@@ -121,7 +121,7 @@ def check_spans(
     starts: Sequence[Any],
     ends: Sequence[Any],
     labels: Sequence[Any],
-    limits: Optional[Sequence[int]] = None,
+    limits: Optional[Union[Sequence[int], numpy.ndarray]] = None,
     *,
     empty_label: bool = True,
 ) -> Optional[int]:

@@ -85,7 +85,7 @@ def spancat_model(tmp_path_factory):
     # the model is the same whichever tests ran before
     spacy.util.fix_random_seed(0)
     optimizer = nlp.initialize(lambda: train)
-    for step in range(25):
+    for _ in range(25):
         batch = rng.sample(train, 16)
         nlp.update(batch, sgd=optimizer, drop=0.1)
     model = root / "model"

@@ -90,7 +90,7 @@ def make_docs(n_docs: int, files=("dev.conll", "test.conll", "train.conll"), ski
             words, tags = ["KILL", str(i)] + words, ["O", "O"] + tags
         doc = Doc(vocab, words=words)
         if not (skip_every and i % skip_every == skip_every - 1):
-            ents = [Span(doc, s, e, label=l) for s, e, l in _entities(words, tags)]
+            ents = [Span(doc, s, e, label=label) for s, e, label in _entities(words, tags)]
             doc.ents = ents
             doc.spans["sc"] = SpanGroup(doc, name="sc", spans=ents + [Span(doc, e.start, e.start + 1, label=e.label_) for e in ents])
         docs.append(doc)

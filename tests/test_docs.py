@@ -461,7 +461,7 @@ def test_shell_blocks_run(workdir, block, expected, root_stays_clean):
     if expected is not None:
         got = _lines("".join(outputs))
         want = _lines(expected)
-        assert [l for l in got if not l.startswith("✔ Saved")][: len(want)] == want, block.where
+        assert [printed for printed in got if not printed.startswith("✔ Saved")][: len(want)] == want, block.where
 
 
 # --------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 - `distributed/` never imports the Python front doors (`api`);
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
 - `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
+- ruff and mypy, as pyproject.toml configures them, find nothing (`make lint`).
 """
 import ast
 import re
@@ -226,7 +227,8 @@ def test_old_import_paths_are_gone_and_nothing_imports_them():
     old = {f"spacy_spanf1.{name}" for name in OLD_MODULES}
     found = [(name, target) for name in MODULES for target, names in imports_of(name)
              if target in old or (target == "spacy_spanf1" and old & {f"spacy_spanf1.{n}" for n in names})]
-    pattern = re.compile(r"spacy_spanf1\.(%s)\b|from spacy_spanf1 import [^\n]*\b(%s)\b" % ("|".join(OLD_MODULES), "|".join(OLD_MODULES)))
+    names = "|".join(OLD_MODULES)
+    pattern = re.compile(rf"spacy_spanf1\.({names})\b|from spacy_spanf1 import [^\n]*\b({names})\b")
     root = PACKAGE.parent
     files = [path for entry in IMPORTERS for path in ([root / entry] if (root / entry).is_file() else sorted((root / entry).rglob("*")))
              if path.is_file() and path.suffix in (".py", ".md", ".cfg", ".toml", ".yml", ".txt", ".json", ".jsonl")]
@@ -294,3 +296,15 @@ def test_the_settings_name_the_engines_schemes():
     from spacy_spanf1.settings import SCHEMES, SEMEVAL_SCHEMES
 
     assert tuple(SEMEVAL_RULES) == SEMEVAL_SCHEMES and SCHEMES[: len(SEMEVAL_SCHEMES)] == SEMEVAL_SCHEMES
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "command",
+    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts"], ["mypy", "spacy_spanf1"]],
+    ids=["ruff", "mypy"],
+)
+def test_the_linters_find_nothing(command):
+    done = subprocess.run([sys.executable, "-m", *command], cwd=PACKAGE.parent, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -8,7 +8,7 @@ disagreements all read these arrays, none reads the user's lists again.
 from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
@@ -176,7 +176,7 @@ def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozen
         else spacy_span_tuples(entry, unit)
         for entry in docs
     ]
-    doc_ids: List[int]
+    doc_ids: Union[List[int], numpy.ndarray]
     try:
         sizes = [len(spans) for spans in spans_of]
         flat = list(chain.from_iterable(spans_of))
@@ -215,8 +215,8 @@ def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozen
         ends = [s[1] for s in flat]
         labels = [s[2] for s in flat]
     if keep is not None:
-        chosen = [i for i, label in enumerate(labels) if label in keep]
-        doc_ids, starts, ends, labels = ([column[i] for i in chosen] for column in (doc_ids, starts, ends, labels))
+        kept = [i for i, label in enumerate(labels) if label in keep]
+        doc_ids, starts, ends, labels = ([column[i] for i in kept] for column in (doc_ids, starts, ends, labels))
     return done, doc_ids, starts, ends, labels
 
 

@@ -12,7 +12,7 @@ other than "accept"), is a document that annotator did not do.
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..exceptions import InputError, PathLike, SettingError
 from ..formats import check_options, get_format, infer_format
@@ -49,7 +49,7 @@ class AnnotatorFiles:
 def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, names: Optional[Sequence[str]] = None,
                          unit: Optional[str] = None, options: Optional[Mapping[str, Any]] = None) -> AnnotatorFiles:
     """Read the annotators' files (each once) and match their documents."""
-    paths = [Path(p) for p in paths]
+    paths = cast(List[Path], [Path(p) for p in paths])  # the parameter's type is wider
     if not paths:
         raise SettingError("'paths' is empty: give one file per annotator, or one export naming annotators", "paths")
     _check_given_once(paths)
@@ -129,7 +129,7 @@ def _split_export(path: Path, name: str, unit: Optional[str], options: Dict[str,
         who_of = [doc.meta.get("annotator") for doc in docs]
     else:
         who_of = [_prodigy_annotator(record) for _, record in json_lines(path)]
-    found: Dict[str, List[Document]] = {}
+    found = {}
     for doc, who in zip(docs, who_of):
         if who is None:
             field_name = '"annotator"' if name == "jsonl" else '"_annotator_id" or "_session_id"'

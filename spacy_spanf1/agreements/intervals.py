@@ -9,7 +9,7 @@ F, the mean pairwise F and alpha come from the same resamples, and no span
 is matched again.
 """
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, cast
 
 import numpy
 
@@ -64,8 +64,9 @@ def agreement_intervals(
     width = 0
     for scheme, pairs in pairwise.items():
         for pair, result in pairs.items():
-            rows = numpy.zeros((n_docs, result.per_doc.shape[1]), dtype=numpy.float64)
-            rows[docs_of[pair]] = result.per_doc
+            per_doc = cast(numpy.ndarray, result.per_doc)  # scored per_doc
+            rows = numpy.zeros((n_docs, per_doc.shape[1]), dtype=numpy.float64)
+            rows[docs_of[pair]] = per_doc
             columns.append(rows)
             cut = slice(width, width + rows.shape[1])
             width += rows.shape[1]
@@ -73,14 +74,15 @@ def agreement_intervals(
     if alpha_rows is not None:
         columns.append(alpha_rows)
         cut = slice(width, width + alpha_rows.shape[1])
-        statistics["alpha"] = lambda counts, cut=cut: alpha_of_rows(counts[:, cut])
+        statistics["alpha"] = _alpha_of(cut)
     table = numpy.concatenate(columns, axis=1)
     if index is not None:  # a group's row: its documents' rows summed (alpha's are not integers)
         grouped = numpy.zeros((int(index.max()) + 1, table.shape[1]), dtype=numpy.float64)
         numpy.add.at(grouped, index, table)
         table = grouped
+    n_resamples = cast(int, analysis.bootstrap)  # intervals are asked for
     replicates: Dict[Any, List[numpy.ndarray]] = {key: [] for key in statistics}
-    for counts in resampled_counts(table, analysis.bootstrap, analysis.seed):
+    for counts in resampled_counts(table, n_resamples, analysis.seed):
         for key, statistic in statistics.items():
             replicates[key].append(statistic(counts))
     values = {key: numpy.concatenate(found) for key, found in replicates.items()}
@@ -92,7 +94,7 @@ def agreement_intervals(
     def interval(key: Any, estimate: float, replicated=None, left=None) -> Interval:
         return interval_of(
             values[key] if replicated is None else replicated, estimate,
-            jackknife.get(key) if left is None else left, analysis.method, analysis.bootstrap, analysis.seed,
+            jackknife.get(key) if left is None else left, analysis.method, n_resamples, analysis.seed,
             analysis.confidence, unit,
         )
 
@@ -104,12 +106,19 @@ def agreement_intervals(
     for scheme, pairs in pairwise.items():
         keys = [(scheme, pair) for pair in pairs]
         estimate = float(numpy.mean([result.f1 for result in pairs.values()]))
-        left = None if analysis.method != "BCa" else numpy.mean([jackknife[k] for k in keys], axis=0)
+        left = None if analysis.method != "BCa" else numpy.mean([cast(numpy.ndarray, jackknife[k]) for k in keys], axis=0)
         mean_intervals[scheme] = interval(None, estimate, numpy.mean([values[k] for k in keys], axis=0), left)
     alpha_interval = None
-    if alpha_rows is not None:
+    if alpha_rows is not None and alpha is not None:
         alpha_interval = interval("alpha", alpha)
     return AgreementIntervals(pair_intervals, mean_intervals, alpha_interval)
+
+
+def _alpha_of(cut: slice) -> Callable[[numpy.ndarray], numpy.ndarray]:
+    def alpha(counts: numpy.ndarray) -> numpy.ndarray:
+        return alpha_of_rows(counts[:, cut])
+
+    return alpha
 
 
 def _f_of(cut: slice, family: str) -> Callable[[numpy.ndarray], numpy.ndarray]:

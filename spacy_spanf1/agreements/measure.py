@@ -1,6 +1,6 @@
 """`agreement`: how much N annotators agree, span by span under every
 scheme and token by token (kappas, alpha), from lists of spans."""
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -35,8 +35,8 @@ def agreement_settings(settings: Dict[str, Any], where: str = "agreement") -> Tu
                 f"{where} got an unexpected keyword argument {name!r}. Valid settings: {', '.join(valid + ['min_votes'])}",
                 name,
             )
-    match, agree, analysis, _ = split_keywords(settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where)
-    match = MatchSettings(**match)
+    matching, agree, analysis, _ = split_keywords(settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where)
+    match = MatchSettings(**matching)
     if match.string_schemes:
         raise SettingError(
             f"the scheme {match.string_schemes[0]!r} compares span texts; agreement compares span offsets: "
@@ -129,7 +129,7 @@ def annotator_label_warnings(read: Annotations) -> List[str]:
     counts = [numpy.bincount(side.label, minlength=len(read.labels)) for side in read.sides]
     used = [{read.labels[i]: int(n) for i, n in enumerate(found) if n} for found in counts]
     found: List[str] = []
-    named = set()
+    named: Set[Tuple[Optional[str], Optional[str]]] = set()
     for a, name in enumerate(read.names):
         others = {label for b, labels in enumerate(used) if b != a for label in labels}
         mine = {label: n for label, n in used[a].items()

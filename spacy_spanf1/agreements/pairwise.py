@@ -15,12 +15,12 @@ with MIS and SPU swapped, per label and per document too; the other
 documents, and the schemes iou and overlap, are matched both ways.
 """
 from itertools import permutations
-from typing import Dict, List, Tuple
+from typing import Dict, List, Tuple, Union, cast
 
 import numpy
 
 from ..engine.batched import Batch, Side, overlapping_docs
-from ..engine.counts import SemEvalCounts
+from ..engine.counts import PRFCounts, SemEvalCounts
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.scorer import SpanScorer
 from ..results import SchemeResult
@@ -116,7 +116,8 @@ def mirror(result: SchemeResult) -> SchemeResult:
     """A SemEval result of (a, b) in documents matched one-to-one, as the
     result of (b, a) there."""
 
-    def swapped(counts: SemEvalCounts) -> SemEvalCounts:
+    def swapped(counts: Union[SemEvalCounts, PRFCounts]) -> SemEvalCounts:
+        counts = cast(SemEvalCounts, counts)  # a SemEval result's
         return SemEvalCounts(counts.cor, counts.inc, counts.par, counts.spu, counts.mis)
 
     per_doc = None if result.per_doc is None else result.per_doc[:, MIRRORED_COLUMNS]

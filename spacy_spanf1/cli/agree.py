@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Optional
 
 import typer
 
-from ..agreements.consensus import check_min_votes, consensus, disagreements
+from ..agreements.consensus import Disagreement, check_min_votes, consensus, disagreements
 from ..agreements.page import render_agreement_html
 from ..agreements.tokens import position_name
 from ..agreements.written import is_docbin_path, prepare_consensus
@@ -61,7 +61,7 @@ def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str]
         agreed = consensus(files.annotations, min_votes=min_votes, unit=files.unit)
         written = prepare_consensus(consensus_path, files, agreed, spans_key)
         data["consensus"] = _against_consensus(files.annotations, agreed, result.schemes)
-    found = None
+    found: List[Disagreement] = []
     if disagreements_path is not None or html_path is not None:
         found = disagreements(files.annotations, unit=files.unit)
     page = None
@@ -69,9 +69,9 @@ def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str]
         page = render_agreement_html(result, files, found, sources=[str(p) for p in input_paths]
                                      if len(input_paths) == len(result.annotators) else (), max_docs=html_docs)
     _print(printer(silent), result, data.get("consensus"), written, consensus_path)
-    if written is not None:
+    if written is not None and consensus_path is not None:
         writing(consensus_path, written.write)
-    if page is not None:
+    if page is not None and html_path is not None:
         writing(html_path, lambda path: write_html(path, page))
     if disagreements_path is not None:
         writing(disagreements_path, lambda path: path.write_text(

@@ -56,11 +56,11 @@ class QuietPipeGroup(TyperGroup):
     quietly with status 0 when the reader of stdout goes early (`| head`,
     `| true`), as `compare | head -1` does."""
 
-    def make_context(self, *args: Any, **kwargs: Any) -> typer.Context:
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:  # a click Context, of typer's own copy of click
         with quiet_when_stdout_closes():
             return super().make_context(*args, **kwargs)
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]  # typer gives its Context
         with quiet_when_stdout_closes():
             return super().invoke(ctx)
 

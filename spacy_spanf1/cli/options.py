@@ -12,7 +12,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 import typer
 from typer.core import TyperCommand
@@ -197,7 +197,7 @@ OPTIONS: Dict[str, Option] = {option.setting: option for option in DECLARED}
 #: The settings named in messages, longest first (so that 'by' is not
 #: found inside 'resample_by').
 _NAMES = sorted(OPTIONS, key=len, reverse=True)
-_SETTING = re.compile(r"'(%s)'|\b(%s)=" % ("|".join(_NAMES), "|".join(_NAMES)))
+_SETTING = re.compile(r"'({0})'|\b({0})=".format("|".join(_NAMES)))
 
 
 def flag(setting: Optional[str]) -> Optional[str]:
@@ -257,7 +257,7 @@ class OnceCommand(TyperCommand):
     break down by genre alone), so a repeat is a usage error instead, as a
     repeated --schemes is."""
 
-    def parse_args(self, ctx: typer.Context, args: List[str]) -> List[str]:
+    def parse_args(self, ctx: typer.Context, args: List[str]) -> List[str]:  # type: ignore[override]  # typer gives its Context
         found = repeated_option(self, ctx, args)
         if found is not None:
             option, values = found
@@ -283,7 +283,7 @@ def repeated_option(command: TyperCommand, ctx: typer.Context, args: Sequence[st
     if any(_is_option(param) and param.is_eager for param in order):
         return None
     counts: Dict[Any, int] = {}
-    for param in order:
+    for param in cast(List[Any], order):  # options (typer's click copy) among click's parameters
         if _is_option(param) and not (param.multiple or param.is_flag or param.count):
             counts[param] = counts.get(param, 0) + 1
     option = next((param for param, n in counts.items() if n > 1), None)

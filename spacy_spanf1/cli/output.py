@@ -212,6 +212,7 @@ def print_analysis(msg: Printer, scores: CorpusScores) -> None:
     settings = scores.analysis_settings
     if settings is None:
         return
+    rows: List[Tuple[Any, ...]]
     if scores.intervals:
         rows = [
             (name, format_ci(ci.p.estimate, ci.p.low, ci.p.high), format_ci(ci.r.estimate, ci.r.low, ci.r.high),

@@ -1,14 +1,14 @@
 """`spacy-spanf1 sweep`: P, R and F of scored predictions at every
 threshold, from a pipeline's span categorizer or from files."""
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, cast
 
 import srsly
 import typer
 
 from ..exceptions import InputError, SettingError
 from ..notes import warnings_shown
-from ..sweeps.results import SweepResult
+from ..sweeps.results import BestThreshold, SweepResult
 from ..sweeps.settings import PIPE
 from .main import app, one_schemes, run
 from .options import OPTIONS, command
@@ -84,7 +84,7 @@ def _sweep_command(source: str, target: Optional[Path], *, output_path: Optional
         sources = [str(source)] + ([] if target is None else [str(target)])
         writing(html_path, lambda path: write_sweep_html(path, result, sources=sources))
     if config_path is not None and not silent:
-        say(printer(silent), "good", f"Wrote the config with threshold {result[result.primary].best.threshold:g}: "
+        say(printer(silent), "good", f"Wrote the config with threshold {cast(BestThreshold, result[result.primary].best).threshold:g}: "
             f"{config_path}")
     return out
 

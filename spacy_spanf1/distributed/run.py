@@ -81,7 +81,7 @@ def open_client(
         n = parse_cluster(cluster)
         # Dask's statistical profiler samples the task thread every 10 ms:
         # with pure-Python pipeline code that is a sixth of the time.
-        config = {
+        config: Dict[str, Any] = {
             "distributed.worker.profile.enabled": False,
             # The nanny sets MALLOC_TRIM_THRESHOLD_=65536 in its workers;
             # glibc then stops adapting its mmap threshold, and a spaCy

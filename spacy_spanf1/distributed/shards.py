@@ -183,7 +183,7 @@ def plan_pairs(gold: PathLike, pred: Optional[PathLike], fmt: Optional[str] = No
     """The shards of compare's input: two directories of shards paired by
     file name (a name on one side only is an error naming it), or one
     shard of the two paths as given."""
-    if not is_sharded_compare(gold, pred):
+    if pred is None or not is_sharded_compare(gold, pred):
         return [ShardSpec(0, str(gold), None if pred is None else str(pred))]
     gold_dir, pred_dir = Path(gold), Path(pred)
     gold_files, pred_files = _shard_entries(gold_dir, fmt), _shard_entries(pred_dir, fmt)

@@ -4,13 +4,26 @@ A corpus score is the sum of its documents' counts, so a corpus can be
 scored in parts and merged with `+`.
 """
 from dataclasses import dataclass, fields
-from typing import Dict
+from typing import TYPE_CHECKING, Any, ClassVar, Dict
 
 from .metrics import f_score, safe_div
 
 
 class _Additive:
     """Field-wise `+` for count records (and `sum()`, which starts at 0)."""
+
+    if TYPE_CHECKING:
+        # What the subclasses (frozen dataclasses) provide.
+        __dataclass_fields__: ClassVar[Dict[str, Any]]
+
+        @property
+        def credit(self) -> float: ...
+
+        @property
+        def predicted(self) -> int: ...
+
+        @property
+        def possible(self) -> int: ...
 
     def __add__(self, other):
         if not isinstance(other, type(self)):

@@ -18,7 +18,7 @@ overlapping for `type`, IoU >= threshold for `iou`, coverage both ways for
   labels); the boundaries are not good enough.
 - `low_overlap`: another label, and the boundaries are not good enough.
 """
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy
 
@@ -52,7 +52,7 @@ class SpanError(NamedTuple):
     gold: Optional[Span]
     pred: Tuple[Span, ...]
     iou: float
-    count: str = ""
+    count: str = ""  # type: ignore[assignment]  # a field named as tuple.count, which it shadows
     gold_coverage: float = 0.0
     pred_coverage: float = 0.0
 
@@ -66,7 +66,7 @@ class SpanOutcome(NamedTuple):
     """
 
     doc: int
-    count: str
+    count: str  # type: ignore[assignment]  # a field named as tuple.count, which it shadows
     kind: Optional[str]
     gold: Optional[Span]
     pred: Tuple[Span, ...]
@@ -99,9 +99,10 @@ def overlap_measures(gold: Optional[Span], pred: Sequence[Span]) -> Tuple[float,
 
 
 def error_from_outcome(outcome: SpanOutcome) -> SpanError:
+    """The SpanError of an outcome that is an error (its kind is set)."""
     iou, gold_cover, pred_cover = overlap_measures(outcome.gold, outcome.pred)
     return SpanError(
-        outcome.doc, outcome.kind, outcome.gold, outcome.pred, iou,
+        outcome.doc, cast(str, outcome.kind), outcome.gold, outcome.pred, iou,
         outcome.count, gold_cover, pred_cover,
     )
 

@@ -1,11 +1,12 @@
 """The one loop over documents: every scheme scored in a single pass."""
 import warnings
 from collections import defaultdict
+from functools import partial
 from itertools import chain, islice
 from operator import itemgetter
 
 import numpy
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Sized, Tuple, Union, cast
 
 from .counts import PRFCounts, SemEvalCounts
 from .matching import (
@@ -98,7 +99,7 @@ class SpanScorer:
         self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
         self._count_names = {s: SEMEVAL_COUNTS if s in SEMEVAL_RULES else PRF_COUNTS for s in self.schemes}
         self._tallies: Dict[str, Dict[str, List[int]]] = {
-            s: defaultdict(lambda n=len(self._count_names[s]): [0] * n) for s in self.schemes
+            s: defaultdict(partial(_zeros, len(self._count_names[s]))) for s in self.schemes
         }
         self._confusion: Dict[Tuple[str, str], int] = {}
         self._outcomes: Dict[str, List[Any]] = {s: [] for s in self.schemes}
@@ -207,7 +208,7 @@ class SpanScorer:
 
         self._score(gold, pred, n, spans_of)
 
-    def _score(self, gold: Side, pred: Side, n: int, spans_of) -> None:
+    def _score(self, gold: Side, pred: Side, n: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]) -> None:
         """Score n documents: those in which no side overlaps itself as one
         batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
         offset = self.n_docs
@@ -408,6 +409,8 @@ class SpanScorer:
         out = {}
         for scheme in self.schemes:
             tally = self._tallies[scheme]
+            per_label: Dict[str, Counts]
+            totals: Counts
             if scheme in SEMEVAL_RULES:
                 per_label = {label: SemEvalCounts(*row) for label, row in tally.items()}
                 totals = SemEvalCounts(*self._semeval_totals[scheme])
@@ -505,8 +508,13 @@ def warn_unseen_labels(scorer: "SpanScorer") -> None:
 def _n_docs(docs: Iterable[Any], rest: Iterable[Any], read: int) -> int:
     """How many documents docs holds, `read` of them read from `rest`."""
     if hasattr(docs, "__len__"):
-        return len(docs)
+        return len(cast(Sized, docs))
     return read + sum(1 for _ in rest)
+
+
+def _zeros(n: int) -> List[int]:
+    """A row of n zero counts (a new label's tally)."""
+    return [0] * n
 
 
 def _select(side: Side, keep: numpy.ndarray) -> Side:

@@ -181,7 +181,7 @@ def open_pairs(
         return _open_predictions(gold_path, pred_path, get_format(pred_named), unit, options,
                                  gold_format=gold_format)
     same = pred_path is None
-    pred_path = gold_path if same else pred_path
+    pred_path = gold_path if pred_path is None else pred_path
     gold_name = infer_format(gold_path, gold_named, gold_setting)
     pred_name = infer_format(pred_path, pred_named, pred_setting)
     if gold_name != pred_name:

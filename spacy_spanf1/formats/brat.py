@@ -20,7 +20,7 @@ subdirectories are ignored.
 """
 import os
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..registry import formats
 from ..spans import Span
@@ -82,7 +82,8 @@ def _document_names(folder: Path) -> List[str]:
         raise InputError("directory not found", folder)
     if not folder.is_dir():
         raise InputError("brat input is a directory of NAME.txt and NAME.ann files, not a file", folder)
-    txt, ann = set(), set()
+    txt: Set[str] = set()
+    ann: Set[str] = set()
     with os.scandir(folder) as entries:  # one listing; is_file() needs no stat call
         for entry in entries:
             stem, suffix = os.path.splitext(entry.name)
@@ -185,7 +186,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
 
 
 def _parse_textbound(
-    line: str, ann_id: str, path: Path, lineno: int
+    line: str, ann_id: str, path: PathLike, lineno: int
 ) -> Tuple[str, List[Tuple[int, int]], Optional[str]]:
     """Label, fragments (sorted) and the written text (None when the line
     has no text field) of a T line."""

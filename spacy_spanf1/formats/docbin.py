@@ -100,7 +100,7 @@ class DocBinFormat(Format):
     options = ("spans_key",)
 
     def __init__(self) -> None:
-        self._vocab = None
+        self._vocab: Optional[Any] = None  # a spacy.vocab.Vocab, made when first needed
 
     @property
     def vocab(self):

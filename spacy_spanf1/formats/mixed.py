@@ -31,7 +31,7 @@ boundaries are not on gold token boundaries is noted (`expanded_to_tokens`).
 """
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, cast
 
 from ..exceptions import SettingError
 from ..notes import Notes, note
@@ -121,7 +121,7 @@ def mix_error(gold: Format, pred: Format, unit: Optional[str] = None, setting: O
     )
 
 
-def side_documents(docs: Iterable[Document], kind: str, unit: str) -> Iterator[Document]:
+def side_documents(docs: Iterable[Document], kind: Optional[str], unit: str) -> Iterator[Document]:
     """A side's documents as a mix compares them: in token unit, a DocBin's
     Docs give their tokens and offsets, and a tokens-only format's documents
     are compared by their tokens (no character offsets)."""
@@ -178,7 +178,7 @@ class MixedFormat(Format):
             pred_spans = list(pred.spans or [])
             chars = unit == "token" and pred.tokens is None
             if _other_tokens(gold, pred, unit):
-                pred_spans = _token_chars(pred_spans, pred.offsets)
+                pred_spans = _token_chars(pred_spans, cast(List[Tuple[int, int]], pred.offsets))  # other tokens: it has offsets
                 chars = True
         notes: Notes = {}
         if chars:
@@ -205,7 +205,7 @@ class MixedFormat(Format):
         if unit == "token" and (pred.tokens is None or _other_tokens(gold, pred, unit)):
             spans = [span for span, _ in scores]
             if pred.tokens is not None:
-                spans = _token_chars(spans, pred.offsets)
+                spans = _token_chars(spans, cast(List[Tuple[int, int]], pred.offsets))  # other tokens: it has offsets
             offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
             placed = [(token, score) for (_, token, _), (_, score) in zip(_expand_each(spans, offsets), scores)]
         gold_doc = gold.meta.get("_doc") if self.kinds[0] == "doc" else None

@@ -26,7 +26,7 @@ of the report). It does, for every format:
 """
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, cast
 
 from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
@@ -160,10 +160,12 @@ def token_offsets(tokens: Sequence[str]) -> List[Tuple[int, int]]:
 
 
 def _token_at(doc: Document, j: int) -> str:
-    if j >= len(doc.offsets):
+    """Token j of a document that has tokens and offsets."""
+    offsets, tokens = cast(List[Tuple[int, int]], doc.offsets), cast(List[str], doc.tokens)
+    if j >= len(offsets):
         return "the end of the tokens"
-    start, end = doc.offsets[j]
-    return f"{doc.tokens[j]!r} at characters {start}-{end}"
+    start, end = offsets[j]
+    return f"{tokens[j]!r} at characters {start}-{end}"
 
 
 def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_source: str, aligned: bool,
@@ -269,7 +271,7 @@ def pair_documents(
     # Predicted documents whose notes are counted, by key (in order, each is
     # paired once): never by object identity, which a freed document's
     # successor may reuse.
-    counted_keys: Set[str] = set()
+    counted_keys: Set[Optional[str]] = set()
     for gold, pred in pairs:
         i = index
         index += 1

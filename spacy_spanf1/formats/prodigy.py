@@ -13,7 +13,7 @@ offsets must give the same characters by both; a span's "text" is compared
 with the text at its offsets (option `text_mismatch`).
 """
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
 from ..registry import formats
 from ..spans import Span, is_int, span_problem
@@ -27,7 +27,7 @@ from .records import SpanFields, check_read, json_lines, quoted_span, record_tex
 READ_FIELDS = ("text", "tokens", "spans", "answer", "relations", "meta")
 #: Gold records that are not annotation, by answer -> their count in _counts
 #: (any other answer, or none, counts as "unanswered").
-SKIPPED_ANSWERS = {"reject": "rejected", "ignore": "ignored"}
+SKIPPED_ANSWERS: Dict[Optional[str], str] = {"reject": "rejected", "ignore": "ignored"}
 
 
 class ProdigyFormat(Format):
@@ -143,7 +143,7 @@ def _spans(
             raise InputError(f"{where} lacks {', '.join(map(repr, missing))} (unit {unit}): {item!r}", path, lineno)
         checked.append((where, item))
     if unit == "token":
-        listed = [_token_span(item, len(offsets), where, path, lineno) for where, item in checked]
+        listed = [_token_span(item, len(cast(List[Tuple[int, int]], offsets)), where, path, lineno) for where, item in checked]
         _check_both_offsets(checked, offsets, path, lineno)
         return sorted(set(listed)), {}, _scores(listed, checked)
     quoted = [quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
@@ -172,7 +172,7 @@ def _check_both_offsets(
         return
     for where, item in checked:
         start, end, first, last = (item.get(k) for k in ("start", "end", "token_start", "token_end"))
-        if not all(is_int(v) for v in (start, end, first, last)) or not 0 <= first <= last < len(offsets):
+        if not (is_int(start) and is_int(end) and is_int(first) and is_int(last)) or not 0 <= first <= last < len(offsets):
             continue
         chars = (offsets[first][0], offsets[last][1])
         if chars != (start, end):

@@ -12,7 +12,7 @@ def label_color(label: str) -> str:
     """A label's colour: the same in every report (from a hash of its name)."""
     hue = zlib.crc32(label.encode("utf-8")) % 360
     red, green, blue = colorsys.hls_to_rgb(hue / 360, 0.78, 0.65)
-    return "#{:02x}{:02x}{:02x}".format(round(red * 255), round(green * 255), round(blue * 255))
+    return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
 
 
 def label_colors(labels: Iterable[str]) -> Dict[str, str]:

@@ -290,8 +290,8 @@ def _sentence_spans(entities: _Entities, offsets: numpy.ndarray, labels: List[st
 def _strict_figures(gold: _Entities, pred: _Entities, names: List[str], labels: Optional[frozenset]) -> _Figures:
     if labels is not None:  # evaluate_spans' `labels` setting
         allowed = numpy.array([name in labels for name in names], dtype=bool)
-        gold = tuple(column[allowed[gold[0]]] for column in gold)  # type: ignore[assignment]
-        pred = tuple(column[allowed[pred[0]]] for column in pred)  # type: ignore[assignment]
+        gold = tuple(column[allowed[gold[0]]] for column in gold)
+        pred = tuple(column[allowed[pred[0]]] for column in pred)
     report = tag_report(gold, pred, names)
     return (
         report.micro.precision, report.micro.recall, report.micro.f1, report.macro.f1,

@@ -23,7 +23,7 @@ alignment is the identity and is not computed.
 """
 from bisect import bisect_left, bisect_right
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, cast
 
 import numpy
 from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH, ORTH
@@ -206,7 +206,7 @@ def add_ent_examples(scorer: SpanScorer, examples: Iterable[Example], batch_size
                 x_tables.append(x_table)
                 y_tables.append(y_table)
             else:
-                scorer.add(*_ent_spans(example, "token"))
+                scorer.add(*cast(SpanPair, _ent_spans(example, "token")))  # annotated: not None
         if x_tables:
             _add_ent_tables(scorer, x_tables, y_tables, example.reference.vocab.strings)
 
@@ -296,7 +296,7 @@ def make_spanf1_scorer_v1(
     iou_threshold: float = MatchSettings.iou_threshold,
     overlap_threshold: float = MatchSettings.overlap_threshold,
     min_overlap: Optional[float] = MatchSettings.min_overlap,
-    labels: Optional[List[str]] = MatchSettings.labels,
+    labels: Optional[List[str]] = MatchSettings.labels,  # type: ignore[assignment]  # List for the config's validation; the default is None
     beta: float = MatchSettings.beta,
     confidence: Optional[float] = None,
     n_resamples: int = N_RESAMPLES,
@@ -342,7 +342,7 @@ def make_spanf1_scorer_v1(
         key = match.spans_key if match.spans_key is not None else kwargs.get("spans_key")
         prefix = "ents" if key is None else f"spans_{key}"
         scorer = SpanScorer.from_settings(match, per_doc=confidence is not None)
-        add_examples(scorer, examples, key, match.unit)
+        add_examples(scorer, examples, key, cast(str, match.unit))  # the factory's unit is never None
         results = scorer.results()
         scores = scores_to_keys(results, prefix, match.beta)
         if confidence is not None:

@@ -22,7 +22,7 @@ candidate is not found; one with more than one candidate is ambiguous.
 """
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..exceptions import InputError, SettingError
@@ -158,7 +158,7 @@ class Text:
         return [(start, end)] if end > start else []
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aligner() -> Any:
     """rapidfuzz's partial-ratio alignment, imported once, when first needed
     (the extra `llm` installs it)."""

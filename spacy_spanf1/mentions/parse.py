@@ -99,8 +99,8 @@ class Markup:
         placed = []
         for start, end, label in self.pieces:
             string = self.plain[start:end]
-            ends = [position.get(i) for i in range(start, end)]
-            contiguous = all(p is not None for p in ends) and all(
+            ends = [position[i] for i in range(start, end) if i in position]
+            contiguous = len(ends) == end - start and all(
                 ends[k + 1] == ends[k] + 1 for k in range(len(ends) - 1)
             )
             placed.append(((ends[0], ends[-1] + 1) if ends and contiguous else None, string, label))
@@ -216,7 +216,7 @@ def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
         ):
             # not {label: strings}: its "labels" would be "text" and "label"
             return ParseFailure("the JSON is one mention object, not a list of them", answer)
-        mentions = []
+        mentions: List[Mention] = []
         for label, strings in value.items():
             if isinstance(strings, str):
                 strings = [strings]

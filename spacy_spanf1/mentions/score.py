@@ -20,14 +20,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy
 
 from ..engine.counts import PRFCounts
 from ..engine.scorer import evaluate_spans
 from ..exceptions import InputError, SettingError
-from ..results import SchemeResult
+from ..results import Counts, SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from ..spans import span_problem
 from .ground import GroundedMention, Text, check_fuzzy, check_mention_text, ground_in
@@ -138,7 +138,7 @@ class StringCounter:
 
         out = {}
         for name in self.schemes:
-            per_label = dict(sorted(self.per_label[name].items()))
+            per_label: Dict[str, Counts] = dict(sorted(self.per_label[name].items()))
             rows = numpy.array(self.rows[name], dtype=numpy.int64).reshape(-1, 3) if self.per_doc else None
             out[name] = SchemeResult(name, sum(per_label.values(), PRFCounts()), per_label, per_doc=rows,
                                      n_docs=self.n_docs)
@@ -152,7 +152,7 @@ def grounding_row(grounded: Sequence[GroundedMention], parse_failed: bool) -> Di
     row["parse_failures"] = int(parse_failed)
     for mention in grounded:
         if mention.status == "grounded":
-            row[mention.method] += 1
+            row[cast(str, mention.method)] += 1  # a grounded mention names its method
         elif mention.status == "not_found":
             row["not_found"] += 1
         else:
@@ -167,6 +167,7 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
     and the parse failure (then no mention). A raw answer is parsed; a list
     of pairs or objects, or an object of labels, is read as the same JSON
     would be; anything else is a parse failure."""
+    parsed: Union[List[Mention], Markup, ParseFailure]
     if isinstance(answer, (list, tuple, dict)):
         pairs = plain_pairs(answer)
         if pairs is not None:  # the common case: read in one pass
@@ -178,7 +179,7 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
         return [], [], parsed
     if isinstance(parsed, Markup):
         placed = parsed.place(text)
-        return [(s, l) for _, s, l in placed], [offsets for offsets, _, _ in placed], None
+        return [(s, label) for _, s, label in placed], [offsets for offsets, _, _ in placed], None
     return list(parsed), [None] * len(parsed), None
 
 

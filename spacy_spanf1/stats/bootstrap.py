@@ -20,7 +20,7 @@ Counts are integers, and sums of integers in float64 are exact below
 """
 import warnings
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast, overload
 
 import numpy
 
@@ -255,7 +255,8 @@ def interval_of(
     its leave-one-out values `jackknife`), as scipy.stats.bootstrap
     computes it; for any statistic of resampled count rows."""
     if method == "BCa":
-        probabilities = bca_probabilities(replicates, estimate, jackknife, (1 - confidence) / 2)
+        # BCa's callers always give the jackknife values
+        probabilities = bca_probabilities(replicates, estimate, cast(numpy.ndarray, jackknife), (1 - confidence) / 2)
     else:
         probabilities = percentile_probabilities(confidence)
     low, high = quantile_linear(replicates, probabilities).tolist()
@@ -277,6 +278,20 @@ def interval_of(
         confidence=confidence,
         unit=unit,
     )
+
+
+@overload
+def bootstrap_ci(
+    result: SchemeResult, *, n_resamples: int = ..., confidence: float = ..., seed: int = ..., method: str = ...,
+    groups: Optional[Sequence[Hashable]] = ...,
+) -> SchemeInterval: ...
+
+
+@overload
+def bootstrap_ci(
+    result: Mapping[str, SchemeResult], *, n_resamples: int = ..., confidence: float = ..., seed: int = ...,
+    method: str = ..., groups: Optional[Sequence[Hashable]] = ...,
+) -> Dict[str, SchemeInterval]: ...
 
 
 def bootstrap_ci(
@@ -346,7 +361,8 @@ def bootstrap_ci(
             )
             for k in range(3)
         ]
-        out[scheme] = SchemeInterval(scheme, *intervals, n_units=n)
+        p, r, f = intervals
+        out[scheme] = SchemeInterval(scheme, p, r, f, n_units=n)
     return out[schemes[0]] if single else out
 
 

@@ -13,7 +13,7 @@ partition the documents; each bucket is an ordinary result of its documents.
 import warnings
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsInt, Tuple, Union, cast
 
 import numpy
 
@@ -28,7 +28,7 @@ from ..spans import is_int, read_doc_spans, spacy_span_tuples
 SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels", "unit")
 
 #: The counts on each side: what a predicted unit and a gold span can add to.
-_SIDES = {
+_SIDES: Dict[Tuple[str, ...], Dict[str, Tuple[str, ...]]] = {
     SEMEVAL_COUNTS: {"pred": ("cor", "inc", "par", "spu"), "gold": ("cor", "inc", "par", "mis")},
     PRF_COUNTS: {"pred": ("tp", "fp"), "gold": ("tp", "fn")},
 }
@@ -391,7 +391,7 @@ def _name(interval: Interval) -> str:
 
 def _number_text(value: Real) -> str:
     if float(value).is_integer():
-        return str(int(value))
+        return str(int(cast(SupportsInt, value)))  # every Real converts; numbers.Real does not declare it
     return f"{value:g}"
 
 

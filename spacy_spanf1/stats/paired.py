@@ -114,8 +114,8 @@ def paired_test(
     if list(results_a) != list(results_b):
         if single:
             raise ValueError(
-                f"result_a and result_b are of different schemes ({result_a.scheme!r} and "
-                f"{result_b.scheme!r}): compare results of one scheme."
+                f"result_a and result_b are of different schemes ({next(iter(results_a))!r} and "
+                f"{next(iter(results_b))!r}): compare results of one scheme."
             )
         raise ValueError(
             f"result_a and result_b hold different schemes ({', '.join(results_a)} and "

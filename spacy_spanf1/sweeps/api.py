@@ -1,6 +1,6 @@
 """`sweep`: every scheme's P, R and F at every threshold of scored
 predictions, from one pass, with AP, best thresholds and calibration."""
-from typing import Any, Dict, Iterable, List, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Optional, Sequence, cast
 
 import numpy
 
@@ -73,7 +73,7 @@ def sweep(
             "schemes",
         )
     given = thresholds if thresholds is None or isinstance(thresholds, (str, bytes)) else tuple(thresholds)
-    settings = SweepSettings(given, n_thresholds, grid, n_trials)  # a string is refused whole, not split
+    settings = SweepSettings(given, n_thresholds, grid, n_trials)  # type: ignore[arg-type]  # a string is refused whole, not split
     analysis = AnalysisSettings(bootstrap=bootstrap)
     gold_docs = [spacy_span_tuples(d, unit) for d in gold]
     pred_docs = list(pred)
@@ -178,14 +178,13 @@ def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequenc
     """Per scheme, what each score level adds (see curves.py)."""
     n_labels = len(labels)
     out: Dict[str, Tally] = {}
-    strict = None
     if "strict" in match.schemes or "exact" in match.schemes:
         strict = closed_form_tally(strict_correct(gold, pred), pred, n_labels, n_levels)
-    if "strict" in match.schemes:
-        out["strict"] = strict
-    if "exact" in match.schemes:
-        overall = closed_form_tally(exact_correct(gold, pred), pred, n_labels, n_levels)
-        out["exact"] = overall._replace(label_credit=strict.label_credit, label_predicted=strict.label_predicted)
+        if "strict" in match.schemes:
+            out["strict"] = strict
+        if "exact" in match.schemes:
+            overall = closed_form_tally(exact_correct(gold, pred), pred, n_labels, n_levels)
+            out["exact"] = overall._replace(label_credit=strict.label_credit, label_predicted=strict.label_predicted)
     cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes]
     if not cluster_schemes:
         return out
@@ -213,7 +212,7 @@ def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, s
     (n_views x n_levels), the views swept side by side."""
     near = overlaps_gold(gold, pred, view_gold, view_pred)
     alone = ~near
-    spurious = label_level_sums(view_pred[alone], pred.level[alone], None, n_views, n_levels)
+    spurious = label_level_sums(view_pred[alone], cast(numpy.ndarray, pred.level)[alone], None, n_views, n_levels)
     rows = score_cluster_steps(gold, pred.select(near), view_gold, view_pred[near], schemes, labels, settings)
     out = {}
     for scheme in schemes:
@@ -325,6 +324,8 @@ def calibration(scores: numpy.ndarray, correct: numpy.ndarray) -> Calibration:
     score_sum = numpy.bincount(which, weights=scores, minlength=N_BINS)
     correct_sum = numpy.bincount(which, weights=correct.astype(numpy.float64), minlength=N_BINS)
     bins, ece, n = [], 0.0, len(scores)
+    mean: Optional[float]
+    share: Optional[float]
     for i in range(N_BINS):
         if count[i]:
             mean, share = float(score_sum[i] / count[i]), float(correct_sum[i] / count[i])
@@ -343,6 +344,6 @@ def _with_interval(best: BestThreshold, scheme: str, gold: Flat, pred: Flat, sco
     kept = pred.select(scores >= best.threshold)
     result = evaluate_spans(doc_lists(gold, n_docs, labels), doc_lists(kept, n_docs, labels), schemes=[scheme],
                             per_doc=True, **_match_settings(match))
-    interval = bootstrap_ci(result[scheme], n_resamples=analysis.bootstrap, confidence=analysis.confidence,
+    interval = bootstrap_ci(result[scheme], n_resamples=cast(int, analysis.bootstrap), confidence=analysis.confidence,
                             seed=analysis.seed, method=analysis.method)
     return BestThreshold(best.threshold, best.f1, interval.f)

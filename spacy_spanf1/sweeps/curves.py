@@ -23,7 +23,7 @@ labels: the label-filtered gold and predictions (SemEval schemes,
 `overlap`), or every gold span and the label's predictions (`iou`, whose
 per-label counts are the counts of that label's predictions).
 """
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy
 
@@ -48,7 +48,8 @@ class Flat(NamedTuple):
     level: Optional[numpy.ndarray] = None
 
     def select(self, keep: numpy.ndarray) -> "Flat":
-        return Flat(*(None if column is None else column[keep] for column in self))
+        level = None if self.level is None else self.level[keep]
+        return Flat(self.doc[keep], self.start[keep], self.end[keep], self.label[keep], level)
 
 
 class Tally(NamedTuple):
@@ -91,7 +92,7 @@ def exact_correct(gold: Flat, pred: Flat) -> numpy.ndarray:
     n_gold: Dict[Tuple[int, int, int], int] = {}
     for key in zip(gold.doc.tolist(), gold.start.tolist(), gold.end.tolist()):
         n_gold[key] = n_gold.get(key, 0) + 1
-    order = numpy.lexsort((-pred.level, pred.end, pred.start, pred.doc))
+    order = numpy.lexsort((-cast(numpy.ndarray, pred.level), pred.end, pred.start, pred.doc))
     correct = numpy.zeros(len(pred.doc), dtype=bool)
     rank: Dict[Tuple[int, int, int], int] = {}
     for i, key in zip(order.tolist(), zip(pred.doc[order].tolist(), pred.start[order].tolist(), pred.end[order].tolist())):
@@ -106,7 +107,7 @@ def closed_form_tally(correct: numpy.ndarray, pred: Flat, n_labels: int, n_level
     weights = correct.astype(numpy.float64)
     ones = numpy.ones(len(pred.doc))
     return Tally(
-        level_sums(pred.level, weights, n_levels), level_sums(pred.level, ones, n_levels),
+        level_sums(cast(numpy.ndarray, pred.level), weights, n_levels), level_sums(cast(numpy.ndarray, pred.level), ones, n_levels),
         label_level_sums(pred.label, pred.level, weights, n_labels, n_levels),
         label_level_sums(pred.label, pred.level, ones, n_labels, n_levels),
     )
@@ -173,7 +174,7 @@ def score_cluster_steps(
     cluster = cluster_ids(key, numpy.concatenate([gold.start, pred.start]), numpy.concatenate([gold.end, pred.end]))
     gold_cluster, pred_cluster = cluster[:n_gold], cluster[n_gold:]
     # the steps of each cluster: its distinct levels, highest first
-    step_keys = numpy.unique(numpy.stack([pred_cluster, -pred.level], axis=1), axis=0) if len(pred.doc) else (
+    step_keys = numpy.unique(numpy.stack([pred_cluster, -cast(numpy.ndarray, pred.level)], axis=1), axis=0) if len(pred.doc) else (
         numpy.zeros((0, 2), dtype=numpy.int64))
     step_cluster, step_level = step_keys[:, 0], -step_keys[:, 1]
     n_steps = len(step_cluster)
@@ -239,7 +240,7 @@ def run_scorers(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, score
     others one by one. RETURNS: (scorer, the documents it scored, in its
     order) pairs. label_names: sorted, so that the scorer's label ids are
     the spans' own."""
-    runs = []
+    runs: List[Tuple[SpanScorer, numpy.ndarray]] = []
     if not n_docs:
         return runs
     alone = overlapping_docs(Side(gold.doc, gold.start, gold.end, gold.label), n_docs) | overlapping_docs(
@@ -278,7 +279,7 @@ def run_scorers(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, score
 
 def _store(scorer: SpanScorer, out, docs: numpy.ndarray) -> None:
     for scheme, result in scorer.results().items():
-        rows = result.per_doc.astype(numpy.float64)
+        rows = cast(numpy.ndarray, result.per_doc).astype(numpy.float64)  # scored per_doc
         if scheme in SEMEVAL_RULES:
             credit = rows[:, 0] + 0.5 * rows[:, 2]
             predicted = rows[:, 0] + rows[:, 1] + rows[:, 2] + rows[:, 4]

@@ -85,7 +85,7 @@ def sweep_pipeline(
 def _component(nlp: Any, pipe: str, model: Any) -> Any:
     """The component to sweep; an InputError when the pipeline has none of
     that name or it keeps no scored span group."""
-    where = model if isinstance(model, (str, PurePath)) else None
+    where = str(model) if isinstance(model, (str, PurePath)) else None
     if pipe not in nlp.component_names:
         raise InputError(
             f"the pipeline has no component {pipe!r}; its components: {', '.join(nlp.component_names)}", where
@@ -249,7 +249,7 @@ def write_config(model: Any, output: PathLike, best: Union[SweepResult, float], 
     components = config.get("components", {})
     if pipe not in components:
         raise InputError(f"the pipeline's config has no component {pipe!r}; its components: "
-                         f"{', '.join(components)}", model if isinstance(model, (str, PurePath)) else None)
+                         f"{', '.join(components)}", str(model) if isinstance(model, (str, PurePath)) else None)
     components[pipe]["threshold"] = threshold
     config.to_disk(Path(output))
     return config

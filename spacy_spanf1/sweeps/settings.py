@@ -80,6 +80,6 @@ def _check_thresholds(values: Any) -> Tuple[float, ...]:
         raise SettingError("'thresholds' is empty: give numbers in [0, 1], or None for every distinct score.",
                            "thresholds")
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value) or not 0 <= value <= 1:
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value) or not 0 <= float(value) <= 1:
             raise SettingError(f"'thresholds' holds {value!r}; thresholds are numbers in [0, 1].", "thresholds")
     return tuple(sorted(set(float(v) for v in values)))

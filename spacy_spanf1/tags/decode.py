@@ -137,9 +137,9 @@ class Decoder:
         def joined() -> str:
             # One list, [sentence, ["O"], sentence, ["O"], ...], rather than a
             # tuple per sentence (zip), which would wake the garbage collector.
-            parts = [_OUTSIDE] * (2 * len(sentences))
+            parts: List[Any] = [_OUTSIDE] * (2 * len(sentences))
             parts[::2] = sentences
-            return "".join(map(self.tag_codes.get, chain.from_iterable(parts)))
+            return "".join(map(self.tag_codes.get, chain.from_iterable(parts)))  # type: ignore[arg-type]  # None raises TypeError: caught below
 
         try:
             text = joined()

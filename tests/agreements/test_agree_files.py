@@ -227,10 +227,10 @@ def test_docbins_one_per_annotator(tmp_path):
         records = []
         for text, doc_spans in zip(texts, docs):
             doc = nlp(text)
-            doc.ents = [spacy.tokens.Span(doc, s, e, label=l) for s, e, l in doc_spans]
+            doc.ents = [spacy.tokens.Span(doc, s, e, label=label) for s, e, label in doc_spans]
             bin_.add(doc)
             records.append({"text": text, "tokens": [t.text for t in doc],
-                            "spans": [{"start": s, "end": e, "label": l} for s, e, l in doc_spans]})
+                            "spans": [{"start": s, "end": e, "label": label} for s, e, label in doc_spans]})
         path = tmp_path / f"{name}.spacy"
         bin_.to_disk(path)
         paths.append(path)

@@ -47,7 +47,7 @@ def test_corpus_is_deterministic_and_io_safe(bench):
     for n, *sides in zip(a.lengths, a.gold, a.pred):
         for spans in sides:
             assert spans == sorted(spans)
-            for (s1, e1, l1), (s2, e2, l2) in zip(spans, spans[1:]):
+            for (_s1, e1, l1), (s2, _e2, l2) in zip(spans, spans[1:]):
                 assert e1 <= s2 and not (e1 == s2 and l1 == l2)
             assert all(0 <= s < e <= n for s, e, _ in spans)
 

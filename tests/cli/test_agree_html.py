@@ -69,7 +69,7 @@ def token_alpha():
 
     labels = ["O", "LOC", "ORG", "PER"]
     rows = []
-    for name, docs in ANNOTATORS.items():
+    for docs in ANNOTATORS.values():
         row = []
         for tokens, spans in zip(TOKENS, docs):
             tags = [numpy.nan] * len(tokens) if spans is None else [0] * len(tokens)

@@ -45,7 +45,7 @@ def write_corpus_jsonl(path, side):
         offsets = char_offsets(words)
         records.append({
             "text": " ".join(words),
-            "spans": [{"start": offsets[s][0], "end": offsets[e - 1][1], "label": l} for s, e, l in spans[side]],
+            "spans": [{"start": offsets[s][0], "end": offsets[e - 1][1], "label": label} for s, e, label in spans[side]],
         })
     write_jsonl(path, records)
 
@@ -83,7 +83,7 @@ WRITERS = {"spacy": (write_spacy, "spacy"), "jsonl": (write_corpus_jsonl, "jsonl
 @pytest.fixture(scope="module")
 def corpus_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("corpus")
-    for fmt, (writer, ext) in WRITERS.items():
+    for writer, ext in WRITERS.values():
         writer(root / f"gold.{ext}", 0)
         writer(root / f"pred.{ext}", 1)
     return root
@@ -250,7 +250,7 @@ def evaluate_dir(tmp_path_factory):
     ]:
         doc = ref(text)
         if ents is not None:
-            doc.ents = [doc.char_span(s, e, label=l) for s, e, l in ents]
+            doc.ents = [doc.char_span(s, e, label=label) for s, e, label in ents]
             extra = [SpacySpan(doc, 1, 2, label="PER")] if text.startswith("Barack") else []
             doc.spans["sc"] = SpanGroup(doc, spans=list(doc.ents) + extra)
         docs.append(doc)

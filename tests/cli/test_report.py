@@ -197,7 +197,7 @@ def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
         ("0", "pred", "PER", "Obama"), ("0", "pred", "LOC", "Paris"),
         ("1", "gold", "ORG", "Apple"), ("1", "pred", "LOC", "Apple"),
     }
-    for (_, side, label, _), span in spans.items():
+    for (_, _side, label, _), span in spans.items():
         assert span["width"] > 5 and span["height"] > 5, span
         assert span["shown"] == f'"{label}"'  # the label is drawn, as CSS content
         assert span["color"] == span["markColor"] == rgb(colors[label]), span

@@ -114,7 +114,7 @@ def test_per_doc_and_errors_are_off_by_default():
     res = evaluate_spans(GOLD, PRED, schemes=["strict"])["strict"]
     assert res.per_doc is None
     with pytest.raises(ValueError, match="keep_errors=True"):
-        res.errors
+        res.errors  # noqa: B018 (reading the property raises)
 
 
 def test_spacy_spans_as_documents():

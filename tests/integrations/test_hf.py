@@ -54,11 +54,11 @@ def random_batch(seed, n_sentences=300, max_words=30, weights=(6, 2, 2, 2, 2, 1,
 def demask(pred, labels, names=NAMES):
     """Tag lists as the Hugging Face token-classification examples make them."""
     true_predictions = [
-        [names[p] for (p, l) in zip(prediction, label) if l != -100]
+        [names[p] for (p, gold) in zip(prediction, label) if gold != -100]
         for prediction, label in zip(pred, labels)
     ]
     true_labels = [
-        [names[l] for (p, l) in zip(prediction, label) if l != -100]
+        [names[gold] for (p, gold) in zip(prediction, label) if gold != -100]
         for prediction, label in zip(pred, labels)
     ]
     return true_labels, true_predictions

@@ -168,7 +168,7 @@ PRESIDIO_CORPORA = [(21, 350, "errors"), (22, 350, "errors"), (23, 250, "dense")
 OVERLAP_CORPORA = [(31, 3000, "errors"), (32, 3000, "errors"), (34, 3000, "dense")]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def corpus(seed, n_docs, style, io_safe=False):
     return make_corpus(seed, n_docs, style, io_safe)
 
@@ -199,7 +199,7 @@ def _nervaluate_docs(docs):
     return [[{"label": lab, "start": s, "end": e - 1} for s, e, lab in sorted(doc)] for doc in docs]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def nervaluate_result(seed, n_docs, style, min_overlap, tags=None):
     """nervaluate's evaluate() on a corpus; min_overlap as a fraction (None:
     nervaluate's default of 1%, i.e. any overlap for spans this short)."""
@@ -282,7 +282,7 @@ def test_semeval_dict_spans_in_any_order_match_nervaluate():
 # --------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def presidio_result(presidio, seed, n_docs, style, threshold):
     _, lengths, gold_docs, pred_docs = corpus(seed, n_docs, style, io_safe=True)
     tokens = [[f"w{i}" for i in range(n)] for n in lengths]
@@ -310,7 +310,7 @@ def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
 # --------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def feedback_prize_result(seed, n_docs, style, threshold):
     _, _, gold_docs, pred_docs = corpus(seed, n_docs, style)
     return feedback_prize(*feedback_prize_frames(gold_docs, pred_docs), threshold)

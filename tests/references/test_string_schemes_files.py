@@ -26,11 +26,11 @@ def _files(tmp_path, seed, n_docs=120):
         predicted = [s if rng.random() < 0.7 else (s[0], s[1], rng.choice(LABELS)) for s in spans if rng.random() < 0.8]
         listed = [(text[s:e], label) for s, e, label in predicted]
         listed += [(rng.choice(POOL + ["Oslo"]), rng.choice(LABELS)) for _ in range(rng.choice([0, 0, 1]))]
-        gold.append({"text": text, "spans": [{"start": s, "end": e, "label": l} for s, e, l in spans]})
-        pred.append({"text": text, "spans": [{"start": s, "end": e, "label": l} for s, e, l in predicted]})
-        answers.append({"id": str(k), "text": text, "output": json.dumps([{"text": s, "label": l} for s, l in listed])})
-        gold_strings.append([(text[s:e], l) for s, e, l in spans])
-        pred_strings.append([(text[s:e], l) for s, e, l in predicted])
+        gold.append({"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans]})
+        pred.append({"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in predicted]})
+        answers.append({"id": str(k), "text": text, "output": json.dumps([{"text": s, "label": label} for s, label in listed])})
+        gold_strings.append([(text[s:e], label) for s, e, label in spans])
+        pred_strings.append([(text[s:e], label) for s, e, label in predicted])
         mentions.append(listed)
     paths = (write_jsonl(tmp_path / "gold.jsonl", gold), write_jsonl(tmp_path / "pred.jsonl", pred),
              write_jsonl(tmp_path / "answers.jsonl", answers))

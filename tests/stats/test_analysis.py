@@ -36,7 +36,7 @@ def make_corpus(n=16, seed=3):
             starts.append(pos)
             pos += len(w) + 1
 
-        def span(k, length, label):
+        def span(k, length, label, words=words, starts=starts):
             k = min(k, len(words) - length)
             return {"start": starts[k], "end": starts[k + length - 1] + len(words[k + length - 1]), "label": label}
 
@@ -218,7 +218,7 @@ def test_cli_prints_intervals_comparison_and_breakdowns(corpus):
     assert f"{f.estimate * 100:.2f} [{f.low * 100:.2f}, {f.high * 100:.2f}]" in out
     test = paired_test(reference(gold, pred_b), reference(gold, pred), groups=[r["doc"] for r in gold])
     assert "Against the baseline (randomization test" in out
-    line = next(l for l in out.splitlines() if l.startswith("strict ") and f"{test['strict'].delta * 100:+.2f}" in l)
+    line = next(printed for printed in out.splitlines() if printed.startswith("strict ") and f"{test['strict'].delta * 100:+.2f}" in printed)
     assert f"{test['strict'].p_value:.4f}" in line
     assert "strict by genre (documents)" in out and "strict by span_length (spans)" in out
     data = json.loads((path / "out.json").read_text())
@@ -237,7 +237,7 @@ def test_cli_marks_a_significant_difference(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict", "--baseline", "pred_b.jsonl"])
     assert result.exit_code == 0, result.output
-    row = next(l for l in result.stdout.splitlines() if l.startswith("strict ") and "+100.00" in l)
+    row = next(printed for printed in result.stdout.splitlines() if printed.startswith("strict ") and "+100.00" in printed)
     # no random swap reaches delta 100 (it needs every document of B on A's side):
     # p = 2 * (0 + 1) / (10000 + 1), two-sided
     assert row.split()[-1] == "*" and f"{2 / 10001:.4f}" in row

@@ -33,7 +33,7 @@ def test_ap_with_tied_scores_by_hand():
 def test_strict_ap_is_sklearn_average_precision_times_recall_at_the_lowest_threshold():
     rng = numpy.random.default_rng(3)
     gold, pred, y_true, y_score = [], [], [], []
-    for doc in range(60):
+    for _ in range(60):
         g = [(i * 4, i * 4 + 2, "AB"[i % 2]) for i in range(4)]
         p = []
         for s, e, label in g:
