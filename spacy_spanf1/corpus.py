@@ -471,10 +471,10 @@ def score_files(
     rename (str): Put before every document's name (a shard's file name).
     """
     pairs = open_files(gold_path, pred_path, match, read)
-    fmt = pairs.format
-    keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or fmt.keeps_gold_labels(match))
+    reader = pairs.format
+    keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or reader.keeps_gold_labels(match))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
-    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name, formats=pairs.sides)
+    signature = make_signature(match, unit=pairs.unit, read=read, fmt=reader.name, formats=pairs.sides)
     scores = score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
                          signature=signature)
     if rename and scores.notes:  # a shard's notes name its file

@@ -9,11 +9,10 @@ Errors (`spacy_spanf1.exceptions`) name settings (`format`, `unit`,
 import contextlib
 import gc
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..exceptions import InputError, PathLike, SettingError
 from ..model import EMPTY, Document, nonzero  # noqa: F401 (readers import them from here)
-from ..notes import Notes
 from ..registry import formats as _registry
 from ..settings import UNITS
 from ..spans import Span
@@ -27,7 +26,7 @@ SIDES: Tuple[str, ...] = ("gold", "pred")
 Aligned = Tuple[Optional[List[Span]], Optional[List[Span]]]
 #: (gold spans, predicted spans, unplaced mentions, notes) of a pair, as
 #: `Format.place_on_gold` gives them.
-Placed = Tuple[Optional[List[Span]], List[Span], Optional[Dict[int, Tuple[str, str]]], Notes]
+Placed = Tuple[Optional[List[Span]], List[Span], Optional[Dict[int, Tuple[str, str]]], Mapping[str, Any]]
 
 
 class Format:
@@ -113,19 +112,19 @@ class Format:
         pred: each side's options; one_file: both sides read from one file.
         Raises SettingError; by default every pair of settings is fine."""
 
-    def align(self, gold: Document, pred: Document, **options: Any) -> Aligned:
+    def align(self, gold: Document, pred: Document, *, unit: str, **options: Any) -> Aligned:
         """The (gold spans, predicted spans) of a pair whose documents may be
-        tokenized differently, in the unit (`options["unit"]`); only asked
+        tokenized differently, in the unit; only asked
         of a format that `aligns`."""
         raise NotImplementedError(f"{self.name} input does not align documents")
 
-    def place_on_gold(self, gold: Document, pred: Optional[Document], **options: Any) -> Placed:
+    def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str, **options: Any) -> Placed:
         """(gold spans, predicted spans, unplaced mentions or None, notes) of
         a pair (pred None: no predicted document), the predictions placed
         on the gold document; only asked of a format that `places_on_gold`."""
         raise NotImplementedError(f"{self.name} input does not place predictions on the gold")
 
-    def place_scores(self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]],
+    def place_scores(self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]], *, unit: str,
                      **options: Any) -> List[Tuple[Span, Any]]:
         """The (span, score) pairs of a prediction on the spans
         `place_on_gold` gives; by default as the reader listed them."""

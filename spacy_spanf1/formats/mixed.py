@@ -31,7 +31,7 @@ boundaries are not on gold token boundaries is noted (`expanded_to_tokens`).
 """
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Iterable, Iterator, List, Optional, Tuple
 
 from ..exceptions import UsageError
 from ..notes import Notes, note
