@@ -291,7 +291,7 @@ def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = No
                   for doc, meta in enumerate(files.meta)]
     result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups)
     signature = dict(result.signature)
-    signature["read"] = {**(signature.get("read") or {}), "format": files.fmt}
+    signature["read"] = {**(signature.get("read") or {}), "format": files.format}
     result = result.replace(signature=signature, notes=files.notes, files=files)
     warn_each(result.warnings)
     return result

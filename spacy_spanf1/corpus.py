@@ -27,7 +27,7 @@ from .mentions.score import StringCounter
 from .notes import InsideWords, inside_word_warnings, label_warnings
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
-from .formats.base import gc_paused
+from .formats.base import formats_taking, gc_paused
 from .results import CorpusScores, ErrorCounts, count_errors, errors_of, make_signature, parts_by_doc
 from .settings import (
     ATTRIBUTES,
@@ -439,10 +439,9 @@ def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchS
     gold_options = pred_options = None
     if read.one_file:
         gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
-    elif pred_path is None and not getattr(
-        get_format(infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")),
-        "both_sides", False,
-    ):
+    elif pred_path is None and not get_format(
+        infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")
+    ).both_sides:
         raise SettingError(
             "no predicted file: give 'pred_path', or, for a CoNLL file with both tag columns, "
             "'gold_column' and 'pred_column'",
@@ -452,8 +451,10 @@ def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchS
         gold_path, pred_path, read.format, gold_format=read.gold_format, pred_format=read.pred_format, unit=match.unit,
         gold_options=gold_options, pred_options=pred_options, spans_key=match.spans_key, **read.options,
     )
-    if read.one_file and pairs.fmt.name != "conll":
-        raise SettingError(f"'gold_column' and 'pred_column' apply to conll input, not {pairs.fmt.name}", "gold_column")
+    if read.one_file and "tag_column" not in pairs.format.options:  # the two columns are each side's tag_column
+        users = ", ".join(formats_taking("tag_column"))
+        raise SettingError(f"'gold_column' and 'pred_column' apply to {users} input, not {pairs.format.name}",
+                           "gold_column")
     return pairs
 
 
@@ -471,11 +472,10 @@ def score_files(
     rename (str): Put before every document's name (a shard's file name).
     """
     pairs = open_files(gold_path, pred_path, match, read)
-    fmt = pairs.fmt
-    wants_labels = getattr(fmt, "keeps_gold_labels", None)
-    keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or bool(wants_labels and wants_labels(match)))
+    reader = pairs.format
+    keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or reader.keeps_gold_labels(match))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
-    signature = make_signature(match, unit=pairs.unit, read=read, fmt=fmt.name, formats=pairs.sides)
+    signature = make_signature(match, unit=pairs.unit, read=read, fmt=reader.name, formats=pairs.sides)
     scores = score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
                          signature=signature)
     if rename and scores.notes:  # a shard's notes name its file
@@ -498,8 +498,7 @@ def finish(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
     signed = (scores.signature.get("read") or {}).get("format")
     if not signed:
         return scores
-    hook = getattr(get_format(signed), "official_score", None)
-    official = None if hook is None else hook(scores, match)
+    official = get_format(signed).official_score(scores, match)
     return scores if official is None else scores.replace(official_score=official)
 
 
@@ -749,7 +748,7 @@ def pipeline_pairs(
 
     golds, pred_docs = unzip(sides())
     stats = PairStats()
-    pairs = pair_documents(golds, pred_docs, fmt=DOCBIN, sources=sources, stats=stats,
+    pairs = pair_documents(golds, pred_docs, format=DOCBIN, sources=sources, stats=stats,
                            options={"unit": unit, "spans_key": match.spans_key})
     return pairs, stats
 

@@ -7,6 +7,10 @@
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
+- readers hand on what they found as typed fields of the Document, not as
+  `meta` keys; formats are asked through their declared capabilities
+  (`formats.base.Format`), never probed with `getattr`, and no code outside
+  `formats/` tells formats apart by their names;
 - `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
 - ruff and mypy, as pyproject.toml configures them, find nothing (`make lint`).
 """
@@ -203,6 +207,85 @@ def test_the_pages_share_the_html_widgets_not_each_other():
         for target, names in imports_of(name):  # the CSS is imported from html/ alone
             if target.startswith("spacy_spanf1") and any(n.endswith("CSS") for n in names):
                 assert target.startswith("spacy_spanf1.html"), (name, target)
+
+
+def source_lines():
+    """(where, line) of every line of the package's code."""
+    for path, _ in MODULES.values():
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            yield f"{path.relative_to(PACKAGE)}:{i}", line
+
+
+#: A reader's data under a private key of `meta`: `meta["_doc"]`,
+#: `doc.meta.get("_counts")`, `"_notes" in meta`, `meta.setdefault("_x", ...)`.
+PRIVATE_META_KEY = re.compile(
+    r"""meta\s*(\[|\.(get|pop|setdefault)\()\s*["']_|["']_\w*["']\s+(not\s+)?in\s+[\w.]*meta\b"""
+)
+#: `getattr` on a format object (its capabilities are declared on the base class).
+GETATTR_ON_FORMAT = re.compile(r"getattr\(\s*(\w*(fmt|format|reader)\w*\s*[,)]|get_format\()")
+
+
+def test_the_checks_of_readers_find_what_they_look_for():
+    assert PRIVATE_META_KEY.search('spacy_doc = doc.meta["_doc"]')
+    assert PRIVATE_META_KEY.search("counts = doc.meta.get('_counts')")
+    assert PRIVATE_META_KEY.search('if "_doc" in gold.meta:')
+    assert not PRIVATE_META_KEY.search('who = doc.meta.get("annotator")')
+    assert GETATTR_ON_FORMAT.search('align = getattr(fmt, "align", None)')
+    assert GETATTR_ON_FORMAT.search('getattr(get_format(name), "both_sides", False)')
+    assert GETATTR_ON_FORMAT.search('getattr(format_obj, "check_sides", None)')
+    assert not GETATTR_ON_FORMAT.search('getattr(scores.analysis, self.name, None)')
+    found = list(format_name_comparisons('if name == "labelstudio" or pairs.fmt.name != "conll": pass\n'
+                                         'NAMING = ("labelstudio", "prodigy")\nif mode == "conll": pass'))
+    assert sorted(line for line, _ in found) == [1, 1, 2]
+
+
+def test_readers_hand_on_typed_fields_not_private_meta_keys():
+    found = [where for where, line in source_lines() if PRIVATE_META_KEY.search(line)]
+    assert found == []
+
+
+def test_no_getattr_on_a_format():
+    found = [where for where, line in source_lines() if GETATTR_ON_FORMAT.search(line)]
+    assert found == []
+
+
+def format_name_comparisons(source):
+    """(line, code) of each comparison of a format's name to a string
+    literal naming a built-in format (`name == "jsonl"`, `fmt.name !=
+    "conll"`, `name in ("labelstudio", ...)`), and of each literal
+    collection of two or more format names (`("labelstudio", "prodigy")`)."""
+    from spacy_spanf1.formats import BUILTIN, format_names
+
+    names = set(format_names()) | set(BUILTIN)
+
+    def named(node):
+        return isinstance(node, ast.Constant) and node.value in names
+
+    def names_a_format(node):
+        if isinstance(node, ast.Attribute):
+            return node.attr == "name" or any(w in node.attr for w in ("fmt", "format", "reader"))
+        if isinstance(node, ast.Name):
+            return node.id == "name" or any(w in node.id for w in ("fmt", "format", "reader"))
+        return False
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            literal = any(named(n) or (isinstance(n, (ast.Tuple, ast.List, ast.Set)) and any(map(named, n.elts)))
+                          for n in operands)
+            if literal and any(map(names_a_format, operands)):
+                yield node.lineno, ast.unparse(node)
+        elif isinstance(node, (ast.Tuple, ast.List, ast.Set)) and sum(map(named, node.elts)) >= 2:
+            yield node.lineno, ast.unparse(node)
+
+
+def test_no_format_name_is_compared_outside_the_formats():
+    found = []
+    for name, (path, _) in MODULES.items():
+        if name.startswith("spacy_spanf1.formats"):
+            continue
+        found += [(name, line, code) for line, code in format_name_comparisons(path.read_text(encoding="utf-8"))]
+    assert found == []
 
 
 def test_import_is_light():

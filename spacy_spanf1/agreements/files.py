@@ -15,14 +15,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..exceptions import InputError, PathLike, SettingError
-from ..formats import check_options, get_format, infer_format
+from ..formats import check_options, format_names, get_format, infer_format
 from ..formats.base import Document
 from ..formats.docbin import doc_spans
-from ..formats.labelstudio import annotators_of
-from ..formats.records import json_lines
-
-#: The formats one file of which can name several annotators, and how.
-NAMING_FORMATS: Tuple[str, ...] = ("labelstudio", "prodigy", "jsonl")
 
 
 @dataclass(frozen=True)
@@ -39,14 +34,14 @@ class AnnotatorFiles:
     texts: List[str]
     keys: List[Optional[str]]
     unit: str
-    fmt: str
+    format: str
     notes: Dict[str, int] = field(default_factory=dict)
     tokens: List[Optional[List[str]]] = field(default_factory=list)
     offsets: List[Optional[List[Tuple[int, int]]]] = field(default_factory=list)
     meta: List[Dict[str, Any]] = field(default_factory=list)
 
 
-def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, names: Optional[Sequence[str]] = None,
+def read_annotator_files(paths: Sequence[PathLike], format: Optional[str] = None, names: Optional[Sequence[str]] = None,
                          unit: Optional[str] = None, options: Optional[Mapping[str, Any]] = None) -> AnnotatorFiles:
     """Read the annotators' files (each once) and match their documents."""
     paths = cast(List[Path], [Path(p) for p in paths])  # the parameter's type is wider
@@ -56,21 +51,21 @@ def read_annotator_files(paths: Sequence[PathLike], fmt: Optional[str] = None, n
     options = dict(options or {})
     notes: Dict[str, int] = {}
     if len(paths) == 1:
-        name = infer_format(paths[0], fmt)
+        name = infer_format(paths[0], format)
         by_annotator, unit = _split_export(paths[0], name, unit, options, notes)
     else:
-        name = infer_format(paths[0], fmt)
+        name = infer_format(paths[0], format)
         for path in paths[1:]:
-            other = infer_format(path, fmt)
+            other = infer_format(path, format)
             if other != name:
                 raise SettingError(
                     f"'{paths[0]}' looks like {name} and '{path}' like {other}: give every annotator's file in one "
                     "format (or set 'format')",
                     "format",
                 )
-        format_obj = get_format(name)
-        unit, opts = check_options(format_obj, unit, options)
-        by_annotator = {str(i): _with_doc_spans(format_obj.read(path, side="gold", unit=unit, **opts), unit, opts)
+        reader = get_format(name)
+        unit, opts = check_options(reader, unit, options)
+        by_annotator = {str(i): _with_doc_spans(reader.read(path, side="gold", unit=unit, **opts), unit, opts)
                         for i, path in enumerate(paths)}
         labels = [path.stem if path.is_file() else path.name for path in paths]
         by_annotator = dict(zip(labels if len(set(labels)) == len(labels) else map(str, paths), by_annotator.values()))
@@ -107,34 +102,19 @@ def _check_given_once(paths: Sequence[Path]) -> None:
 
 
 def _split_export(path: Path, name: str, unit: Optional[str], options: Dict[str, Any], notes: Dict[str, int]):
-    """annotator -> documents of one export that names its annotators."""
-    if name not in NAMING_FORMATS:
+    """annotator -> documents of one export that names its annotators
+    (read once, by its format's `read_annotators`)."""
+    reader = get_format(name)
+    if not reader.names_annotators:
+        naming = ", ".join(n for n in format_names() if get_format(n).names_annotators)
         raise SettingError(
             f"one {name} input names no annotators: give one file per annotator, or one export that names them "
-            f"({', '.join(NAMING_FORMATS)})",
+            f"({naming})",
             "paths",
         )
-    format_obj = get_format(name)
-    unit, opts = check_options(format_obj, unit, options)
-    if name == "labelstudio":
-        annotators, cancelled = annotators_of(path)
-        notes["cancelled_annotations"] = cancelled
-        found = {
-            who: list(format_obj.read(path, side="gold", unit=unit, **{**opts, "annotator": who}))
-            for who in annotators
-        }
-        return found, unit
-    docs = list(format_obj.read(path, side="gold", unit=unit, **opts))
-    if name == "jsonl":
-        who_of = [doc.meta.get("annotator") for doc in docs]
-    else:
-        who_of = [_prodigy_annotator(record) for _, record in json_lines(path)]
-    found = {}
-    for doc, who in zip(docs, who_of):
-        if who is None:
-            field_name = '"annotator"' if name == "jsonl" else '"_annotator_id" or "_session_id"'
-            raise InputError(f"{doc.name} has no {field_name}: every record names its annotator", path)
-        found.setdefault(str(who), []).append(doc)
+    unit, opts = check_options(reader, unit, options)
+    found, not_read = reader.read_annotators(path, unit=unit, **opts)
+    notes.update(not_read)
     return found, unit
 
 
@@ -143,22 +123,14 @@ def _with_doc_spans(docs: Any, unit: str, options: Dict[str, Any]) -> List[Docum
     whose spans are read when a pair is aligned) get the Doc's spans."""
     out = []
     for doc in docs:
-        if doc.meta and "_doc" in doc.meta:
-            spacy_doc = doc.meta["_doc"]
-            doc = dataclasses.replace(doc, spans=doc_spans(spacy_doc, options.get("spans_key"), unit),
-                                      tokens=[token.text for token in spacy_doc])
+        if doc.spacy_doc is not None:
+            doc = dataclasses.replace(doc, spans=doc_spans(doc.spacy_doc, options.get("spans_key"), unit),
+                                      tokens=[token.text for token in doc.spacy_doc])
         out.append(doc)
     return out
 
 
-def _prodigy_annotator(record: Dict[str, Any]) -> Optional[str]:
-    for key in ("_annotator_id", "_session_id"):
-        if record.get(key) is not None:
-            return str(record[key])
-    return None
-
-
-def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes: Dict[str, int]) -> AnnotatorFiles:
+def _matched(by_annotator: Dict[str, List[Document]], unit: str, format: str, notes: Dict[str, int]) -> AnnotatorFiles:
     """Every annotator's documents on one list of documents, matched by key
     (when every document has one) or by text. A text that one annotator's
     file holds more than once (a repeated heading, "Thanks!") is that many
@@ -192,7 +164,7 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes
                 lengths.append(len(doc.text) if unit == "char" else len(doc.tokens or ()))
                 tokens.append(doc.tokens)
                 offsets.append(doc.offsets)
-                metas.append({k: v for k, v in doc.meta.items() if not k.startswith("_")})
+                metas.append({k: v for k, v in doc.meta.items() if not k.startswith("_")})  # as pairing's
             elif texts[order[identity]] != doc.text:
                 raise InputError(
                     f"{doc.name} has the key {doc.key!r} of another document with another text: the annotators' "
@@ -210,4 +182,4 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, fmt: str, notes
                 raise InputError(f"{doc.name}: annotator {who!r} gives this document twice", doc.source)
             entries[at] = list(doc.spans)
         annotations[who] = entries
-    return AnnotatorFiles(annotations, lengths, texts, keys, unit, fmt, notes, tokens, offsets, metas)
+    return AnnotatorFiles(annotations, lengths, texts, keys, unit, format, notes, tokens, offsets, metas)

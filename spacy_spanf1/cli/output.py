@@ -72,7 +72,7 @@ def print_grounding(msg: Printer, scores: CorpusScores) -> None:
     """The grounding report of mentions without offsets, one line."""
     counts = grounding_report(scores.notes.get("pred", {}))
     if counts:
-        parts = ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in counts.items() if name != "mentions")
+        parts = ", ".join(f"{kind.replace('_', ' ')} {n}" for kind, n in counts.items() if kind != "mentions")
         say(msg, "info", f"Grounding ({scores.sources[1]}): {counts['mentions']} mentions: {parts}")
 
 

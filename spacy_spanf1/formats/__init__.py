@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
 from ..registry import formats as _registry
-from .base import Document, Format, PathLike
+from .base import Document, Format, PathLike, option_error
 from ..exceptions import InputError, SettingError
 from ..settings import UNITS
 from .base import check_file, read_lines, read_text
+from .base import check_options as check_reader_options
 from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents, token_offsets
 from .mixed import MixedFormat, mix_error, side_documents
 
@@ -60,19 +61,19 @@ def extension_map() -> Dict[str, str]:
     """File extension -> format name, from the formats' `.extensions`
     ("" is a directory); the first format to claim an extension has it."""
     found: Dict[str, str] = {}
-    for name, fmt in _registry.get_all().items():
-        for ext in getattr(fmt, "extensions", ()):
+    for name, reader in _registry.get_all().items():
+        for ext in reader.extensions:
             found.setdefault(ext.lower(), name)
     return found
 
 
-def infer_format(path: PathLike, fmt: Optional[str] = None, setting: str = "format") -> str:
+def infer_format(path: PathLike, format: Optional[str] = None, setting: str = "format") -> str:
     """The format named (which must be registered), or the one the path's
     extension implies (a directory: the format whose extensions hold "").
     setting: what errors name ("gold_format" for the gold path, ...)."""
-    if fmt is not None:
-        get_format(fmt, setting)
-        return fmt
+    if format is not None:
+        get_format(format, setting)
+        return format
     extensions = extension_map()
     path = Path(path)
     suffix = path.suffix.lower()
@@ -95,46 +96,34 @@ def _same_file(a: PathLike, b: PathLike) -> bool:
         return False
 
 
-def check_options(fmt: Format, unit: Optional[str], options: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
+def check_options(format: Format, unit: Optional[str], options: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
     """The unit to read in (the format's default when None) and the options
-    that are set (None values dropped). Raises SettingError, naming the
+    that are set (None values dropped), pairing's settings among them
+    (`base.check_options`, the one check). Raises SettingError, naming the
     setting, for a unit or an option the format does not take."""
-    if unit is not None and unit not in UNITS:
-        raise SettingError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
-    units = tuple(fmt.units)
-    if unit is not None and unit not in units:
-        raise SettingError(
-            f"{fmt.name} input is scored in {' or '.join(units)} unit; 'unit' {unit} does not apply", "unit"
-        )
-    taken = tuple(getattr(fmt, "options", ())) + PAIRING_OPTIONS
-    for name, value in options.items():
-        if value is not None and name not in taken:
-            users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
-            raise SettingError(
-                f"'{name}' applies to {', '.join(users) or 'no'} input, not {fmt.name}", name
-            )
-    return unit or units[0], {name: value for name, value in options.items() if value is not None}
+    return check_reader_options(format, unit, options, also=PAIRING_OPTIONS)
 
 
 class Pairs:
     """The paired documents of a gold and a predicted source, as a stream:
     iterate once; the counts (`stats`) are complete once the stream is.
 
-    fmt (Format), unit (str), sources (Tuple[str, str]), options (Dict).
+    format (Format): The format read (a `mixed.MixedFormat` for two).
+    unit (str), sources (Tuple[str, str]), options (Dict).
     sides (Optional[Tuple[str, str]]): The gold and the predicted format,
         when they differ (a mix, or mentions placed on a gold of its own).
     """
 
-    def __init__(self, gold_docs, pred_docs, *, fmt: Format, unit: str, sources: Tuple[str, str], options: Dict[str, Any],
-                 sides: Optional[Tuple[str, str]] = None):
-        self.fmt = fmt
+    def __init__(self, gold_docs, pred_docs, *, format: Format, unit: str, sources: Tuple[str, str],
+                 options: Dict[str, Any], sides: Optional[Tuple[str, str]] = None):
+        self.format = format
         self.sides = sides
         self.unit = unit
         self.sources = sources
         self.options = options
         self.stats = PairStats()
         self._pairs = pair_documents(
-            gold_docs, pred_docs, fmt=fmt, sources=sources, stats=self.stats,
+            gold_docs, pred_docs, format=format, sources=sources, stats=self.stats,
             options=dict(options, unit=unit),
         )
 
@@ -145,7 +134,7 @@ class Pairs:
 def open_pairs(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
-    fmt: Optional[str] = None,
+    format: Optional[str] = None,
     *,
     gold_format: Optional[str] = None,
     pred_format: Optional[str] = None,
@@ -160,10 +149,10 @@ def open_pairs(
     and `pred_options` add per-side settings, e.g. a CoNLL file's two tag
     columns).
 
-    fmt (Optional[str]): A registered format of both sides; None: from the
-        extensions.
+    format (Optional[str]): A registered format of both sides; None: from
+        the extensions.
     gold_format, pred_format (Optional[str]): The format of one side (over
-        fmt); two formats that can describe the same documents mix (a
+        format); two formats that can describe the same documents mix (a
         spaCy DocBin gold with JSONL predictions: `formats.mixed`).
     unit (Optional[str]): "token" or "char", among the format's units;
         None: its default.
@@ -172,12 +161,12 @@ def open_pairs(
     Raises SettingError for settings that do not fit the format; InputError
     (on reading) for bad input.
     """
-    gold_named = gold_format if gold_format is not None else fmt
+    gold_named = gold_format if gold_format is not None else format
     # one file holding both sides (pred_path None) is in the gold's format
-    pred_named = pred_format if pred_format is not None else fmt if pred_path is not None else gold_named
+    pred_named = pred_format if pred_format is not None else format if pred_path is not None else gold_named
     pred_setting = "pred_format" if pred_format is not None else "format"
     gold_setting = "gold_format" if gold_format is not None else "format"
-    if pred_named is not None and getattr(get_format(pred_named, pred_setting), "predictions_only", False):
+    if pred_named is not None and get_format(pred_named, pred_setting).predictions_only:
         return _open_predictions(gold_path, pred_path, get_format(pred_named), unit, options,
                                  gold_format=gold_format)
     same = pred_path is None
@@ -191,91 +180,84 @@ def open_pairs(
                 "predictions need two files",
                 "pred_format",
             )
-        setting = pred_format and "pred_format" or gold_format and "gold_format" or fmt and "format" or None
+        setting = pred_format and "pred_format" or gold_format and "gold_format" or format and "format" or None
         return _open_mixed(gold_path, pred_path, get_format(gold_name), get_format(pred_name), unit, options, setting)
-    format_obj = get_format(gold_name)
+    reader = get_format(gold_name)
     side_options = {**(gold_options or {}), **(pred_options or {})}
-    unit, options = check_options(format_obj, unit, {**options, **side_options})
+    unit, options = check_options(reader, unit, {**options, **side_options})
     pairing = {k: options.pop(k) for k in PAIRING_OPTIONS if k in options}
     shared = {k: v for k, v in options.items() if k not in side_options}
     gold_opts = {**shared, **{k: v for k, v in (gold_options or {}).items() if v is not None}}
     pred_opts = {**shared, **{k: v for k, v in (pred_options or {}).items() if v is not None}}
-    check_sides = getattr(format_obj, "check_sides", None)
-    if check_sides is not None:
-        check_sides(gold_opts, pred_opts, same or _same_file(gold_path, pred_path))
-    gold_docs = format_obj.read(gold_path, side="gold", unit=unit, **gold_opts)
-    pred_docs = format_obj.read(pred_path, side="pred", unit=unit, **pred_opts)
-    return Pairs(gold_docs, pred_docs, fmt=format_obj, unit=unit, sources=(str(gold_path), str(pred_path)),
+    reader.check_sides(gold_opts, pred_opts, same or _same_file(gold_path, pred_path))
+    gold_docs = reader.read(gold_path, side="gold", unit=unit, **gold_opts)
+    pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_opts)
+    return Pairs(gold_docs, pred_docs, format=reader, unit=unit, sources=(str(gold_path), str(pred_path)),
                  options={**shared, **pairing})
 
 
-def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_fmt: Format, pred_fmt: Format,
+def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_reader: Format, pred_reader: Format,
                 unit: Optional[str], options: Dict[str, Any], setting: Optional[str] = None) -> Pairs:
     """The pairs of a gold file in one format and a predicted file in
     another (`formats.mixed`): each reader takes its own options, and the
     unit is one both sides can be read in (char by default, token when a
     side has tokens only)."""
-    mix = MixedFormat(gold_fmt, pred_fmt)
+    mix = MixedFormat(gold_reader, pred_reader)
     if not mix.units:
         if setting is None:  # both from the extensions: one may mislead
-            error = mix_error(gold_fmt, pred_fmt)
+            error = mix_error(gold_reader, pred_reader)
             raise SettingError(
-                f"'{gold_path}' looks like {gold_fmt.name} and '{pred_path}' like {pred_fmt.name} (set 'format', "
+                f"'{gold_path}' looks like {gold_reader.name} and '{pred_path}' like {pred_reader.name} (set 'format', "
                 f"or 'gold_format' and 'pred_format', if an extension misleads); {error.message}",
                 "format",
             )
-        raise mix_error(gold_fmt, pred_fmt, setting=setting)
+        raise mix_error(gold_reader, pred_reader, setting=setting)
     if unit is not None and unit not in UNITS:
         raise SettingError(f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)}", "unit")
     if unit is not None and unit not in mix.units:
-        raise mix_error(gold_fmt, pred_fmt, unit)
+        raise mix_error(gold_reader, pred_reader, unit)
     unit = unit or ("char" if "char" in mix.units else mix.units[0])
-    gold_takes, pred_takes = tuple(getattr(gold_fmt, "options", ())), tuple(getattr(pred_fmt, "options", ()))
+    gold_takes, pred_takes = tuple(gold_reader.options), tuple(pred_reader.options)
     set_options = {name: value for name, value in options.items() if value is not None}
     for name in set_options:
         if name not in gold_takes + pred_takes + PAIRING_OPTIONS:
-            users = [n for n, f in _registry.get_all().items() if name in getattr(f, "options", ())]
-            raise SettingError(
-                f"'{name}' applies to {', '.join(users) or 'no'} input, not {gold_fmt.name} gold or "
-                f"{pred_fmt.name} predictions",
-                name,
-            )
+            raise option_error(name, f"{gold_reader.name} gold or {pred_reader.name} predictions")
     pairing = {k: set_options.pop(k) for k in PAIRING_OPTIONS if k in set_options}
     gold_opts = {k: v for k, v in set_options.items() if k in gold_takes}
     pred_opts = {k: v for k, v in set_options.items() if k in pred_takes}
     gold_kind, pred_kind = mix.kinds
-    pred_unit = unit if unit in pred_fmt.units else "char"
-    if unit == "token" and pred_fmt.name == "jsonl":
+    pred_unit = unit if unit in pred_reader.units else "char"
+    if unit == "token" and pred_reader.name == "jsonl":
         pred_opts["chars_without_tokens"] = True  # records without "tokens" are placed on the gold tokens
-    gold_docs = side_documents(gold_fmt.read(gold_path, side="gold", unit=unit, **gold_opts), gold_kind, unit)
-    pred_docs = side_documents(pred_fmt.read(pred_path, side="pred", unit=pred_unit, **pred_opts), pred_kind, unit)
-    return Pairs(gold_docs, pred_docs, fmt=mix, unit=unit, sources=(str(gold_path), str(pred_path)),
+    gold_docs = side_documents(gold_reader.read(gold_path, side="gold", unit=unit, **gold_opts), gold_kind, unit)
+    pred_docs = side_documents(pred_reader.read(pred_path, side="pred", unit=pred_unit, **pred_opts), pred_kind, unit)
+    return Pairs(gold_docs, pred_docs, format=mix, unit=unit, sources=(str(gold_path), str(pred_path)),
                  options={**pairing, "spans_key": set_options.get("spans_key")}, sides=mix.sides)
 
 
-def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], fmt: Format, unit: Optional[str],
+def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], reader: Format, unit: Optional[str],
                       options: Dict[str, Any], gold_format: Optional[str] = None) -> Pairs:
     """The pairs of a gold file in its own format (by its extension) and a
     file of a format that holds predictions only (`mentions`)."""
     if pred_path is None:
-        raise SettingError(f"{fmt.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
-    gold_fmt = get_format(infer_format(gold_path, gold_format, "gold_format"))
-    if getattr(gold_fmt, "predictions_only", False):
+        raise SettingError(f"{reader.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
+    gold_reader = get_format(infer_format(gold_path, gold_format, "gold_format"))
+    if gold_reader.predictions_only:
         raise SettingError(
-            f"the gold of {fmt.name} input is read from a file with its spans (jsonl, spacy, conll, brat, ...), "
-            f"not {gold_fmt.name}",
+            f"the gold of {reader.name} input is read from a file with its spans (jsonl, spacy, conll, brat, ...), "
+            f"not {gold_reader.name}",
             "format",
         )
     spans_key = options.pop("spans_key", None)
     if unit is None:  # the gold format's first unit it shares: char for files of offsets, token for CoNLL
-        unit = next(u for u in gold_fmt.units if u in fmt.units)
-    unit, pred_options = check_options(fmt, unit, options)
-    unit, gold_options = check_options(gold_fmt, unit, {"spans_key": spans_key})
+        unit = next(u for u in gold_reader.units if u in reader.units)
+    unit, pred_options = check_options(reader, unit, options)
+    unit, gold_options = check_options(gold_reader, unit, {"spans_key": spans_key})
     pairing = {k: pred_options.pop(k) for k in PAIRING_OPTIONS if k in pred_options}
-    gold_docs = gold_fmt.read(gold_path, side="gold", unit=unit, **gold_options)
-    pred_docs = fmt.read(pred_path, side="pred", unit=unit, **pred_options)
-    return Pairs(gold_docs, pred_docs, fmt=fmt, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pred_options, **pairing, **gold_options, "unit": unit}, sides=(gold_fmt.name, fmt.name))
+    gold_docs = gold_reader.read(gold_path, side="gold", unit=unit, **gold_options)
+    pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_options)
+    return Pairs(gold_docs, pred_docs, format=reader, unit=unit, sources=(str(gold_path), str(pred_path)),
+                 options={**pred_options, **pairing, **gold_options, "unit": unit}, sides=(gold_reader.name, reader.name))
 
 
 __all__ = [
@@ -286,6 +268,7 @@ __all__ = [
     "InputError",
     "PairStats",
     "Pairs",
+    "SettingError",
     "SettingError",
     "check_file",
     "check_options",

@@ -1,5 +1,7 @@
-"""What every reader shares: the records readers yield (`Document`), the
-reader protocol (`Format`), file checks and lazy reading of lines.
+"""What every reader shares: the reader protocol (`Format`, its
+capabilities declared with their defaults), the one check of a reader's
+settings (`check_options`), file checks and lazy reading of lines. The
+documents readers yield are `model.Document`s (also importable from here).
 
 Errors (`spacy_spanf1.exceptions`) name settings (`format`, `unit`,
 `spans_key`, `tag_column`, ...), never command-line flags.
@@ -7,86 +9,72 @@ Errors (`spacy_spanf1.exceptions`) name settings (`format`, `unit`,
 import contextlib
 import gc
 from pathlib import Path
-from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
-from ..exceptions import InputError, PathLike
-
+from ..exceptions import InputError, PathLike, SettingError
+from ..model import EMPTY, Document, nonzero  # noqa: F401 (readers import them from here)
+from ..registry import formats as _registry
+from ..settings import UNITS
 from ..spans import Span
 
-#: A Document's `meta[NOTES_KEY]` holds its reader's notes (`notes.Notes`):
-#: what the reader met and handled (span texts that disagree with their
-#: offsets, offsets it converted). Pairing sums them by side.
-NOTES_KEY = "_notes"
-#: A predicted Document's `meta[STRINGS_KEY]`: its (string, label) pairs as
-#: listed, when they are not the texts of its spans (mentions without
-#: offsets, whose strings need not be in the text); for the string schemes.
-STRINGS_KEY = "_strings"
-#: A predicted Document's `meta[UNPLACED_KEY]`: the mentions without a place
-#: in the text (not found, or duplicates), scored as spans past its end:
-#: the start of each such span -> (string, status).
-UNPLACED_KEY = "_unplaced"
+SettingError = SettingError
 
-#: A predicted Document's `meta[SCORES_KEY]`, only when its spans carry
-#: scores: (span, score) pairs as listed (scores unchecked; a span listed
-#: without one has None), for sweeps over thresholds.
-SCORES_KEY = "_scores"
+#: The sides a reader reads.
+SIDES: Tuple[str, ...] = ("gold", "pred")
 
-
-@dataclass
-class Document:
-    """One document of one side, as a reader yields it.
-
-    name (str): How messages name it, e.g. "line 3", "sentence 2", "id 'A1'",
-        "file 'x.ann'".
-    spans (Optional[List[Span]]): Sorted, identical spans once, in the unit
-        the reader was asked for; None when the document has no annotation
-        (a gold document without annotation is skipped and counted).
-    text (str): Its text (made from its tokens when the format has none).
-    tokens (Optional[List[str]]): Its tokens, in token unit.
-    offsets (Optional[List[Tuple[int, int]]]): Each token's characters in text.
-    meta (Dict[str, Any]): Metadata passed through (genre, source, ...).
-    line (Optional[int]): The line of its file where it starts.
-    key (Optional[str]): What pairs it with the other side's document
-        (a file name, an id, `_input_hash`); None: paired by position.
-    source (str): The file it came from, for messages.
-    """
-
-    name: str
-    spans: Optional[List[Span]]
-    text: str = ""
-    tokens: Optional[List[str]] = None
-    offsets: Optional[List[Tuple[int, int]]] = None
-    meta: Dict[str, Any] = field(default_factory=dict)
-    line: Optional[int] = None
-    key: Optional[str] = None
-    source: str = ""
+#: (gold spans, predicted spans) of a pair, as `Format.align` gives them.
+Aligned = Tuple[Optional[List[Span]], Optional[List[Span]]]
+#: (gold spans, predicted spans, unplaced mentions, notes) of a pair, as
+#: `Format.place_on_gold` gives them.
+Placed = Tuple[Optional[List[Span]], List[Span], Optional[Dict[int, Tuple[str, str]]], Mapping[str, Any]]
 
 
 class Format:
     """An input format: how to read one path (a file, or a directory for
-    brat) into Documents. Registered in `registry.formats` by its name.
+    brat) into Documents, and what pairing and agreement may ask of it.
+    Registered in `registry.formats` by its name. Every capability has a
+    default here; a format declares what it does differently.
 
-    name (str): What `--format` calls it.
+    name (str): What the `format` setting calls it.
     units (Tuple[str, ...]): The units it can be read in; the first is the
         default.
     extensions (Tuple[str, ...]): File extensions that imply it ("" for a
         directory).
     options (Tuple[str, ...]): The reader settings it takes besides unit
-        and side, e.g. ("tag_column", "tag_mode", "tag_scheme").
+        and side, e.g. ("tag_column", "tag_mode", "tag_scheme"); checked by
+        `check_options`, once, before anything is read.
     both_sides (bool): One file holds gold and predictions (a Label
         Studio export): the predicted path may be left out.
     keyed (bool): Its documents carry keys (file names, ids): a predicted
         file without any document still pairs by key (every gold document
         then has no prediction, see the pairing setting `missing_pred`).
-
-    A format may check the settings of its two sides before reading,
-    `check_sides(gold_options, pred_options, one_file)` (Label Studio: one
-    export read as both sides needs two annotators).
-
-    A format may add a score of its own once the corpus is scored (the
-    Feedback Prize's official score): `keeps_gold_labels` asks the scorer
-    to collect the gold labels, `official_score` computes it.
+    key_name (str): How messages name its keys ('"id"'; "key" by default).
+    key_field (Optional[str]): What its keys are ("id", "_input_hash",
+        "file name"): two formats mixed pair by key only when they key by
+        the same field. None: it has no keys another format shares.
+    unique_keys (bool): A key twice on the gold side is an error too (JSONL
+        ids), not several answers to one input (Prodigy).
+    pairs_by_key (bool): Documents with keys on both sides pair by key
+        (False: in order, their keys naming different things).
+    counted_as (str): What its documents are called when the two sides
+        have unequal numbers of them ("sentences").
+    mixes_as (Optional[str]): The kind of its documents, for mixing with
+        another format (`formats.mixed`): "text" (a text and character
+        offsets), "doc" (spaCy Docs), "tokens" (tokens only); None: it mixes
+        with no other format.
+    predictions_only (bool): It holds predictions only (mentions): the gold
+        is read from a file of its own format, and `place_on_gold` puts the
+        predictions on it.
+    aligns (bool): Pairs are checked on their text only, and `align` gives
+        their spans (spaCy DocBins: the tokenizations may differ).
+    aligns_tokens (bool): Documents with character offsets on both sides
+        are checked on their text, their tokens may differ (a mix).
+    places_on_gold (bool): `place_on_gold` gives the spans of each pair,
+        and `place_scores` the scores of its predicted spans.
+    names_annotators (bool): One file can name several annotators:
+        `read_annotators` reads it as each annotator's documents.
+    annotator_field (str): How messages name the field that names a
+        document's annotator.
     """
 
     name: str = ""
@@ -95,15 +83,18 @@ class Format:
     options: Tuple[str, ...] = ()
     both_sides: bool = False
     keyed: bool = False
-
-    def keeps_gold_labels(self, match: Any) -> bool:
-        """Whether `official_score` needs the gold labels (`CorpusScores.gold_labels`)."""
-        return False
-
-    def official_score(self, scores: Any, match: Any) -> Optional[float]:
-        """The format's own score of a whole corpus (a CorpusScores scored
-        with `match`); None: it has none."""
-        return None
+    key_name: str = "key"
+    key_field: Optional[str] = None
+    unique_keys: bool = False
+    pairs_by_key: bool = True
+    counted_as: str = "documents"
+    mixes_as: Optional[str] = None
+    predictions_only: bool = False
+    aligns: bool = False
+    aligns_tokens: bool = False
+    places_on_gold: bool = False
+    names_annotators: bool = False
+    annotator_field: str = '"annotator"'
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         """Yield the documents of path one at a time.
@@ -115,7 +106,101 @@ class Format:
         """
         raise NotImplementedError
 
+    def check_sides(self, gold: Dict[str, Any], pred: Dict[str, Any], one_file: bool) -> None:
+        """Check the reader settings of the two sides before reading (Label
+        Studio: one export read as both sides needs two annotators); gold,
+        pred: each side's options; one_file: both sides read from one file.
+        Raises SettingError; by default every pair of settings is fine."""
 
+    def align(self, gold: Document, pred: Document, *, unit: str, **options: Any) -> Aligned:
+        """The (gold spans, predicted spans) of a pair whose documents may be
+        tokenized differently, in the unit; only asked
+        of a format that `aligns`."""
+        raise NotImplementedError(f"{self.name} input does not align documents")
+
+    def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str, **options: Any) -> Placed:
+        """(gold spans, predicted spans, unplaced mentions or None, notes) of
+        a pair (pred None: no predicted document), the predictions placed
+        on the gold document; only asked of a format that `places_on_gold`."""
+        raise NotImplementedError(f"{self.name} input does not place predictions on the gold")
+
+    def place_scores(self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]], *, unit: str,
+                     **options: Any) -> List[Tuple[Span, Any]]:
+        """The (span, score) pairs of a prediction on the spans
+        `place_on_gold` gives; by default as the reader listed them."""
+        return scores
+
+    def read_annotators(self, path: PathLike, *, unit: str,
+                        **options: Any) -> Tuple[Dict[str, List[Document]], Dict[str, int]]:
+        """One file read as each annotator's documents, for a format that
+        `names_annotators`: (annotator -> their documents in file order,
+        what was read and belongs to no annotator, e.g. cancelled
+        annotations). By default the gold side read once, each document's
+        annotator given by `annotator_of`; a document without one is an
+        InputError."""
+        found: Dict[str, List[Document]] = {}
+        for doc in self.read(path, side="gold", unit=unit, **options):
+            who = self.annotator_of(doc)
+            if who is None:
+                raise InputError(f"{doc.name} has no {self.annotator_field}: every record names its annotator", path)
+            found.setdefault(who, []).append(doc)
+        return found, {}
+
+    def annotator_of(self, doc: Document) -> Optional[str]:
+        """Who annotated a document (`Document.annotator`), or None."""
+        return doc.annotator
+
+    def keeps_gold_labels(self, match: Any) -> bool:
+        """Whether `official_score` needs the gold labels (`CorpusScores.gold_labels`)."""
+        return False
+
+    def official_score(self, scores: Any, match: Any) -> Optional[float]:
+        """The format's own score of a whole corpus (a CorpusScores scored
+        with `match`); None: it has none."""
+        return None
+
+
+def formats_taking(option: str) -> List[str]:
+    """The registered formats that take a reader setting."""
+    return [name for name, reader in _registry.get_all().items() if option in reader.options]
+
+
+def option_error(name: str, where: str, valid: Optional[Tuple[str, ...]] = None) -> SettingError:
+    """The error of a reader setting that the format(s) read do not take
+    (`where`: "jsonl", "spacy gold or jsonl predictions"), naming the
+    formats it applies to, and `valid`, the options they take."""
+    message = f"'{name}' applies to {', '.join(formats_taking(name)) or 'no'} input, not {where}"
+    if valid is not None:
+        message += f": {where} input takes no option {name!r}. Its options: {', '.join(valid) or 'none'}"
+    return SettingError(message, name)
+
+
+def check_options(format: Format, unit: Optional[str], options: Dict[str, Any], *, side: Optional[str] = None,
+                  also: Tuple[str, ...] = ()) -> Tuple[str, Dict[str, Any]]:
+    """The one check of what a format is read with: the side (when given),
+    the unit and the options. RETURNS the unit to read in (the format's
+    first when None) and the options that are set (a value of None means
+    the option's default, and is dropped). also: the settings taken
+    besides the format's own (pairing's). Raises SettingError naming the
+    setting."""
+    if side is not None and side not in SIDES:
+        raise SettingError(f"Unknown side {side!r}. Valid sides: {', '.join(SIDES)}", "side")
+    units = tuple(format.units)
+    if unit is not None and unit not in UNITS:
+        raise SettingError(
+            f"Unknown unit {unit!r}. Valid units: {', '.join(UNITS)} ({format.name} input is scored in "
+            f"{' or '.join(units)} unit)",
+            "unit",
+        )
+    if unit is not None and unit not in units:
+        raise SettingError(
+            f"{format.name} input is scored in {' or '.join(units)} unit; 'unit' {unit} does not apply", "unit"
+        )
+    taken = tuple(format.options) + tuple(also)
+    for name, value in options.items():
+        if value is not None and name not in taken:
+            raise option_error(name, format.name, tuple(format.options))
+    return unit or units[0], {name: value for name, value in options.items() if value is not None}
 
 def check_file(path: PathLike) -> Path:
     """The path, if it names an existing file."""

@@ -3,7 +3,7 @@
 Each NAME is a document (in sorted name order, key NAME). Text-bound lines
 `T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
 events (E), attributes (A, M), normalizations (N), notes (#) and
-equivalences (*) are not, and are counted under meta["_counts"]. The .ann
+equivalences (*) are not, and are counted in the Document's `counts`. The .ann
 text of each entity is compared with the .txt at its offsets (brat joins
 the texts of fragments with a space); the offsets are authoritative, as in
 brat and BratEval: a disagreement is counted and shown (`offsets.py`,
@@ -24,10 +24,10 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..registry import formats
 from ..spans import Span
-from .base import NOTES_KEY, Document, Format, InputError, PathLike, decode_utf8
+from .base import EMPTY, Document, Format, InputError, PathLike, decode_utf8, nonzero
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
-from .records import check_read, with_counts
+from .records import check_read
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")
@@ -65,6 +65,8 @@ class BratFormat(Format):
     extensions = ("",)
     options = ("fragments", "newlines", "text_mismatch")
     keyed = True
+    key_field = "file name"
+    mixes_as = "text"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
@@ -179,10 +181,8 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
                 groups = [(groups[0][0], max(e for _, e in groups))]
         for start, end in groups:
             spans.add(Span(max(start - shift, 0), end - shift, entity.label))
-    meta = with_counts({}, counts)
-    if notes:
-        meta[NOTES_KEY] = notes
-    return Document(document, sorted(spans), text, meta=meta, key=name, source=ann_path)
+    return Document(document, sorted(spans), text, key=name, source=ann_path, notes=notes or EMPTY,
+                    counts=nonzero(counts))
 
 
 def _parse_textbound(

@@ -121,6 +121,7 @@ class ConllFormat(Format):
     extensions = (".conll", ".iob", ".bio", ".txt")
     options = ("tag_column", "tag_mode", "tag_scheme")
     counted_as = "sentences"
+    mixes_as = "tokens"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         return read_conll(

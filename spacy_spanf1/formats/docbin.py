@@ -5,18 +5,18 @@ shadow the spacy package). Spans come from `Doc.ents`, or from
 Gold and predicted docs may be tokenized differently (texts may not), so
 they are paired by spaCy's alignment: the reader yields each doc's text
 (the common pairing code checks it and counts the documents) and keeps the
-spaCy Doc in `meta["_doc"]`; the pairing code then calls `align`, which
+spaCy Doc (`Document.spacy_doc`); the pairing code then calls `align`, which
 builds the `Example` and reads both sides' spans with `docs.example_spans`
 (missing annotation follows spaCy's scorers: `None` skips the document).
-The span group keys of each doc and their spans are in
-`meta["_spans_keys"]`, so that a `spans_key` no gold doc has is reported,
+The span group keys of each doc and their spans are its
+`Document.span_groups`, so that a `spans_key` no gold doc has is reported,
 and span groups a corpus scored without one has are named.
 """
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Iterator, List, Optional
 
 from ..registry import formats
 from ..spans import Span
-from .base import Document, Format, PathLike
+from .base import EMPTY, Aligned, Document, Format, PathLike
 from .base import InputError, check_file
 from ..settings import UNITS
 
@@ -59,20 +59,19 @@ def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -
         offsets = [(t.idx, t.idx + len(t.text)) for t in doc]
     # the doc's user_data (string keys: genre, source, ...) is its metadata
     meta = {key: value for key, value in doc.user_data.items() if isinstance(key, str)}
-    meta["_doc"] = doc
-    if side == "gold":
-        meta["_spans_keys"] = {key: len(group) for key, group in doc.spans.items()}
-    return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source)
+    groups = {key: len(group) for key, group in doc.spans.items()} if side == "gold" else EMPTY
+    return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source, spacy_doc=doc,
+                    span_groups=groups or EMPTY)
 
 
-def align_docs(gold: Document, pred: Document, *, unit: str = UNITS[0], spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], Optional[List[Span]]]:
+def align_docs(gold: Document, pred: Document, *, unit: str = UNITS[0], spans_key: Optional[str] = None, **_: Any) -> Aligned:
     """The spans of a gold and a predicted Document holding spaCy Docs, by
     spaCy's alignment; (None, None) when the gold doc lacks annotation."""
     from spacy.training import Example
 
     from ..integrations.spacy import example_spans
 
-    found = example_spans(Example(pred.meta["_doc"], gold.meta["_doc"]), spans_key, unit)
+    found = example_spans(Example(pred.spacy_doc, gold.spacy_doc), spans_key, unit)
     if found is None:
         return None, None
     return list(found[0]), list(found[1])
@@ -98,6 +97,10 @@ class DocBinFormat(Format):
     units = ("token", "char")
     extensions = (".spacy",)
     options = ("spans_key",)
+    mixes_as = "doc"
+    #: Tokenizations may differ: pairs are checked on their text, and
+    #: their spans read by spaCy's alignment.
+    aligns = True
 
     def __init__(self) -> None:
         self._vocab: Optional[Any] = None  # a spacy.vocab.Vocab, made when first needed
@@ -114,7 +117,7 @@ class DocBinFormat(Format):
         for index, doc in enumerate(read_docbin(path, self.vocab)):
             yield doc_document(index, doc, unit, side, str(path))
 
-    def align(self, gold: Document, pred: Document, **options: Any):
+    def align(self, gold: Document, pred: Document, **options: Any) -> Aligned:
         return align_docs(gold, pred, **options)
 
 

@@ -21,7 +21,7 @@ from typing import Any, Dict, Iterator, List, Tuple
 from ..registry import formats
 from ..spans import Span
 from ..notes import Notes
-from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike
+from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import QuotedSpan, place_spans
 from .records import (
     SpanFields,
@@ -31,7 +31,6 @@ from .records import (
     json_lines,
     no_annotation,
     record_text,
-    with_counts,
 )
 
 #: The fields doccano exports keep spans under ("labels": doccano 1.x;
@@ -48,6 +47,7 @@ class DoccanoFormat(Format):
     units = ("char",)
     extensions = ()
     options = ()
+    mixes_as = "text"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         check_read(self, side, unit, options)
@@ -83,12 +83,8 @@ def _read(path: Path, side: str) -> Iterator[Document]:
         if isinstance(relations, list):
             counts["relations"] = len(relations)
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
-        meta = with_counts(meta, counts)
-        if notes:
-            meta[NOTES_KEY] = notes
-        if scores is not None:
-            meta[SCORES_KEY] = scores
-        yield Document(f"line {lineno}", spans, text, meta=meta, line=lineno, source=str(path))
+        yield Document(f"line {lineno}", spans, text, meta=meta, line=lineno, source=str(path), notes=notes or EMPTY,
+                       counts=nonzero(counts), scores=scores)
     fields.finish()
 
 

@@ -40,6 +40,7 @@ class TagsFormat(Format):
     units = ("token",)
     extensions = ()
     options = ("tag_field", "token_field", "label_names", "tag_mode", "tag_scheme")
+    mixes_as = "tokens"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)

@@ -20,7 +20,7 @@ parsed with srsly; the spans of a block are checked at once
 import json
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy
 import srsly
@@ -28,7 +28,7 @@ import srsly
 from ..registry import formats
 from ..spans import Span, check_spans, is_int, span_problem
 from ..notes import Notes
-from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
 from .records import (
     check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span, record_key,
@@ -188,12 +188,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
-        if notes:
-            meta[NOTES_KEY] = notes
-        if scores is not None:
-            meta[SCORES_KEY] = scores
         docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=record_key(record),
-                             source=source))
+                             source=source, notes=notes or EMPTY, scores=scores))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
     # Span tuples made in C (tuple.__new__); a record found unsorted is
@@ -321,7 +317,15 @@ class JsonlFormat(Format):
     options = ("text_mismatch",)
     counted_as = "documents (JSONL records)"
     key_name = '"id"'
+    key_field = "id"
     unique_keys = True
+    mixes_as = "text"
+    names_annotators = True  # each record's "annotator"
+
+    def annotator_of(self, doc: Document) -> Optional[str]:
+        """A record's "annotator" field (kept in its metadata)."""
+        who = doc.meta.get("annotator")
+        return None if who is None else str(who)
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")),

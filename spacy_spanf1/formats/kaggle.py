@@ -13,7 +13,7 @@ from ..registry import formats
 from ..spans import Span
 from ..notes import note
 from ..settings import NOTE_EXAMPLES
-from .base import NOTES_KEY, Document, Format, InputError, PathLike, read_text
+from .base import Document, Format, InputError, PathLike, read_text
 
 KAGGLE_CLASS_COLUMNS: Tuple[str, ...] = ("class", "discourse_type")
 
@@ -71,7 +71,7 @@ def read_kaggle(path: PathLike) -> Dict[str, Document]:
         if doc_id in duplicates:
             # Identical spans count once (spaCy's set semantics); the
             # competition's notebook would count the copy as a false positive.
-            doc.meta[NOTES_KEY] = {"duplicate_rows": note(len(duplicates[doc_id]), duplicates[doc_id][:NOTE_EXAMPLES])}
+            doc.notes = {"duplicate_rows": note(len(duplicates[doc_id]), duplicates[doc_id][:NOTE_EXAMPLES])}
     return docs
 
 
@@ -125,6 +125,7 @@ class KaggleFormat(Format):
     extensions = (".csv",)
     options = ()
     keyed = True
+    key_field = "id"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         yield from read_kaggle(path).values()

@@ -22,9 +22,9 @@ from ..spans import Span
 from ..exceptions import InputError, SettingError
 from ..settings import check_choice
 from ..notes import Notes
-from .base import NOTES_KEY, SCORES_KEY, Document, Format, PathLike, check_file, read_text
+from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
-from .records import check_read, quoted_span, record_text, with_counts
+from .records import check_read, quoted_span, record_text
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
 
@@ -59,6 +59,9 @@ class LabelStudioFormat(Format):
     options = ("text_field", "pred_from", "annotator", "pred_annotator", "model_version", "text_mismatch")
     both_sides = True  # one export holds annotations (gold) and predictions
     keyed = True
+    key_field = "id"
+    mixes_as = "text"
+    names_annotators = True  # each annotation's `completed_by`
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
@@ -89,6 +92,16 @@ class LabelStudioFormat(Format):
             )
         if one_file and gold_by is not None and str(gold_by) == str(pred_by):
             raise SettingError(f"'annotator' and 'pred_annotator' are both {gold_by!r}: the same annotation", "pred_annotator")
+
+    def read_annotators(self, path: PathLike, *, unit: str,
+                        **options: Any) -> Tuple[Dict[str, List[Document]], Dict[str, int]]:
+        """Each annotator's annotations (by `completed_by`, in the order they
+        first occur) as their documents, and the cancelled annotations,
+        which belong to no annotator's documents."""
+        annotators, cancelled = annotators_of(path)
+        found = {who: list(self.read(path, side="gold", unit=unit, **{**options, "annotator": who}))
+                 for who in annotators}
+        return found, {"cancelled_annotations": cancelled}
 
 
 @dataclass(frozen=True)
@@ -166,13 +179,9 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
-        meta = with_counts(meta, counts)
-        if notes:
-            meta[NOTES_KEY] = notes
-        if scores is not None:
-            meta[SCORES_KEY] = scores
         key = str(task["id"]) if "id" in task else None
-        yield Document(where, spans, text, meta=meta, key=key, source=str(path))
+        yield Document(where, spans, text, meta=meta, key=key, source=str(path), notes=notes or EMPTY,
+                       counts=nonzero(counts), scores=scores)
 
 
 def _entries(task: Any, source: str) -> List[Any]:

@@ -33,7 +33,7 @@ from ..notes import Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
 from ..spans import Span
-from .base import NOTES_KEY, STRINGS_KEY, UNPLACED_KEY, Document, Format, InputError, PathLike
+from .base import EMPTY, Document, Format, InputError, PathLike, Placed
 from .records import check_read, json_lines, record_key, record_text
 from .docbin import doc_spans
 from .pairing import token_offsets
@@ -52,8 +52,10 @@ class MentionsFormat(Format):
     options = ("ground", "fuzzy")
     keyed = True
     key_name = '"id"'
-    #: The gold side is read in its own format.
+    key_field = "id"
+    #: The gold side is read in its own format, and the mentions placed on it.
     predictions_only = True
+    places_on_gold = True
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
@@ -70,23 +72,22 @@ class MentionsFormat(Format):
         return _read(Path(path), ground, threshold)
 
     def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str,
-                      spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], List[Span], Dict[int, Any]]:
-        """(gold spans, predicted spans, unplaced mentions) of a pair, in the
+                      spans_key: Optional[str] = None, **_: Any) -> Placed:
+        """(gold spans, predicted spans, unplaced mentions, notes (none)) of a pair, in the
         unit: the gold spans of a spaCy Doc read from it (its entities, or
         the span group `spans_key`), and in token unit the grounded
         characters expanded to the gold document's tokens (as
         `Doc.char_span(..., alignment_mode="expand")` does)."""
         gold_spans = gold.spans
-        doc = gold.meta.get("_doc") if gold.meta else None
-        if doc is not None:
-            gold_spans = doc_spans(doc, spans_key, unit)
+        if gold.spacy_doc is not None:
+            gold_spans = doc_spans(gold.spacy_doc, spans_key, unit)
         if pred is None:
-            return gold_spans, [], {}
-        unplaced = (pred.meta or {}).get(UNPLACED_KEY) or {}
+            return gold_spans, [], {}, EMPTY
+        unplaced = pred.unplaced or {}
         if unit == "char":
-            return gold_spans, list(pred.spans or []), unplaced
+            return gold_spans, list(pred.spans or []), unplaced, EMPTY
         offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
-        return (gold_spans,) + _to_tokens(pred.spans or [], unplaced, offsets, len(gold.text))
+        return (gold_spans, *_to_tokens(pred.spans or [], unplaced, offsets, len(gold.text)), EMPTY)
 
 
 def _to_tokens(spans: List[Span], unplaced: Dict[int, Any], offsets: List[Tuple[int, int]],
@@ -151,13 +152,9 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None, unplaced)
         meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
         notes = _notes(grounded, row, failure, where)
-        if notes:
-            meta[NOTES_KEY] = notes
-        meta[STRINGS_KEY] = list(mentions)
-        if unplaced:
-            meta[UNPLACED_KEY] = unplaced
         yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno,
-                       key=record_key(record), source=str(path))
+                       key=record_key(record), source=str(path),
+                       notes=notes or EMPTY, strings=list(mentions), unplaced=unplaced or None)
 
 
 #: Makes a Span of a (start, end, label) tuple without the keyword handling

@@ -3,7 +3,7 @@ spaCy DocBin gold against an LLM's JSONL, CoNLL gold against JSONL with
 tokens, brat or Label Studio gold against JSONL.
 
 Two formats mix when their documents can be the same documents: each
-format has a kind (`MIX_KINDS`, or a format's own `mixes_as`):
+format declares the kind of its documents (`Format.mixes_as`):
 
 - "text": a text and character offsets (jsonl, brat, labelstudio,
   doccano, prodigy; jsonl and prodigy also have tokens in token unit);
@@ -31,43 +31,31 @@ boundaries are not on gold token boundaries is noted (`expanded_to_tokens`).
 """
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, cast
+from typing import Any, Iterable, Iterator, List, Optional, Tuple, cast
 
 from ..exceptions import SettingError
 from ..notes import Notes, note
 from ..settings import NOTE_EXAMPLES, UNITS
 from ..spans import Span
-from .base import Document, Format
+from ..registry import formats as _registry
+from .base import EMPTY, Document, Format, Placed
 from .pairing import token_offsets
 
-#: The kind of each built-in format's documents, for mixing (a format of
-#: another package says its own with `mixes_as`).
-MIX_KINDS: Dict[str, str] = {
-    "jsonl": "text", "brat": "text", "labelstudio": "text", "doccano": "text", "prodigy": "text",
-    "spacy": "doc", "conll": "tokens", "tags": "tokens",
-}
-#: What each built-in format's documents are keyed by: a mix pairs by key
-#: only when both formats key by the same field (a Label Studio task id and
-#: a JSONL "id"), else in order (brat file names and JSONL ids need not
-#: name the same things; the texts are checked either way).
-KEY_FIELDS: Dict[str, str] = {
-    "jsonl": "id", "mentions": "id", "labelstudio": "id", "prodigy": "_input_hash", "brat": "file name",
-    "kaggle": "id",
-}
 #: The note of predicted spans expanded to the gold tokens.
 EXPANDED = "expanded_to_tokens"
 
 
-def mix_kind(fmt: Format) -> Optional[str]:
+def mix_kind(reader: Format) -> Optional[str]:
     """The kind of a format's documents ("text", "doc", "tokens"), or None:
     it mixes with no other format."""
-    return getattr(fmt, "mixes_as", None) or MIX_KINDS.get(fmt.name)
+    return reader.mixes_as
 
 
 def valid_pairs_text() -> str:
     """The pairs of formats that mix, for messages."""
-    text = ", ".join(sorted(name for name, kind in MIX_KINDS.items() if kind == "text"))
-    tokens = ", ".join(sorted(name for name, kind in MIX_KINDS.items() if kind == "tokens"))
+    kinds = {name: reader.mixes_as for name, reader in _registry.get_all().items()}
+    text = ", ".join(sorted(name for name, kind in kinds.items() if kind == "text"))
+    tokens = ", ".join(sorted(name for name, kind in kinds.items() if kind == "tokens"))
     return (
         f"spacy and the text formats ({text}) with each other, in char unit, or in token unit when the gold "
         f"has tokens (spacy, or jsonl/prodigy with their tokens); the token formats ({tokens}) with each other, "
@@ -75,13 +63,13 @@ def valid_pairs_text() -> str:
     )
 
 
-def _side_unit(fmt: Format, kind: str, unit: str, side: str) -> Optional[str]:
+def _side_unit(reader: Format, kind: str, unit: str, side: str) -> Optional[str]:
     """The unit a side is read in when the mix is scored in `unit`, or None
     when it cannot be: a text format without tokens is read in characters
     (predictions only: they are placed on the gold tokens)."""
-    if unit in fmt.units:
+    if unit in reader.units:
         return unit
-    if unit == "token" and side == "pred" and kind == "text" and "char" in fmt.units:
+    if unit == "token" and side == "pred" and kind == "text" and "char" in reader.units:
         return "char"
     return None
 
@@ -127,7 +115,7 @@ def side_documents(docs: Iterable[Document], kind: Optional[str], unit: str) -> 
     are compared by their tokens (no character offsets)."""
     for doc in docs:
         if unit == "token" and kind == "doc":
-            spacy_doc = doc.meta["_doc"]
+            spacy_doc = doc.spacy_doc
             doc = replace(doc, tokens=[t.text for t in spacy_doc],
                           offsets=[(t.idx, t.idx + len(t.text)) for t in spacy_doc])
         elif kind == "tokens" and doc.offsets is not None:
@@ -145,6 +133,8 @@ class MixedFormat(Format):
     #: Documents with character offsets on both sides are checked on their
     #: text; their tokens may differ (the predicted spans are aligned).
     aligns_tokens = True
+    #: Each side's spans are put in the unit of the mix by `place_on_gold`.
+    places_on_gold = True
 
     def __init__(self, gold: Format, pred: Format) -> None:
         self.gold = gold
@@ -154,23 +144,27 @@ class MixedFormat(Format):
         self.units = mix_units(gold, pred)
         self.kinds = (mix_kind(gold), mix_kind(pred))
         self.keyed = gold.keyed and pred.keyed
-        named = [getattr(f, "key_name", None) for f in (pred, gold)]
-        self.key_name = next((k for k in named if k), "key")
-        self.unique_keys = bool(getattr(gold, "unique_keys", False))
-        fields = [getattr(f, "key_field", None) or KEY_FIELDS.get(f.name) for f in (gold, pred)]
-        self.pairs_by_key = fields[0] is not None and fields[0] == fields[1]
+        # the key's name of a side that names it ('"id"'), the predicted side's first
+        named = [f.key_name for f in (pred, gold) if f.key_name != Format.key_name]
+        self.key_name = named[0] if named else Format.key_name
+        self.unique_keys = gold.unique_keys
+        # by key only when both formats key by the same field (a Label Studio
+        # task id and a JSONL "id"), else in order (brat file names and JSONL
+        # ids need not name the same things; the texts are checked either way)
+        self.key_field = gold.key_field if gold.key_field == pred.key_field else None
+        self.pairs_by_key = self.key_field is not None
         self.counted_as = "documents"
 
     def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str,
-                      spans_key: Optional[str] = None, **_: Any) -> Tuple[Optional[List[Span]], List[Span], Dict[int, Any], Notes]:
+                      spans_key: Optional[str] = None, **_: Any) -> Placed:
         """(gold spans, predicted spans, unplaced mentions (none), notes) of
         a pair, in the unit."""
-        gold_doc = gold.meta.get("_doc") if self.kinds[0] == "doc" else None
+        gold_doc = gold.spacy_doc if self.kinds[0] == "doc" else None
         gold_spans = gold.spans if gold_doc is None else _doc_spans(gold_doc, spans_key, unit)
         if pred is None or gold_spans is None:
-            return gold_spans, [], {}, {}
+            return gold_spans, [], {}, EMPTY
         if self.kinds[1] == "doc":
-            pred_doc = pred.meta["_doc"]
+            pred_doc = pred.spacy_doc
             same = unit == "char" or (pred.tokens == gold.tokens if gold.offsets is None else pred.offsets == gold.offsets)
             pred_spans = _doc_spans(pred_doc, spans_key, "token" if unit == "token" and same else "char") or []
             chars = unit == "token" and not same
@@ -208,7 +202,7 @@ class MixedFormat(Format):
                 spans = _token_chars(spans, cast(List[Tuple[int, int]], pred.offsets))  # other tokens: it has offsets
             offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
             placed = [(token, score) for (_, token, _), (_, score) in zip(_expand_each(spans, offsets), scores)]
-        gold_doc = gold.meta.get("_doc") if self.kinds[0] == "doc" else None
+        gold_doc = gold.spacy_doc if self.kinds[0] == "doc" else None
         if gold_doc is not None and spans_key is None:
             kept = set(_off_missing(gold_doc, [span for span, _ in placed], unit))
             placed = [(span, score) for span, score in placed if span in kept]

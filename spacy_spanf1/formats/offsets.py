@@ -8,7 +8,7 @@ policy for every reader (`text_mismatch`):
 
 - "warn" (default): a span whose quoted text is not the text at its
   offsets is scored at its offsets, and counted with the first few
-  examples (`Document.meta[NOTES_KEY]`, shown in the summary and the JSON);
+  examples (`Document.notes`, shown in the summary and the JSON);
 - "error": such a span is an InputError naming the file, document and span;
 - "ignore": the quoted texts are not compared.
 

@@ -15,24 +15,25 @@ of the report). It does, for every format:
   unequal numbers of documents are an error naming both counts;
 - identity: the same text (the first differing character named), the
   same tokens (the first differing token named) when the documents carry
-  tokens; a format with an `align` method (spaCy DocBins: tokenizations
-  may differ, spaCy's alignment maps them) is checked on its text only and
-  then aligned by that method; two formats (`mixed.MixedFormat`) are
-  checked on their tokens when a side has tokens only, else on their text,
-  and their predictions placed on the gold by `place_on_gold`;
+  tokens; a format that `aligns` (spaCy DocBins: tokenizations may differ,
+  spaCy's alignment maps them) is checked on its text only and then
+  aligned by its `align`; two formats (`mixed.MixedFormat`) are checked on
+  their tokens when a side has tokens only, else on their text; a format
+  that `places_on_gold` (a mix, mentions) gives each pair's spans by
+  `place_on_gold`;
 - skipping: a gold document without annotation (`spans is None`) is
   skipped and counted (the first names kept for the message); a predicted
   document without annotation predicts nothing.
 """
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, cast
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, cast
 
 from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
 from ..notes import Notes, merge_notes, note
-from .base import NOTES_KEY, SCORES_KEY, STRINGS_KEY, UNPLACED_KEY, Document
+from .base import Document, Format
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -97,14 +98,13 @@ class PairStats:
     skipped (int): Gold documents skipped for want of annotation.
     skipped_names (List[str]): The names of the first SKIPPED_NAMES of them.
     spans_keys (Counter): The span group keys found in gold documents and
-        their spans (formats that have span groups put them in
-        `meta["_spans_keys"]`: the keys, or key -> spans).
+        their spans (`Document.span_groups`: key -> spans), summed.
     not_scored (Dict[str, Dict[str, int]]): By side ("gold", "pred"), what
         the readers read but did not score (relations, cancelled
-        annotations, rejected answers, ...: `meta["_counts"]`), summed.
+        annotations, rejected answers, ...: `Document.counts`), summed.
     notes (Dict[str, Notes]): By side, what the readers and the pairing
         noted (span texts that disagree with their offsets, converted
-        offsets, missing documents: `meta[NOTES_KEY]`), summed, with the
+        offsets, missing documents: `Document.notes`), summed, with the
         first NOTE_EXAMPLES examples of each.
     """
 
@@ -117,18 +117,16 @@ class PairStats:
 
     def count(self, side: str, doc: Optional[Document]) -> None:
         """Add what a document's reader counted and did not score, and its notes."""
-        if doc is None or not doc.meta:
+        if doc is None:
             return
-        counts = doc.meta.get("_counts")
-        if counts:
+        if doc.counts:
             totals = self.not_scored.setdefault(side, {})
-            for what, n in counts.items():
+            for what, n in doc.counts.items():
                 totals[what] = totals.get(what, 0) + n
-        notes = doc.meta.get(NOTES_KEY)
-        if notes:
-            self.add_notes(side, notes)
+        if doc.notes:
+            self.add_notes(side, doc.notes)
 
-    def add_notes(self, side: str, notes: Notes) -> None:
+    def add_notes(self, side: str, notes: Mapping[str, Mapping[str, Any]]) -> None:
         merge_notes(self.notes.setdefault(side, {}), notes, NOTE_EXAMPLES)
 
     @property
@@ -214,46 +212,53 @@ def _count_rest(docs: Iterator[Document]) -> int:
     return sum(1 for _ in docs)
 
 
+#: The format of plain documents, paired in order or by key (no reader's
+#: capabilities): what `pair_documents` pairs when it is given none.
+PLAIN_FORMAT = Format()
+
+
 def pair_documents(
     gold_docs: Iterable[Document],
     pred_docs: Iterable[Document],
     *,
-    fmt: Any = None,
+    format: Optional[Format] = None,
     sources: Tuple[str, str] = ("gold", "predicted"),
     stats: Optional[PairStats] = None,
     options: Optional[Dict[str, Any]] = None,
 ) -> Iterator[DocPair]:
     """Pair two Document streams and yield the DocPairs to score.
 
-    fmt (Optional[Format]): The format read; its `align(gold, pred,
-        **options) -> (gold spans, pred spans)` is used when it has one,
-        and `counted_as` names its documents in the count error.
+    format (Format): The format read, whose declared capabilities say how
+        to pair (`base.Format`: `aligns`, `places_on_gold`, `keyed`,
+        `key_name`, `unique_keys`, `pairs_by_key`, `aligns_tokens`) and
+        `counted_as` names its documents in the count error; by default a
+        format of plain documents paired in order or by key.
     sources (Tuple[str, str]): The gold and predicted files, for messages.
     stats (Optional[PairStats]): Filled in while pairs are read.
     Raises InputError for unequal numbers of documents, a mismatch of text
     or tokens, or a predicted key that is not a gold document.
     """
+    format = format if format is not None else PLAIN_FORMAT
     stats = stats if stats is not None else PairStats()
     options = dict(options or {})
     missing_pred = options.pop("missing_pred", None) or MISSING_PRED[0]
     check_choice("missing_pred", missing_pred, MISSING_PRED)
-    align = getattr(fmt, "align", None)
-    # a format of predictions only places them on the gold document
-    place = getattr(fmt, "place_on_gold", None)
-    place_scores = getattr(fmt, "place_scores", None)
-    what = getattr(fmt, "counted_as", "documents")
+    align = format.align if format.aligns else None
+    # a format of predictions only (or a mix) places them on the gold document
+    place = format.place_on_gold if format.places_on_gold else None
+    what = format.counted_as
     # a mix of formats checks documents with character offsets on both
     # sides by their text, and aligns their tokens
-    aligns_tokens = getattr(fmt, "aligns_tokens", False)
+    aligns_tokens = format.aligns_tokens
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     first_gold = next(gold_iter, None)
     first_pred = next(pred_iter, None)
     # Keyed when both sides carry keys; a keyed format (Feedback Prize ids)
     # whose predicted side is empty predicts nothing for every gold key.
     # Two formats (a mix) pair by key only when they key by the same field.
-    keyed = first_gold is not None and first_gold.key is not None and getattr(fmt, "pairs_by_key", True) and (
+    keyed = first_gold is not None and first_gold.key is not None and format.pairs_by_key and (
         (first_pred is not None and first_pred.key is not None)
-        or (first_pred is None and getattr(fmt, "keyed", False))
+        or (first_pred is None and format.keyed)
     )
 
     def chained(first, rest):
@@ -264,7 +269,7 @@ def pair_documents(
     golds = chained(first_gold, gold_iter)
     preds = chained(first_pred, pred_iter)
     if keyed:
-        pairs = _keyed(golds, preds, sources, getattr(fmt, "key_name", "key"), getattr(fmt, "unique_keys", False))
+        pairs = _keyed(golds, preds, sources, format.key_name, format.unique_keys)
     else:
         pairs = _ordered(golds, preds, sources, what)
     index = 0
@@ -276,10 +281,11 @@ def pair_documents(
         i = index
         index += 1
         stats.documents += 1
-        if gold.meta:
-            stats.spans_keys.update(gold.meta.get("_spans_keys", ()))
+        if gold.span_groups:
+            stats.spans_keys.update(gold.span_groups)
+        if gold.counts or gold.notes:
             stats.count("gold", gold)
-        if pred is not None and pred.meta and not (keyed and pred.key in counted_keys):
+        if pred is not None and (pred.counts or pred.notes) and not (keyed and pred.key in counted_keys):
             if keyed:
                 counted_keys.add(pred.key)  # once, however many gold documents share its key
             stats.count("pred", pred)
@@ -308,9 +314,9 @@ def pair_documents(
         if align is not None and pred is not None:
             gold_spans, pred_spans = align(gold, pred, **options)
         elif place is not None:
-            gold_spans, pred_spans, unplaced, *placed_notes = place(gold, pred, **options)
-            if placed_notes and placed_notes[0]:
-                stats.add_notes("pred", placed_notes[0])
+            gold_spans, pred_spans, unplaced, placed_notes = place(gold, pred, **options)
+            if placed_notes:
+                stats.add_notes("pred", placed_notes)
         else:
             gold_spans = gold.spans
             pred_spans = None if pred is None else pred.spans
@@ -321,13 +327,13 @@ def pair_documents(
             continue
         pred_spans = list(pred_spans or [])
         pair = _doc_pair(i, gold, list(gold_spans), pred_spans)
-        if pred is not None and pred.meta and STRINGS_KEY in pred.meta:
-            pair.pred_strings = pred.meta[STRINGS_KEY]
-            pair.pred_unplaced = unplaced if place is not None else pred.meta.get(UNPLACED_KEY)
-        if pred is not None and pred.meta and SCORES_KEY in pred.meta:
-            pair.pred_scores = pred.meta[SCORES_KEY]
-            if place_scores is not None:  # the scored spans where `place` put them
-                pair.pred_scores = place_scores(gold, pred, pair.pred_scores, **options)
+        if pred is not None and pred.strings is not None:
+            pair.pred_strings = pred.strings
+            pair.pred_unplaced = unplaced if place is not None else pred.unplaced
+        if pred is not None and pred.scores is not None:
+            pair.pred_scores = pred.scores
+            if place is not None:  # the scored spans where `place` put them
+                pair.pred_scores = format.place_scores(gold, pred, pair.pred_scores, **options)
         yield pair
 
 
@@ -436,5 +442,7 @@ def _doc_pair(index: int, gold: Document, gold_spans: List[Span], pred_spans: Li
         n_words = max((s.end for s in gold_spans + pred_spans), default=0)
         words = [str(k) for k in range(n_words)]
         text, offsets = " ".join(words), token_offsets(words)
+    # a field whose name starts with "_" is the writing tool's own (a spaCy
+    # user_data entry of a component), not metadata to break scores down by
     meta = {k: v for k, v in gold.meta.items() if not k.startswith("_")} if gold.meta else {}
     return DocPair(index, name, gold_spans, pred_spans, text, offsets, meta)

@@ -18,14 +18,15 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 from ..registry import formats
 from ..spans import Span, is_int, span_problem
 from ..notes import Notes
-from .base import NOTES_KEY, SCORES_KEY, Document, Format, InputError, PathLike
+from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import check_text_mismatch, place_spans
-from .records import SpanFields, check_read, json_lines, quoted_span, record_text, with_counts
+from .records import SpanFields, check_read, json_lines, quoted_span, record_text
 
 #: Fields that are read, or Prodigy's own bookkeeping: not passed to meta
 #: (nor is any other field whose name starts with "_").
 READ_FIELDS = ("text", "tokens", "spans", "answer", "relations", "meta")
-#: Gold records that are not annotation, by answer -> their count in _counts
+#: Gold records that are not annotation, by answer -> their name in the
+#: Document's `counts`
 #: (any other answer, or none, counts as "unanswered").
 SKIPPED_ANSWERS: Dict[Optional[str], str] = {"reject": "rejected", "ignore": "ignored"}
 
@@ -43,6 +44,10 @@ class ProdigyFormat(Format):
     extensions = ()
     options = ("text_mismatch",)
     keyed = True
+    key_field = "_input_hash"
+    mixes_as = "text"
+    names_annotators = True  # each answer's `_annotator_id` (or `_session_id`)
+    annotator_field = '"_annotator_id" or "_session_id"'
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
         opts = check_read(self, side, unit, options)
@@ -73,11 +78,6 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
         meta = {k: v for k, v in record.items() if k not in READ_FIELDS and not k.startswith("_")}
         if isinstance(record.get("meta"), dict):
             meta.update(record["meta"])
-        meta = with_counts(meta, counts)
-        if notes:
-            meta[NOTES_KEY] = notes
-        if scores is not None:
-            meta[SCORES_KEY] = scores
         key = str(record["_input_hash"]) if "_input_hash" in record else None
         yield Document(
             f"line {lineno}",
@@ -89,8 +89,20 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
             line=lineno,
             key=key,
             source=str(path),
+            notes=notes or EMPTY,
+            counts=nonzero(counts),
+            scores=scores,
+            annotator=_annotator(record),
         )
     fields.finish()
+
+
+def _annotator(record: Dict[str, Any]) -> Optional[str]:
+    """Who gave the answer: its `_annotator_id`, else its `_session_id`."""
+    for key in ("_annotator_id", "_session_id"):
+        if record.get(key) is not None:
+            return str(record[key])
+    return None
 
 
 def _tokens(record: Dict[str, Any], text: str, path: Path, lineno: int) -> Tuple[List[str], List[Tuple[int, int]]]:

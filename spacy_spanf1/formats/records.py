@@ -1,12 +1,9 @@
 """What the readers of brat, Label Studio, doccano, Prodigy and tags files
-share: option checks, JSON Lines records, checked character spans and the
-"_counts" convention.
-
-COUNTS_KEY: a Document's `meta[COUNTS_KEY]` is a dict {what: n} of the
-things its reader read but did not turn into spans (brat relations,
-cancelled Label Studio annotations, rejected Prodigy answers, ...), so that
-nothing is dropped silently; the pairing code sums and shows them. It is
-present only when some count is non-zero.
+share: the check of what they are read with, JSON Lines records and checked
+character spans. What a reader read but did not turn into spans (brat
+relations, cancelled Label Studio annotations, rejected Prodigy answers,
+...) is a Document's `counts` (`model.nonzero` keeps the non-zero ones), so
+that nothing is dropped silently; the pairing code sums and shows them.
 """
 import difflib
 import json
@@ -15,30 +12,17 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 from ..spans import Span, span_problem
 from ..exceptions import InputError, PathLike, SettingError
-from .base import read_lines
+from .base import check_options, read_lines
 from .offsets import QuotedSpan
 
 
-COUNTS_KEY = "_counts"
-SIDES: Tuple[str, ...] = ("gold", "pred")
-
-
-def check_read(fmt: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[str, Any]:
-    """Check side, unit and option names for a Format; RETURNS the options
-    that are set (a value of None means the option's default)."""
-    if side not in SIDES:
-        raise SettingError(f"Unknown side {side!r}. Valid sides: {', '.join(SIDES)}")
-    if unit not in fmt.units:
-        raise SettingError(
-            f"{fmt.name} input is read in {' or '.join(fmt.units)} unit, not {unit!r}", "--unit"
-        )
-    unknown = [name for name in options if name not in fmt.options]
-    if unknown:
-        valid = ", ".join(fmt.options) or "none"
-        raise SettingError(
-            f"{fmt.name} input takes no option {', '.join(map(repr, unknown))}. Its options: {valid}"
-        )
-    return {name: value for name, value in options.items() if value is not None}
+def check_read(format: Any, side: Any, unit: Any, options: Dict[str, Any]) -> Dict[str, Any]:
+    """Check side, unit and options for a Format's `read`
+    (`base.check_options`, the one check); RETURNS the options that are set
+    (a value of None means the option's default)."""
+    if unit is None:
+        raise SettingError(f"{format.name} input is read in a unit: {' or '.join(format.units)}", "unit")
+    return check_options(format, unit, options, side=side)[1]
 
 
 def record_key(record: Dict[str, Any], field: str = "id") -> Optional[str]:
@@ -117,14 +101,6 @@ def quoted_span(
     if quoted is not None and not isinstance(quoted, str):
         raise InputError(f"{where} has a non-string text {quoted!r}", path, line)
     return QuotedSpan([(int(start), int(end))], label, quoted, where, line)
-
-
-def with_counts(meta: Dict[str, Any], counts: Dict[str, int]) -> Dict[str, Any]:
-    """meta with the non-zero counts under COUNTS_KEY (when there are any)."""
-    kept = {what: n for what, n in counts.items() if n}
-    if kept:
-        meta[COUNTS_KEY] = kept
-    return meta
 
 
 def check_span_object(item: Any, keys: Tuple[str, str, str], where: str, path: PathLike, lineno: int) -> None:

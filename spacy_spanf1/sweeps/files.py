@@ -64,7 +64,7 @@ def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, fo
                          pairs.sources[1])
     result = sweep(gold, pred, unit=pairs.unit, **swept)
     sides = pairs.sides  # gold and predictions in two formats
-    formats = {"format": pairs.fmt.name} if sides is None else {"format": None, "gold_format": sides[0],
+    formats = {"format": pairs.format.name} if sides is None else {"format": None, "gold_format": sides[0],
                                                                 "pred_format": sides[1]}
     result.signature["read"] = {**formats, "unit": pairs.unit,
                                 **{k: v for k, v in settings.items() if v is not None}}

@@ -105,13 +105,13 @@ def test_brat_other_annotations_counted_not_spans(tmp_path):
     )
     doc = read("brat", brat_dir(tmp_path, {"d": (TEXT, ann)}))[0]
     assert doc.spans == GOLD
-    assert doc.meta["_counts"] == {
+    assert doc.counts == {
         "relations": 2, "events": 1, "attributes": 2, "normalizations": 1, "notes": 1, "equivalences": 1,
     }
 
 
 def test_brat_no_counts_when_nothing_skipped(tmp_path):
-    assert "_counts" not in read("brat", brat_dir(tmp_path, {"d": (TEXT, GOLD_ANN)}))[0].meta
+    assert not read("brat", brat_dir(tmp_path, {"d": (TEXT, GOLD_ANN)}))[0].counts
 
 
 def test_brat_text_mismatch_is_an_error_when_asked(tmp_path):

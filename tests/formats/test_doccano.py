@@ -19,7 +19,7 @@ def test_doccano_label_and_entities_forms_equal(tmp_path):
         "relations": [{"id": 1, "from_id": 1, "to_id": 2, "type": "knows"}]}])
     a, b = read("doccano", label)[0], read("doccano", entities)[0]
     assert a.spans == b.spans == GOLD
-    assert a.meta == {"id": 7, "Comments": []} and b.meta == {"id": 7, "Comments": [], "_counts": {"relations": 1}}
+    assert a.meta == b.meta == {"id": 7, "Comments": []} and not a.counts and b.counts == {"relations": 1}
     jg = as_jsonl(tmp_path, "g.jsonl", TEXT, GOLD)
     assert jg[0].spans == a.spans and jg[0].text == a.text
     pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": TEXT, "label": [[0, 3, "PER"], [17, 32, "ORG"], [36, 42, "LOC"]]}])
@@ -109,4 +109,4 @@ def test_a_numeric_fourth_item_is_a_score(tmp_path):
     path = write_jsonl(tmp_path / "d.jsonl", [{"text": TEXT, "label": [[0, 3, "PER", 0.25], [4, 7, "LOC", 1]]}])
     doc = read("doccano", path, side="pred")[0]
     assert doc.spans == [Span(0, 3, "PER"), Span(4, 7, "LOC")]
-    assert doc.meta["_scores"] == [(Span(0, 3, "PER"), 0.25), (Span(4, 7, "LOC"), 1)]
+    assert doc.scores == [(Span(0, 3, "PER"), 0.25), (Span(4, 7, "LOC"), 1)]

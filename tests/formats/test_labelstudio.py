@@ -59,8 +59,8 @@ def test_labelstudio_cancelled_skipped_and_counted(tmp_path):
             {"was_cancelled": False, "completed_by": 2, "result": GOLD_RESULT}]
     path = ls_export(tmp_path, [ls_task(annotations=anns), ls_task(2, annotations=anns[:1])])
     docs = read("labelstudio", path)
-    assert docs[0].spans == GOLD and docs[0].meta["_counts"] == {"cancelled_annotations": 1}
-    assert docs[1].spans is None and docs[1].meta["_counts"] == {"cancelled_annotations": 1}
+    assert docs[0].spans == GOLD and docs[0].counts == {"cancelled_annotations": 1}
+    assert docs[1].spans is None and docs[1].counts == {"cancelled_annotations": 1}
 
 
 def test_labelstudio_annotator_chooses(tmp_path):
@@ -68,7 +68,7 @@ def test_labelstudio_annotator_chooses(tmp_path):
             {"completed_by": {"id": 2, "email": "b@x.org"}, "result": GOLD_RESULT}]
     path = ls_export(tmp_path, [ls_task(annotations=anns)])
     first = read("labelstudio", path)[0]
-    assert first.spans == PRED and first.meta["_counts"] == {"unused_annotations": 1}
+    assert first.spans == PRED and first.counts == {"unused_annotations": 1}
     assert read("labelstudio", path, annotator="b@x.org")[0].spans == GOLD
     assert read("labelstudio", path, annotator=2)[0].spans == GOLD
     with pytest.raises(InputError) as err:  # selects nothing: never all zeros
@@ -81,7 +81,7 @@ def test_labelstudio_model_version_chooses(tmp_path):
     path = ls_export(tmp_path, [ls_task(annotations=[{"result": GOLD_RESULT}], predictions=preds)])
     assert read("labelstudio", path, side="pred")[0].spans == GOLD
     doc = read("labelstudio", path, side="pred", model_version="v2")[0]
-    assert doc.spans == PRED and doc.meta["_counts"] == {"unused_predictions": 1}
+    assert doc.spans == PRED and doc.counts == {"unused_predictions": 1}
 
 
 def test_labelstudio_two_files_pred_from_annotations(tmp_path):
@@ -98,7 +98,7 @@ def test_labelstudio_relations_and_other_results_counted(tmp_path):
                             {"type": "choices", "value": {"choices": ["ok"]}}]
     path = ls_export(tmp_path, [ls_task(annotations=[{"result": result}])])
     doc = read("labelstudio", path)[0]
-    assert doc.spans == GOLD and doc.meta["_counts"] == {"relations": 1, "other_results": 1}
+    assert doc.spans == GOLD and doc.counts == {"relations": 1, "other_results": 1}
 
 
 def test_labelstudio_text_field(tmp_path):

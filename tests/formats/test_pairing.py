@@ -169,7 +169,7 @@ def test_keyed_prediction_shared_by_gold_documents_is_counted_once():
     one predicted document: its notes count once."""
     mismatch = {"text_mismatch": {"count": 1, "examples": ["x"]}}
     gold = [Document("a0", None, "Ann", key="a"), Document("a1", [Span(0, 3, "PER")], "Ann", key="a")]
-    pred = [Document("p", [Span(0, 3, "PER")], "Ann", key="a", meta={"_notes": mismatch})]
+    pred = [Document("p", [Span(0, 3, "PER")], "Ann", key="a", notes=mismatch)]
     stats = PairStats()
     list(pair_documents(gold, pred, stats=stats))
     assert stats.notes["pred"]["text_mismatch"]["count"] == 1

@@ -56,7 +56,7 @@ def test_prodigy_answers_counted(tmp_path):
                       prodigy_record([], "accept", 4)])
     docs = read("prodigy", path)
     assert [d.spans for d in docs] == [GOLD, None, None, []]
-    assert [d.meta.get("_counts") for d in docs] == [None, {"rejected": 1}, {"ignored": 1}, None]
+    assert [d.counts for d in docs] == [{}, {"rejected": 1}, {"ignored": 1}, {}]
     assert [d.key for d in docs] == ["1", "2", "3", "4"]
     assert [d.spans for d in read("prodigy", path, side="pred")] == [GOLD, PRED, PRED, []]
 

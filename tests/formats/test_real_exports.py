@@ -154,7 +154,7 @@ def test_labelstudio_utf16_offsets_after_an_emoji_are_converted_and_counted(tmp_
                     encoding="utf-8")
     docs = read("labelstudio", path)
     assert docs[0].spans == [Span(16, 22, "LOC"), Span(28, 40, "PER")]
-    assert docs[0].meta["_notes"] == {"utf16_offsets": {"count": 1, "examples": ["task 1"]}}
+    assert docs[0].notes == {"utf16_offsets": {"count": 1, "examples": ["task 1"]}}
     scores = compare_files(path, format="labelstudio", schemes="strict", pred_from="annotations",
                            annotator=1, pred_annotator=2)
     assert scores.results["strict"].f1 == 1.0
@@ -176,7 +176,7 @@ def test_labelstudio_offsets_counting_crlf_as_one_are_converted(tmp_path):
     path.write_text(json.dumps([ls_task(1, text, [results])]), encoding="utf-8")
     doc = read("labelstudio", path)[0]
     assert [doc.text[s.start : s.end] for s in doc.spans] == ["London", "Charles"]
-    assert doc.meta["_notes"] == {"newline_offsets": {"count": 1, "examples": ["task 1"]}}
+    assert doc.notes == {"newline_offsets": {"count": 1, "examples": ["task 1"]}}
 
 
 def test_labelstudio_unexplained_mismatch_is_counted_and_offsets_kept(tmp_path):
@@ -187,7 +187,7 @@ def test_labelstudio_unexplained_mismatch_is_counted_and_offsets_kept(tmp_path):
     path.write_text(json.dumps([ls_task(1, text, [results])]), encoding="utf-8")
     doc = read("labelstudio", path)[0]
     assert doc.spans == [Span(5, 14, "LOC")]
-    assert doc.meta["_notes"]["text_mismatch"]["count"] == 1
+    assert doc.notes["text_mismatch"]["count"] == 1
     with pytest.raises(InputError, match="task 1, result a"):
         read("labelstudio", path, text_mismatch="error")
 
@@ -352,7 +352,7 @@ def test_doccano_utf16_offsets_past_the_text_are_converted(tmp_path):
     path = write_jsonl(tmp_path / "all.jsonl", [{"id": 1, "text": text, "label": [[start, end, "LOC"]]}])
     doc = read("doccano", path)[0]
     assert [doc.text[s.start : s.end] for s in doc.spans] == ["Paris"]
-    assert doc.meta["_notes"] == {"utf16_offsets": {"count": 1, "examples": ["line 1"]}}
+    assert doc.notes == {"utf16_offsets": {"count": 1, "examples": ["line 1"]}}
     past = write_jsonl(tmp_path / "past.jsonl", [{"id": 1, "text": "No emoji", "label": [[0, 40, "X"]]}])
     with pytest.raises(InputError, match="0 <= start < end <= 8"):
         read("doccano", past)
@@ -367,8 +367,8 @@ def test_jsonl_span_texts_are_compared_when_given(tmp_path):
     path = write_jsonl(tmp_path / "p.jsonl", records)
     docs = read("jsonl", path)
     assert (start, end) == (9, 15) and docs[0].spans == [Span(8, 14, "LOC")] and docs[1].spans == [Span(0, 3, "PER")]
-    assert docs[0].meta["_notes"]["utf16_offsets"]["count"] == 1
-    assert docs[1].meta["_notes"]["text_mismatch"]["count"] == 1 and "_notes" not in docs[2].meta
+    assert docs[0].notes["utf16_offsets"]["count"] == 1
+    assert docs[1].notes["text_mismatch"]["count"] == 1 and not docs[2].notes
     with pytest.raises(InputError, match="p.jsonl:2: line 2, span 0"):
         read("jsonl", path, text_mismatch="error")
 
@@ -594,7 +594,7 @@ def test_labelstudio_quote_of_a_line_break_counted_once(tmp_path):
     path.write_text(json.dumps([task]), encoding="utf-8")
     doc = read("labelstudio", path)[0]
     assert doc.text[doc.spans[0].start : doc.spans[0].end] == "12 Main St\r\nBoston"
-    assert doc.meta["_notes"] == {"newline_offsets": {"count": 1, "examples": ["task 1"]}}
+    assert doc.notes == {"newline_offsets": {"count": 1, "examples": ["task 1"]}}
 
 
 def test_doccano_browser_offsets_with_emoji_and_crlf(tmp_path):
@@ -602,14 +602,14 @@ def test_doccano_browser_offsets_with_emoji_and_crlf(tmp_path):
     path = write(tmp_path / "d.jsonl", '{"text": "😀😀 hi\\r\\nAnn", "label": [[8, 11, "PER"]]}\n')
     doc = read("doccano", path)[0]
     assert [doc.text[s.start : s.end] for s in doc.spans] == ["Ann"]
-    assert list(doc.meta["_notes"]) == ["utf16_newline_offsets"]
+    assert list(doc.notes) == ["utf16_newline_offsets"]
 
 
 def test_a_mismatch_is_named_once(tmp_path):
     task = ls_task(1, "Ann met Bob.", [[ls_result(0, 3, "PER", "Bob", "r1")]])
     path = tmp_path / "ls.json"
     path.write_text(json.dumps([task]), encoding="utf-8")
-    (example,) = read("labelstudio", path)[0].meta["_notes"]["text_mismatch"]["examples"]
+    (example,) = read("labelstudio", path)[0].notes["text_mismatch"]["examples"]
     assert example.startswith("task 1, result r1 (PER 0-3)") and example.count("task 1") == 1
 
 

@@ -1,0 +1,133 @@
+"""The document model: what readers hand on to pairing, and pairing to
+scoring and reports.
+
+A reader yields `Document`s. Everything it found besides the spans, the
+text and the tokens is a typed field of the Document: its notes, what it
+read and did not score, the scores of its spans, the mentions it could not
+place, the spaCy Doc it came from, its span groups. `meta` holds the
+user's metadata only (genre, source, id, ...: what breakdowns `by` and
+grouped resampling read), passed through as the file gave it.
+
+Spans. `spans.Span` is `(start, end, label)`, a NamedTuple, because the
+engine reads flat arrays of starts, ends and labels and a tuple of three
+is the fastest thing to build and to take apart. What a span will carry
+besides goes into optional fields of the model, never into a new tuple
+shape per feature:
+
+- `kb_id` (a knowledge-base id, for entity linking): one optional string
+  per span, kept beside the spans (a list parallel to `spans`, None when
+  the document has none), so that the engine's arrays stay as they are;
+- `fragments` (discontinuous spans): the (start, end) pieces of a span
+  whose `start`/`end` are its outer bounds; again a parallel list, None for
+  documents whose spans are all contiguous;
+- `score` (a model's confidence, for sweeps): already here, as
+  `Document.scores`, the (span, score) pairs as the file listed them.
+
+Relations between the spans of a document will be a field of Document of
+their own (pairs of span positions and a label).
+"""
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+
+from .notes import Notes
+from .spans import Span
+
+
+class _Empty(Mapping):
+    """A mapping with no entries that cannot be changed: the default of the
+    mapping fields of a Document (no dict made for every document; a reader
+    that has something to say gives a dict of its own)."""
+
+    def __getitem__(self, key: Any) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+    def __len__(self) -> int:
+        return 0
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "{}"
+
+
+#: The empty mapping Documents share by default.
+EMPTY: Mapping[str, Any] = _Empty()
+
+
+@dataclass
+class Document:
+    """One document of one side, as a reader yields it.
+
+    name (str): How messages name it, e.g. "line 3", "sentence 2", "id 'A1'",
+        "file 'x.ann'".
+    spans (Optional[List[Span]]): Sorted, identical spans once, in the unit
+        the reader was asked for; None when the document has no annotation
+        (a gold document without annotation is skipped and counted).
+    text (str): Its text (made from its tokens when the format has none).
+    tokens (Optional[List[str]]): Its tokens, in token unit.
+    offsets (Optional[List[Tuple[int, int]]]): Each token's characters in text.
+    meta (Dict[str, Any]): The user's metadata, passed through (genre,
+        source, ...): breakdowns and grouped resampling read it. Fields
+        whose name starts with "_" belong to the tool that wrote them
+        (Prodigy's `_input_hash`) and are not passed on.
+    line (Optional[int]): The line of its file where it starts.
+    key (Optional[str]): What pairs it with the other side's document
+        (a file name, an id, `_input_hash`); None: paired by position.
+    source (str): The file it came from, for messages.
+    notes (Mapping[str, Dict]): What its reader met and handled (span texts
+        that disagree with their offsets, offsets it converted:
+        `notes.Notes`); pairing sums them by side.
+    counts (Mapping[str, int]): What its reader read and did not turn into
+        spans (brat relations, cancelled Label Studio annotations, rejected
+        Prodigy answers, ...), non-zero counts only: nothing is dropped
+        silently; pairing sums and shows them.
+    scores (Optional[List[Tuple[Span, Any]]]): Only when its spans carry
+        scores: (span, score) pairs as listed (scores unchecked; a span
+        listed without one has None), for sweeps over thresholds.
+    strings (Optional[List[Tuple[str, str]]]): Of a prediction of mentions
+        without offsets: its (string, label) pairs as listed (the strings
+        need not be in the text), for the string schemes.
+    unplaced (Optional[Dict[int, Tuple[str, str]]]): Of those mentions, the
+        ones without a place in the text (not found, or duplicates), scored
+        as spans past its end: the start of each such span -> (string,
+        status).
+    spacy_doc (Any): The spaCy Doc it was read from (DocBins), whose spans
+        are read when a pair is aligned.
+    span_groups (Mapping[str, int]): Its span groups (spaCy's `doc.spans`)
+        and the spans of each, so that a `spans_key` that no gold document
+        has is reported.
+    annotator (Optional[str]): Who annotated it, when the file says so per
+        document (Prodigy's `_annotator_id`), for agreement.
+    """
+
+    name: str
+    spans: Optional[List[Span]]
+    text: str = ""
+    tokens: Optional[List[str]] = None
+    offsets: Optional[List[Tuple[int, int]]] = None
+    meta: Dict[str, Any] = field(default_factory=dict)
+    line: Optional[int] = None
+    key: Optional[str] = None
+    source: str = ""
+    notes: Mapping[str, Dict[str, Any]] = EMPTY
+    counts: Mapping[str, int] = EMPTY
+    scores: Optional[List[Tuple[Span, Any]]] = None
+    strings: Optional[List[Tuple[str, str]]] = None
+    unplaced: Optional[Dict[int, Tuple[str, str]]] = None
+    spacy_doc: Any = None
+    span_groups: Mapping[str, int] = EMPTY
+    annotator: Optional[str] = None
+
+
+def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:
+    """The counts that are not zero (EMPTY when none is), for
+    `Document.counts`."""
+    kept = {what: n for what, n in counts.items() if n}
+    return kept or EMPTY
+
+
+__all__ = ["EMPTY", "Document", "Notes", "nonzero"]
