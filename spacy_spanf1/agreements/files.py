@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, cast
 
 from ..exceptions import InputError, PathLike, SettingError
-from ..formats import check_options, format_names, get_format, infer_format
+from ..formats import check_pairing_options, format_names, get_format, infer_format
 from ..formats.base import Document
 from ..formats.docbin import doc_spans
 
@@ -64,7 +64,7 @@ def read_annotator_files(paths: Sequence[PathLike], format: Optional[str] = None
                     "format",
                 )
         reader = get_format(name)
-        unit, opts = check_options(reader, unit, options)
+        unit, opts = check_pairing_options(reader, unit, options)
         by_annotator = {str(i): _with_doc_spans(reader.read(path, side="gold", unit=unit, **opts), unit, opts)
                         for i, path in enumerate(paths)}
         labels = [path.stem if path.is_file() else path.name for path in paths]
@@ -112,7 +112,7 @@ def _split_export(path: Path, name: str, unit: Optional[str], options: Dict[str,
             f"({naming})",
             "paths",
         )
-    unit, opts = check_options(reader, unit, options)
+    unit, opts = check_pairing_options(reader, unit, options)
     found, not_read = reader.read_annotators(path, unit=unit, **opts)
     notes.update(not_read)
     return found, unit

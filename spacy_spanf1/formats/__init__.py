@@ -96,7 +96,7 @@ def _same_file(a: PathLike, b: PathLike) -> bool:
         return False
 
 
-def check_options(format: Format, unit: Optional[str], options: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
+def check_pairing_options(format: Format, unit: Optional[str], options: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
     """The unit to read in (the format's default when None) and the options
     that are set (None values dropped), pairing's settings among them
     (`base.check_options`, the one check). Raises SettingError, naming the
@@ -184,7 +184,7 @@ def open_pairs(
         return _open_mixed(gold_path, pred_path, get_format(gold_name), get_format(pred_name), unit, options, setting)
     reader = get_format(gold_name)
     side_options = {**(gold_options or {}), **(pred_options or {})}
-    unit, options = check_options(reader, unit, {**options, **side_options})
+    unit, options = check_pairing_options(reader, unit, {**options, **side_options})
     pairing = {k: options.pop(k) for k in PAIRING_OPTIONS if k in options}
     shared = {k: v for k, v in options.items() if k not in side_options}
     gold_opts = {**shared, **{k: v for k, v in (gold_options or {}).items() if v is not None}}
@@ -251,8 +251,8 @@ def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], reader
     spans_key = options.pop("spans_key", None)
     if unit is None:  # the gold format's first unit it shares: char for files of offsets, token for CoNLL
         unit = next(u for u in gold_reader.units if u in reader.units)
-    unit, pred_options = check_options(reader, unit, options)
-    unit, gold_options = check_options(gold_reader, unit, {"spans_key": spans_key})
+    unit, pred_options = check_pairing_options(reader, unit, options)
+    unit, gold_options = check_pairing_options(gold_reader, unit, {"spans_key": spans_key})
     pairing = {k: pred_options.pop(k) for k in PAIRING_OPTIONS if k in pred_options}
     gold_docs = gold_reader.read(gold_path, side="gold", unit=unit, **gold_options)
     pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_options)
@@ -271,7 +271,7 @@ __all__ = [
     "SettingError",
     "SettingError",
     "check_file",
-    "check_options",
+    "check_pairing_options",
     "check_tag_settings",
     "extension_map",
     "format_names",
