@@ -660,7 +660,7 @@ def load_pipeline(model: Any, code: Optional[PathLike] = None) -> Any:
 
     try:
         return spacy.load(model)
-    except Exception as err:  # spaCy raises OSError, ValueError, config errors...
+    except (OSError, ValueError) as err:  # spaCy's own: no such model, an unreadable file, a bad config
         lines = str(err).strip().splitlines()
         reason = lines[0] if lines else type(err).__name__
         raise InputError(f"can't load the pipeline: {reason}", model) from None
