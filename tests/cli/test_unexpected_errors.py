@@ -106,3 +106,16 @@ def test_a_setting_error_is_a_value_error_only():
     assert not issubclass(SettingError, TypeError)
     with pytest.raises(ValueError):
         evaluate_pipeline(spacy.blank("en"), ROOT / "examples" / "corpus.spacy")  # no schemes
+
+
+@pytest.mark.slow
+def test_import_error_in_a_component_on_a_dask_worker_surfaces_as_itself(broken, monkeypatch):
+    from distributed import Client, LocalCluster
+
+    monkeypatch.setenv("SPANF1_TEST_RAISE", "ImportError")
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
+        with pytest.raises(ImportError, match="a_module_the_component_needs") as raised:
+            evaluate_pipeline(str(broken / "model"), broken / "gold.spacy", code=broken / "component.py",
+                              schemes=["strict"], client=client)
+    assert not isinstance(raised.value, InputError)
+    assert any("failed after 3 tries" in note for note in getattr(raised.value, "__notes__", []))
