@@ -142,7 +142,8 @@ def read_block(read: Any, fmt: Optional[str] = None, formats: Optional[Tuple[str
 
 def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, fmt: Optional[str] = None,
                    analysis: Any = None, formats: Optional[Tuple[str, str]] = None,
-                   **blocks: Optional[Mapping[str, Any]]) -> Signature:
+                   agreement: Optional[Mapping[str, Any]] = None, sweep: Optional[Mapping[str, Any]] = None,
+                   pipeline: Optional[Mapping[str, Any]] = None) -> Signature:
     """The signature of a run: every Signature is made here.
 
     match (MatchSettings): The matching settings; `unit` (the unit the
@@ -153,7 +154,8 @@ def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, 
     analysis (Optional[AnalysisSettings]): The analysis settings of a
         front door (all of them, as given: `bootstrap` None means no
         intervals); None for scores of `score_pairs` alone.
-    **blocks: agreement, sweep, pipeline: the command's own block.
+    agreement, sweep, pipeline (Optional[Mapping[str, Any]]): The
+        command's own block, if it has one.
     RETURNS (Signature): version, spacy, match, read, analysis (and the
         command's block).
     """
@@ -168,7 +170,9 @@ def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, 
         match=signed_match,
         read=None if read is None else read_block(read, fmt, formats),
         analysis=signed_analysis,
-        **blocks,
+        agreement=agreement,
+        sweep=sweep,
+        pipeline=pipeline,
     )
 
 
