@@ -159,8 +159,10 @@ class SchemeResult:
         return data
 
     def label_counts(self) -> Dict[str, Dict[str, int]]:
-        """label -> the counts of that label's spans alone."""
-        return {label: c.to_dict() for label, c in self.per_type.items()}
+        """label -> the counts of that label's spans alone, in the order
+        of `per_label` (the order macro F sums the labels in, so that a
+        result read back from them has the same macro F, bit for bit)."""
+        return {label: c.to_dict() for label, c in self.per_label.items()}
 
     def confusion_rows(self) -> List[List[Any]]:
         """`iou`'s confusion as [gold label or "O", predicted label or "O", n] rows."""
