@@ -29,7 +29,8 @@ from .exceptions import InputError, PathLike, SettingError
 from .formats import check_file
 from .formats.docbin import read_docbin
 from .notes import warn_each
-from .results import CorpusScores, make_signature
+from .results import CorpusScores
+from .signature import make_signature
 from .spans import Span
 from .settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings, comma_list, split_keywords
 from .stats.apply import analyze
@@ -289,10 +290,8 @@ def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = No
     if analysis.resample_by is not None and analysis.bootstrap is not None:
         groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc])
                   for doc, meta in enumerate(files.meta)]
-    result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups)
-    signature = dict(result.signature)
-    signature["read"] = {**(signature.get("read") or {}), "format": files.format}
-    result = result.replace(signature=signature, notes=files.notes, files=files)
+    result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups, fmt=files.format)
+    result = result.replace(notes=files.notes, files=files)
     warn_each(result.warnings)
     return result
 

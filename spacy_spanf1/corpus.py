@@ -28,7 +28,8 @@ from .notes import InsideWords, inside_word_warnings, label_warnings
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from .formats.base import formats_taking, gc_paused
-from .results import CorpusScores, ErrorCounts, count_errors, errors_of, make_signature, parts_by_doc
+from .results import CorpusScores, ErrorCounts, count_errors, errors_of, parts_by_doc
+from .signature import make_signature
 from .settings import (
     ATTRIBUTES,
     DOC_ATTRIBUTES,
@@ -378,21 +379,19 @@ def score_pairs(
         results = {name: results[name] for name in match.schemes}
     scores = CorpusScores(
         results,
-        stats.documents,
-        stats.skipped,
-        tuple(stats.skipped_names),
-        unit,
-        cast(Tuple[str, str], tuple(sources)),
-        {},
-        tuple(scorer.labels_seen),
-        tuple(sorted(found_gold)),
-        None,
-        {side: dict(counts) for side, counts in stats.not_scored.items()},
-        tuple(sorted(stats.spans_keys)),
-        doc_meta,
-        doc_lengths if keep.doc_lengths else None,
-        (gold_spans, pred_spans) if keep.spans else None,
-        make_signature(match, unit=unit) if signature is None else signature,
+        documents=stats.documents,
+        skipped=stats.skipped,
+        skipped_names=tuple(stats.skipped_names),
+        unit=unit,
+        sources=cast(Tuple[str, str], tuple(sources)),
+        labels_seen=tuple(scorer.labels_seen),
+        gold_labels=tuple(sorted(found_gold)),
+        not_scored={side: dict(counts) for side, counts in stats.not_scored.items()},
+        spans_keys=tuple(sorted(stats.spans_keys)),
+        doc_meta=doc_meta,
+        doc_lengths=doc_lengths if keep.doc_lengths else None,
+        doc_spans=(gold_spans, pred_spans) if keep.spans else None,
+        signature=make_signature(match, unit=unit) if signature is None else signature,
         notes={side: {kind: dict(n) for kind, n in found.items()} for side, found in stats.notes.items()},
         span_groups=dict(sorted(stats.spans_keys.items())) if isinstance(stats.spans_keys, Mapping) else {},
         inside_words={} if inside_words is None else inside_words.as_dict(),
@@ -660,7 +659,7 @@ def load_pipeline(model: Any, code: Optional[PathLike] = None) -> Any:
 
     try:
         return spacy.load(model)
-    except Exception as err:  # spaCy raises OSError, ValueError, config errors...
+    except (OSError, ValueError) as err:  # spaCy's own: no such model, an unreadable file, a bad config
         lines = str(err).strip().splitlines()
         reason = lines[0] if lines else type(err).__name__
         raise InputError(f"can't load the pipeline: {reason}", model) from None

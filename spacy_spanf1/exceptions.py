@@ -1,10 +1,10 @@
 """The package's two exceptions.
 
 `SettingError`: a setting is wrong (a scheme name, a threshold out of
-range, an option a format does not take). It is a ValueError and a
-TypeError, so `except ValueError` and `except TypeError` both catch it,
-and `.setting` names the setting as Python spells it (`iou_threshold`);
-the command line shows the flag of that setting instead (`--iou-threshold`).
+range, an option a format does not take, a missing one). It is a
+ValueError (only: `except ValueError` catches it), and `.setting` names
+the setting as Python spells it (`iou_threshold`); the command line shows
+the flag of that setting instead (`--iou-threshold`).
 
 `InputError`: the input is wrong (a file, a line, a document, a span).
 `str()` is one line, `path:line: problem`.
@@ -20,7 +20,7 @@ PathLike = Union[str, Path]
 __all__ = ["InputError", "SettingError"]
 
 
-class SettingError(ValueError, TypeError):
+class SettingError(ValueError):
     """A bad setting.
 
     message (str): What is wrong and what is valid.

@@ -10,19 +10,19 @@ spaCy's version and every setting that shapes the numbers.
 """
 import dataclasses
 from dataclasses import dataclass, field
-from functools import cached_property, cache
+from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
-from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.metrics import mean
 from .engine.outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
 from .notes import grounding_report, merge_inside_words, merge_notes
-from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES, SKIPPED_NAMES, TEST_RESAMPLES, UNITS
+from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES, SKIPPED_NAMES, UNITS
+from .signature import Signature, make_signature, signature_text, spacy_version  # noqa: F401 (report pages import signature_text from here)
 
-__all__ = ["CorpusScores", "ErrorCounts", "SchemeResult", "make_signature"]
+__all__ = ["CorpusScores", "ErrorCounts", "SchemeResult", "Signature", "make_signature"]
 
 Counts = Union[SemEvalCounts, PRFCounts]
 
@@ -56,7 +56,7 @@ class SchemeResult:
             flag = "keep_errors" if need == "errors" else "keep_outcomes"
             raise ValueError(
                 f"The {need} of {self.scheme!r} were not kept: score with {flag}=True "
-                f"(evaluate_spans, SpanScorer)."
+                f"(evaluate_spans, SpanScorer{', compare_files, evaluate_pipeline' if need == 'errors' else ''})."
             )
 
     @cached_property
@@ -131,10 +131,11 @@ class SchemeResult:
             self.n_docs + other.n_docs,
         )
 
-    def to_dict(self) -> Dict[str, Any]:
+    def summary(self) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): p, r, f, macro_f, counts and per_type
-        (label -> {"p", "r", "f"}, as spaCy's scorers write it), as the
-        command line writes them."""
+        (label -> {"p", "r", "f"}, as spaCy's scorers write it): the block
+        of a scheme in the JSON of `compare` (whose label counts and
+        confusion are beside the blocks)."""
         return {
             "p": self.precision,
             "r": self.recall,
@@ -147,25 +148,34 @@ class SchemeResult:
             },
         }
 
+    def to_dict(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): the scheme, its `summary()`, the counts
+        of each label ("label_counts") and, for `iou`, the confusion rows
+        ("confusion"): what `from_dict` needs to give this result back
+        (not the per-document rows or outcomes)."""
+        data = {"scheme": self.scheme, **self.summary(), "label_counts": self.label_counts()}
+        if self.scheme == "iou":
+            data["confusion"] = self.confusion_rows()
+        return data
+
     def label_counts(self) -> Dict[str, Dict[str, int]]:
-        """label -> the counts of that label's spans alone."""
-        return {label: c.to_dict() for label, c in self.per_type.items()}
+        """label -> the counts of that label's spans alone, in the order
+        of `per_label` (the order macro F sums the labels in, so that a
+        result read back from them has the same macro F, bit for bit)."""
+        return {label: c.to_dict() for label, c in self.per_label.items()}
 
     def confusion_rows(self) -> List[List[Any]]:
         """`iou`'s confusion as [gold label or "O", predicted label or "O", n] rows."""
         return [[gold, pred, n] for (gold, pred), n in sorted(self.confusion.items())]
 
     @classmethod
-    def from_dict(
-        cls,
-        scheme: str,
-        data: Mapping[str, Any],
-        label_counts: Optional[Mapping[str, Mapping[str, int]]] = None,
-        confusion: Sequence[Sequence[Any]] = (),
-    ) -> "SchemeResult":
-        """The result `to_dict` wrote, with the counts of each label
-        (`label_counts`) and `iou`'s confusion rows (no per-document rows or
-        outcomes)."""
+    def from_dict(cls, data: Mapping[str, Any], scheme: Optional[str] = None) -> "SchemeResult":
+        """The result `to_dict` wrote (no per-document rows or outcomes);
+        `scheme` when data does not name it (a block of `summary()` with
+        "label_counts" and "confusion" added)."""
+        scheme = data.get("scheme") if scheme is None else scheme
+        label_counts = data.get("label_counts")
+        confusion = data.get("confusion", ())
         if scheme not in SCHEMES and scheme not in STRING_SCHEMES:
             raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}")
         kind = SemEvalCounts if scheme in SEMEVAL_SCHEMES else PRFCounts
@@ -284,77 +294,6 @@ class ErrorCounts:
         return ErrorCounts(tuple(a + b for a, b in zip(self.kinds, other.kinds)), self.documents + other.documents)
 
 
-@cache
-def spacy_version() -> Optional[str]:
-    """spaCy's installed version, read without importing spaCy; None when
-    it is not installed."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("spacy")
-    except PackageNotFoundError:
-        return None
-
-
-def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, fmt: Optional[str] = None,
-                   analysis: Any = None, formats: Optional[Tuple[str, str]] = None) -> Dict[str, Any]:
-    """The signature of a run: what two runs must share for their numbers
-    to be comparable (as sacrebleu signs its scores).
-
-    match (MatchSettings): The matching settings; `unit` (the unit the
-        input was read in) replaces its unit when given.
-    read (Optional[ReadSettings]): The reading settings of file input;
-        `fmt` the format the files were read as; `formats` the gold and the
-        predicted format when they differ (then the read block has
-        gold_format and pred_format, and format None).
-    analysis (Optional[AnalysisSettings]): The analysis settings of a
-        front door (all of them, as given: `bootstrap` None means no
-        intervals); None for scores of `score_pairs` alone.
-    RETURNS (Dict[str, Any]): version, spacy, match, read, analysis.
-    """
-    signed_match = match.to_dict()
-    if unit is not None:
-        signed_match["unit"] = unit
-    signed_read = None
-    if read is not None:
-        signed_read = read.to_dict()
-        signed_read["format"] = fmt if fmt is not None else signed_read["format"]
-        gold_format, pred_format = signed_read.pop("gold_format", None), signed_read.pop("pred_format", None)
-        if formats is not None and formats[0] != formats[1]:
-            signed_read = {"format": None, "gold_format": formats[0], "pred_format": formats[1],
-                           **{k: v for k, v in signed_read.items() if k != "format"}}
-        elif fmt is None and gold_format is not None and gold_format == pred_format:
-            signed_read["format"] = gold_format
-    signed_analysis = None
-    if analysis is not None:
-        signed_analysis = analysis.to_dict()
-        signed_analysis["test_resamples"] = TEST_RESAMPLES[analysis.test]
-    return {
-        "version": __version__,
-        "spacy": spacy_version(),
-        "match": signed_match,
-        "read": signed_read,
-        "analysis": signed_analysis,
-    }
-
-
-def signature_text(signature: Mapping[str, Any]) -> str:
-    """A signature on one line, `key:value|...` (sacrebleu's form)."""
-    parts = []
-    for block in ("match", "read", "analysis"):
-        for name, value in (signature.get(block) or {}).items():
-            if value is None or value == {} or value == []:
-                continue
-            if isinstance(value, list):
-                value = ",".join(map(str, value))
-            elif isinstance(value, dict):
-                value = ",".join(f"{k}={v}" for k, v in sorted(value.items()))
-            parts.append(f"{name}:{value}")
-    parts.append(f"version:{signature.get('version')}")
-    parts.append(f"spacy:{signature.get('spacy')}")
-    return "|".join(parts)
-
-
 @dataclass(frozen=True)
 class RecordedAnalysis:
     """The analysis blocks of a result read back from JSON (`from_dict`):
@@ -416,7 +355,8 @@ class CorpusScores:
         (char unit) of each scored document, for doc_length and density.
     doc_spans (Optional[Tuple[List, List]]): The gold and the predicted span
         lists of every scored document, kept for breakdowns only.
-    signature (Mapping[str, Any]): `make_signature` of the run.
+    signature (Mapping[str, Any]): `make_signature` of the run (a
+        `Signature`; an empty mapping for scores built without one).
     analysis (Any): The intervals, comparison and breakdowns
         (`stats.apply.AnalysisResult`), attached by `with_analysis`.
     notes (Mapping[str, Mapping[str, Mapping]]): By side, what the readers
@@ -440,10 +380,11 @@ class CorpusScores:
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
     the run of one file) nor what is kept for reports; `to_dict` writes
-    what equality compares.
+    what equality compares. Every field but `results` is given by name.
     """
 
     results: Dict[str, SchemeResult]
+    _: dataclasses.KW_ONLY  # every other field is given by name
     documents: int = 0
     skipped: int = 0
     skipped_names: Tuple[str, ...] = field(default=(), compare=False)
@@ -476,11 +417,12 @@ class CorpusScores:
 
     @property
     def errors(self) -> Tuple[SpanError, ...]:
-        """The primary scheme's errors, when they were kept (else empty);
-        `SpanError.doc` is a key of `pairs` (with `max_error_docs`, the
-        errors of the documents kept)."""
-        result = self.results[self.primary]
-        return result.errors if result.kept is not None else ()
+        """The primary scheme's errors; `SpanError.doc` is a key of `pairs`
+        (with `max_error_docs`, the errors of the documents kept). Needs
+        keep_errors=True: as `SchemeResult.errors`, errors that were not
+        kept are a ValueError, never an empty tuple that reads as "no
+        errors"."""
+        return self.results[self.primary].errors
 
     intervals = AnalysisPart("scheme -> SchemeInterval (`bootstrap_ci`).")
     comparison = AnalysisPart("scheme -> PairedTest of the baseline against this run.")
@@ -540,24 +482,24 @@ class CorpusScores:
                 merge_notes(notes.setdefault(side, {}), found, NOTE_EXAMPLES)
         return CorpusScores(
             results,
-            self.documents + other.documents,
-            self.skipped + other.skipped,
-            (tuple(self.skipped_names) + tuple(other.skipped_names))[:SKIPPED_NAMES],
-            self.unit,
-            self.sources if self.sources == other.sources else
+            documents=self.documents + other.documents,
+            skipped=self.skipped + other.skipped,
+            skipped_names=(tuple(self.skipped_names) + tuple(other.skipped_names))[:SKIPPED_NAMES],
+            unit=self.unit,
+            sources=self.sources if self.sources == other.sources else
             (f"{self.sources[0]}, {other.sources[0]}", f"{self.sources[1]}, {other.sources[1]}"),
-            pairs,
-            tuple(dict.fromkeys(tuple(self.labels_seen) + tuple(other.labels_seen))),
-            tuple(sorted(set(self.gold_labels) | set(other.gold_labels))),
-            None,
-            not_scored,
-            tuple(sorted(set(self.spans_keys) | set(other.spans_keys))),
-            doc_meta,
-            None if self.doc_lengths is None or other.doc_lengths is None
+            pairs=pairs,
+            labels_seen=tuple(dict.fromkeys(tuple(self.labels_seen) + tuple(other.labels_seen))),
+            gold_labels=tuple(sorted(set(self.gold_labels) | set(other.gold_labels))),
+            official_score=None,
+            not_scored=not_scored,
+            spans_keys=tuple(sorted(set(self.spans_keys) | set(other.spans_keys))),
+            doc_meta=doc_meta,
+            doc_lengths=None if self.doc_lengths is None or other.doc_lengths is None
             else list(self.doc_lengths) + list(other.doc_lengths),
-            None if self.doc_spans is None or other.doc_spans is None
+            doc_spans=None if self.doc_spans is None or other.doc_spans is None
             else (self.doc_spans[0] + other.doc_spans[0], self.doc_spans[1] + other.doc_spans[1]),
-            self.signature,
+            signature=self.signature,
             notes=notes,
             error_counts=None if self.error_counts is None or other.error_counts is None
             else self.error_counts + other.error_counts,
@@ -571,7 +513,7 @@ class CorpusScores:
         scores (`SchemeResult.to_dict`), the documents, the analysis
         blocks (ci, comparison, breakdown) and the signature."""
         data: Dict[str, Any] = {
-            "schemes": {name: result.to_dict() for name, result in self.results.items()},
+            "schemes": {name: result.summary() for name, result in self.results.items()},
             "documents": self.documents,
             "skipped": self.skipped,
             "unit": self.unit,
@@ -607,23 +549,25 @@ class CorpusScores:
             label_counts = data.get("label_counts", {})
             results = {
                 name: SchemeResult.from_dict(
-                    name, block, label_counts.get(name), data.get("confusion", ()) if name == "iou" else ()
+                    {**block, "label_counts": label_counts.get(name), "confusion": data.get("confusion", ()) if name == "iou" else ()},
+                    name,
                 )
                 for name, block in schemes.items()
             }
             cis = {name: block["ci"] for name, block in schemes.items() if "ci" in block}
             blocks = {name: data[name] for name in ANALYSIS_BLOCKS if name in data}
+            signed = data.get("signature") or {}
             return cls(
                 results,
-                int(data["documents"]),
-                int(data["skipped"]),
+                documents=int(data["documents"]),
+                skipped=int(data["skipped"]),
                 unit=data.get("unit", UNITS[0]),
                 labels_seen=tuple(data.get("labels", ())),
                 official_score=data.get("official_score"),
                 not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},
                 notes=_plain_notes(data.get("notes", {})),
                 warnings=tuple(data.get("warnings", ())),
-                signature=dict(data.get("signature", {})),
+                signature=Signature.from_dict(signed) if signed else {},
                 analysis=RecordedAnalysis(cis, blocks) if cis or blocks else None,
             )
         except (KeyError, TypeError, AttributeError) as err:

@@ -42,6 +42,16 @@ class AgreementIntervals:
             "alpha": None if self.alpha is None else self.alpha.to_dict(),
         }
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AgreementIntervals":
+        """The intervals `to_dict` wrote."""
+        return cls(
+            {scheme: {(row["reference"], row["scored"]): Interval.from_dict(row["f"]) for row in rows}
+             for scheme, rows in data["pairwise"].items()},
+            {scheme: Interval.from_dict(block) for scheme, block in data["mean_f"].items()},
+            None if data["alpha"] is None else Interval.from_dict(data["alpha"]),
+        )
+
 
 def agreement_intervals(
     pairwise: Mapping[str, Mapping[Pair, SchemeResult]],

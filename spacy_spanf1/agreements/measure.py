@@ -6,7 +6,7 @@ import numpy
 
 from ..exceptions import InputError, SettingError
 from ..notes import closest_label, one_sided_labels, quoted, warn_each
-from ..results import make_signature
+from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AgreementSettings, AnalysisSettings, MatchSettings, comma_list, split_keywords
 from .annotations import Annotations, read_annotations
 from .intervals import agreement_intervals
@@ -95,9 +95,10 @@ def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, grou
 
 def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettings,
                  analysis: AnalysisSettings, read_signature: Any = None,
-                 groups: Optional[Sequence[Any]] = None) -> AgreementResult:
+                 groups: Optional[Sequence[Any]] = None, fmt: Optional[str] = None) -> AgreementResult:
     """The agreement of annotations already read (`read_annotations`, or
-    read from files)."""
+    read from files: `read_signature` the ReadSettings, `fmt` the format
+    they were read as)."""
     check_pairs_share(read)
     with_rows = analysis.bootstrap is not None
     pairwise = score_annotator_pairs(read, match, per_doc=with_rows)
@@ -115,8 +116,8 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
             pairwise, docs_of, alpha_rows, None if tokens is None else tokens.alpha, read.n_docs, analysis,
             None if groups is None else list(groups),
         )
-    signature = make_signature(match, unit=read.unit, read=read_signature, analysis=analysis)
-    signature["agreement"] = {**agree.to_dict(), "lengths": read.lengths is not None}
+    signature = make_signature(match, unit=read.unit, read=read_signature, fmt=fmt, analysis=analysis,
+                               agreement={**agree.to_dict(), "lengths": read.lengths is not None})
     return AgreementResult(read.names, read.n_docs, pairwise, shared_counts(read), tokens, intervals, signature,
                            warnings=tuple(annotator_label_warnings(read)))
 

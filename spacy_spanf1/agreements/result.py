@@ -1,5 +1,6 @@
 """`AgreementResult`: every agreement figure of a set of annotators, as a
-frozen value that writes itself as JSON (with its signature)."""
+frozen value that writes itself as JSON (with its signature) and reads
+itself back (`from_dict`)."""
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -7,6 +8,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 
 from ..engine.metrics import mean
 from ..results import SchemeResult
+from ..signature import Signature
 from .intervals import AgreementIntervals
 from .tokens import TokenAgreement
 
@@ -26,7 +28,7 @@ class AgreementResult:
     tokens (Optional[TokenAgreement]): Kappas and alpha; None when they
         cannot be computed (no document lengths with o_tokens "include").
     intervals (Optional[AgreementIntervals]): When bootstrap was asked for.
-    signature (Mapping[str, Any]): What shaped the numbers.
+    signature (Mapping[str, Any]): What shaped the numbers (a `Signature`).
     notes (Mapping[str, int]): What reading files met (cancelled annotations).
     files (Any): The `AnnotatorFiles` read, when the input was files (their
         texts and keys, for writing the consensus).
@@ -112,11 +114,12 @@ class AgreementResult:
         return {a: {b: None if a == b else pairs[(a, b)].f1 for b in self.annotators} for a in self.annotators}
 
     def to_dict(self) -> Dict[str, Any]:
-        """RETURNS (Dict[str, Any]): annotators, n_docs, shared (a -> b ->
-        documents), per scheme the F matrix, mean and micro F, every pair's
-        result, the micro result and each annotator against the others;
-        tokens, intervals, notes, "warnings" (when there are any) and
-        signature."""
+        """RETURNS (Dict[str, Any]): the JSON the command line writes
+        (--output): annotators, n_docs, shared (a -> b -> documents), per
+        scheme the F matrix, mean and micro F, every pair's result (with
+        its label counts: `SchemeResult.to_dict`), the micro result and
+        each annotator against the others; tokens, intervals, notes,
+        "warnings" (when there are any) and signature."""
         schemes = {}
         for scheme, pairs in self.pairwise.items():
             schemes[scheme] = {
@@ -124,8 +127,8 @@ class AgreementResult:
                 "mean_f": self.mean_f[scheme],
                 "micro_f": self.micro_f[scheme],
                 "mean_label_f": self.mean_label_f[scheme],
-                "micro": self.micro[scheme].to_dict(),
-                "versus_others": {name: r.to_dict() for name, r in self.versus_others[scheme].items()},
+                "micro": self.micro[scheme].summary(),
+                "versus_others": {name: r.summary() for name, r in self.versus_others[scheme].items()},
                 "pairs": [{"reference": a, "scored": b, **r.to_dict()} for (a, b), r in pairs.items()],
             }
         data: Dict[str, Any] = {
@@ -141,6 +144,31 @@ class AgreementResult:
             data["warnings"] = list(self.warnings)
         data["signature"] = dict(self.signature)
         return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "AgreementResult":
+        """The result `to_dict` wrote (e.g. read back from --output): equal
+        to the result written (not the files read: `files` is None)."""
+        try:
+            pairwise = {
+                scheme: {(row["reference"], row["scored"]): SchemeResult.from_dict(row, scheme) for row in block["pairs"]}
+                for scheme, block in data["schemes"].items()
+            }
+            shared = {(a, b): int(n) for a, row in data["shared"].items() for b, n in row.items()}
+            signed = data.get("signature") or {}
+            return cls(
+                tuple(data["annotators"]),
+                int(data["n_docs"]),
+                pairwise,
+                shared,
+                None if data["tokens"] is None else TokenAgreement.from_dict(data["tokens"]),
+                None if data["intervals"] is None else AgreementIntervals.from_dict(data["intervals"]),
+                Signature.from_dict(signed) if signed else {},
+                dict(data.get("notes", {})),
+                warnings=tuple(data.get("warnings", ())),
+            )
+        except (KeyError, TypeError, AttributeError) as err:
+            raise ValueError(f"not the JSON of AgreementResult.to_dict ({type(err).__name__}: {err})") from None
 
 
 def _summed(results) -> SchemeResult:

@@ -21,7 +21,7 @@ of whole arrays, never a loop over positions:
   (n² - Σ n_c²), as the `krippendorff` package's nominal alpha.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Mapping, Optional
 
 import numpy
 
@@ -116,7 +116,18 @@ class TokenAgreement:
     unit: str = "token"
 
     def to_dict(self) -> Dict[str, Any]:
+        """RETURNS (Dict[str, Any]): the fields; nan (undefined) as None."""
         return {name: _json_number(getattr(self, name)) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "TokenAgreement":
+        """The figures `to_dict` wrote; alpha None (undefined) is nan again
+        (nan equals nothing, so figures that hold one are not equal to
+        themselves; the kappas stay None)."""
+        fields = dict(data)
+        if fields.get("alpha") is None:
+            fields["alpha"] = float("nan")
+        return cls(**fields)
 
 
 def position_name(unit: str) -> str:

@@ -161,5 +161,6 @@ def _doc_of(vocab: Any, text: str, cuts: Sequence[int], spans: Sequence[Tuple[in
             words.append(piece)
             spaces.append(False)
     doc = Doc(vocab, words=words, spaces=spaces)
-    assert doc.text == text, "the consensus Doc must keep the text"
+    if doc.text != text:  # the pieces above cover the text exactly: this is a bug, not bad input
+        raise RuntimeError(f"the consensus Doc does not keep the text: {doc.text!r} is not {text!r}")
     return doc

@@ -6,7 +6,8 @@ that returns the scores (`evaluate.evaluate_model` over
 `prf`, `agree.agree_command` over `api.agree_files`, `sweep.sweep_command`
 over the sweeps package); `options` declares every option once, `output`
 prints and writes, `main` holds the app and turns errors into one line: bad
-input exits with status 1, a bad setting with status 2 and names its flag.
+input exits with status 1, a bad setting with status 2 and names its flag;
+any other exception keeps its traceback and exits with status 70.
 """
 from .agree import agree_cli, agree_command
 from .compare import compare_command, compare_cli

@@ -131,7 +131,7 @@ def _against_consensus(annotations, agreed, schemes) -> Dict[str, Any]:
     for name, docs in annotations.items():
         did = [i for i, entry in enumerate(docs) if entry is not None]
         scored = evaluate_spans([agreed[i] for i in did], [docs[i] for i in did], schemes=list(schemes))
-        out[name] = {scheme: r.to_dict() for scheme, r in scored.items()}
+        out[name] = {scheme: r.summary() for scheme, r in scored.items()}
     return out
 
 

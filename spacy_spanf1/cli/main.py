@@ -4,11 +4,13 @@ a plain function with its errors turned into one line (`run`), the
 import contextlib
 import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 import typer
 from typer.core import TyperGroup
+from typer.exceptions import TyperException
 from wasabi import color
 
 from ..about import __version__
@@ -51,6 +53,33 @@ def quiet_when_stdout_closes() -> Iterator[None]:
         raise
 
 
+#: The exit status of an unexpected exception: not bad input (1) nor a
+#: usage error (2), but a bug of the package or an exception of the user's
+#: own code (a pipeline component, a --code file); sysexits' EX_SOFTWARE.
+UNEXPECTED_ERROR = 70
+
+
+@contextlib.contextmanager
+def unexpected_errors() -> Iterator[None]:
+    """Run a command: an exception that is not one of the ends click and
+    `run` make (bad input, a bad setting, --help, a closed stdout) keeps
+    its traceback, is not called bad input, and exits with
+    UNEXPECTED_ERROR."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort, TyperException, BrokenPipeError):
+        raise
+    except Exception as err:
+        traceback.print_exc()
+        print(
+            f"✘ Unexpected {type(err).__name__} (not a problem of the input or the options): if the traceback "
+            f"above ends in {NAME}'s code rather than in a pipeline's or a --code file's, please report it "
+            "with the traceback and the command",
+            file=sys.stderr,
+        )
+        raise typer.Exit(UNEXPECTED_ERROR) from None
+
+
 class QuietPipeGroup(TyperGroup):
     """The app's group: every command, and --help and --version, ends
     quietly with status 0 when the reader of stdout goes early (`| head`,
@@ -61,7 +90,7 @@ class QuietPipeGroup(TyperGroup):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: typer.Context) -> Any:  # type: ignore[override]  # typer gives its Context
-        with quiet_when_stdout_closes():
+        with quiet_when_stdout_closes(), unexpected_errors():
             return super().invoke(ctx)
 
 
@@ -105,7 +134,8 @@ def fail(message: str, exits: int = 1) -> None:
 def run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Run a plain function; bad input -> one line on stderr, status 1; a
     bad setting -> a usage error naming its flag, status 2; stdout closed
-    early by its reader -> status 0, quietly."""
+    early by its reader -> status 0, quietly; any other exception goes on
+    (the app shows its traceback: `unexpected_errors`)."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # a character no encoding has is shown escaped, never a traceback
             stream.reconfigure(errors="backslashreplace")

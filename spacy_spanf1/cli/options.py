@@ -16,6 +16,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import typer
 from typer.core import TyperCommand
+from typer.exceptions import TyperException
 
 from ..formats import extension_map, format_names, get_format
 from ..settings import (
@@ -278,7 +279,7 @@ def repeated_option(command: TyperCommand, ctx: typer.Context, args: Sequence[st
     arguments do not parse (click then says why)."""
     try:
         _, _, order = command.make_parser(ctx).parse_args(args=list(args))
-    except Exception:  # a usage error (an unknown option, a missing value): the real parse reports it
+    except TyperException:  # a usage error (an unknown option, a missing value): the real parse reports it
         return None
     if any(_is_option(param) and param.is_eager for param in order):
         return None

@@ -71,10 +71,7 @@ def _sweep_command(source: str, target: Optional[Path], *, output_path: Optional
         from ..sweeps.files import sweep_files
 
         result = sweep_files(Path(source), target, **options)
-    out: Dict[str, Any] = {"sweep": {scheme: swept.to_dict() for scheme, swept in result.items()}}
-    if result.warnings:
-        out["warnings"] = list(result.warnings)
-    out["signature"] = result.signature
+    out = result.to_dict()
     print_sweep(result, silent)
     if output_path is not None:
         writing(output_path, lambda path: srsly.write_json(path, out))

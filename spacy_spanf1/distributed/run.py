@@ -170,6 +170,12 @@ def _run_on_client(client, specs, task, settings, results, tick) -> None:
     try:
         for future in as_completed([f for f, _ in futures.values()]):
             spec = futures[future.key][1]
+            failure = future.exception() if future.status == "error" else None
+            if failure is not None and not isinstance(failure, (InputError, KilledWorker)):
+                # the task's own exception after its retries (a bug, or the pipeline's): raised as it is
+                if hasattr(failure, "add_note"):
+                    failure.add_note(f"{spec.describe()} failed after {RETRIES + 1} tries; no scores")
+                raise failure.with_traceback(future.traceback())
             try:
                 result = future.result()
             except KilledWorker as err:
@@ -177,11 +183,6 @@ def _run_on_client(client, specs, task, settings, results, tick) -> None:
                     f"{spec.describe()} failed: every worker that ran it died ({err.allowed_failures + 1} tries; "
                     "out of memory, or a crash in the pipeline?); no scores"
                 ) from None
-            except InputError:
-                raise
-            except Exception as err:  # the task's own exception, after its retries
-                reason = " ".join(str(err).split()) or "no message"
-                raise InputError(f"{spec.describe()} failed after {RETRIES + 1} tries: {type(err).__name__}: {reason}; no scores") from None
             if _take(spec, result, results):
                 tick(results[spec.index])
     finally:

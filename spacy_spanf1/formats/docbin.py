@@ -21,6 +21,12 @@ from .base import InputError, check_file
 from ..settings import UNITS
 
 
+#: What DocBin raises on a file that is not a DocBin, or one whose contents
+#: do not decode (spaCy's E1014 and msgpack's errors are ValueErrors; a
+#: message of other fields fails on a missing key, a list or a string).
+NOT_A_DOCBIN = (ValueError, LookupError, TypeError)
+
+
 def _not_a_docbin(path: PathLike, err: Exception) -> InputError:
     reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
     return InputError(f"can't read it as a spaCy DocBin (.spacy): {reason}", path)
@@ -34,7 +40,7 @@ def load_docbin(path: PathLike) -> Any:
     path = check_file(path)
     try:
         return DocBin().from_disk(path)
-    except Exception as err:  # any failure here means the file is not a DocBin
+    except NOT_A_DOCBIN as err:
         raise _not_a_docbin(path, err) from None
 
 
@@ -45,7 +51,7 @@ def read_docbin(path: PathLike, vocab, docbin: Any = None) -> Iterator[Any]:
     try:
         docs = docbin.get_docs(vocab)
         first = next(docs, None)
-    except Exception as err:  # a DocBin whose contents do not decode
+    except NOT_A_DOCBIN as err:  # a DocBin whose contents do not decode
         raise _not_a_docbin(path, err) from None
     if first is not None:
         yield first

@@ -75,10 +75,11 @@ def make_compute_metrics(
         zero denominator is 0.0.
 
     Every setting is checked here, so a mistake fails before training
-    starts: ValueError for unknown schemes or settings out of range, a
-    primary scheme not among `schemes`, a bad tag mode or scheme, label names
+    starts: a SettingError (a ValueError) for unknown schemes or settings out
+    of range, a primary scheme not among `schemes`, a missing `schemes`, an
+    unknown setting; ValueError for a bad tag mode or scheme, label names
     that are not strings or (strict mode) carry a prefix the scheme does not
-    allow; TypeError when `schemes` is missing or a setting is unknown.
+    allow.
 
     >>> compute_metrics = make_compute_metrics(
     ...     ["O", "B-PER", "I-PER"], schemes=["strict", "partial"])
@@ -150,7 +151,7 @@ SPAN_SETTINGS = ("iou_threshold", "overlap_threshold", "min_overlap", "labels")
 
 def _span_settings(settings: Dict[str, Any]) -> Dict[str, Any]:
     """The span settings among the keywords; any other keyword is a
-    SettingError (a TypeError) naming it, before training starts."""
+    SettingError naming it, before training starts."""
     for name in settings:
         if name not in SPAN_SETTINGS:
             raise SettingError(

@@ -62,6 +62,14 @@ class Interval:
         """RETURNS (Dict[str, Any]): the fields, floats as Python floats."""
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Interval":
+        """The interval `to_dict` wrote."""
+        try:
+            return cls(**data)
+        except TypeError as err:
+            raise ValueError(f"not an Interval as to_dict writes it ({err})") from None
+
 
 @dataclass(frozen=True)
 class SchemeInterval:

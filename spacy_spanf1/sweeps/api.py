@@ -8,7 +8,7 @@ from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
 from ..notes import label_warnings, warn_each
-from ..results import make_signature
+from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
 from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
 from .curves import (
@@ -136,8 +136,8 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
             scheme, numpy.asarray(reported, dtype=numpy.float64), p, r, f, ap, best, per_label, per_label_best,
             calibration(scores, correct[scheme]),
         )
-    signature = make_signature(match, unit=unit, analysis=analysis if analysis.bootstrap is not None else None)
-    signature["sweep"] = dict(settings.to_dict(), ties=settings.ties)
+    signature = make_signature(match, unit=unit, analysis=analysis if analysis.bootstrap is not None else None,
+                               sweep=dict(settings.to_dict(), ties=settings.ties))
     pred_of_label = numpy.bincount(pred.label, minlength=n_labels)
     found = label_warnings({label: int(gold_of_label[i]) for i, label in enumerate(labels) if gold_of_label[i]},
                            {label: int(pred_of_label[i]) for i, label in enumerate(labels) if pred_of_label[i]})

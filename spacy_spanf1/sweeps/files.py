@@ -4,6 +4,8 @@ spans, and the pairs are swept as `sweep` sweeps spans given in Python."""
 from typing import Any, List, Optional
 
 from ..exceptions import InputError, PathLike
+from ..settings import ReadSettings
+from ..signature import read_block
 from .api import sweep
 from .results import SweepResult
 from .scored import score_problem
@@ -26,8 +28,9 @@ def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, fo
     **settings: Of `sweep` (schemes, required; thresholds, n_thresholds,
         grid, n_trials, bootstrap, iou_threshold, overlap_threshold,
         min_overlap) and of the reader (text_mismatch, missing_pred, ...).
-    RETURNS (SweepResult): As `sweep`; the signature also names the format
-        and unit read ("read").
+    RETURNS (SweepResult): As `sweep`; the signature also says how the
+        files were read ("read", as `compare_files` signs it; the unit is
+        the match block's).
     Raises InputError naming the documents whose predicted spans have no
     score, or the span with a bad one.
     """
@@ -63,9 +66,6 @@ def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, fo
         raise InputError(f"none of the {len(pred)} predicted documents holds a scored span: nothing to sweep",
                          pairs.sources[1])
     result = sweep(gold, pred, unit=pairs.unit, **swept)
-    sides = pairs.sides  # gold and predictions in two formats
-    formats = {"format": pairs.format.name} if sides is None else {"format": None, "gold_format": sides[0],
-                                                                "pred_format": sides[1]}
-    result.signature["read"] = {**formats, "unit": pairs.unit,
-                                **{k: v for k, v in settings.items() if v is not None}}
-    return result
+    sides = {name: settings.pop(name, None) for name in ("gold_format", "pred_format")}
+    read = ReadSettings(format=format, options=settings, **sides)
+    return result.replace(signature=result.signature.replace(read=read_block(read, pairs.format.name, pairs.sides)))

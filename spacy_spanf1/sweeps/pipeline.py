@@ -76,10 +76,9 @@ def sweep_pipeline(
             f"component {pipe!r} writes: nothing to sweep", corpus_path,
         )
     result = sweep(gold, pred, **settings)
-    result.signature["pipeline"] = {
+    return result.replace(signature=result.signature.replace(pipeline={
         "pipe": pipe, "spans_key": key, "n_docs": len(gold), "skipped": len(references) - len(gold),
-    }
-    return result
+    }))
 
 
 def _component(nlp: Any, pipe: str, model: Any) -> Any:

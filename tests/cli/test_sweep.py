@@ -27,7 +27,8 @@ def test_files_json_and_table(files, tmp_path):
     data = json.loads(out.read_text())
     assert set(data) == {"sweep", "signature"}
     strict = data["sweep"]["strict"]
-    assert set(strict) == {"thresholds", "p", "r", "f", "ap", "best", "per_label_best", "calibration"}
+    assert set(strict) == {"scheme", "thresholds", "p", "r", "f", "ap", "best", "per_label", "per_label_best",
+                           "calibration"}
     # 4 gold spans. Kept at 0.9: Anna (TP); 0.8: + Bruno (TP); 0.6: + Oslo as
     # PER (FP); 0.2: + "met" (FP). F: 2/5, 2/3, 4/7, 1/2; best 0.8.
     assert strict["thresholds"] == [0.2, 0.6, 0.8, 0.9]
@@ -38,7 +39,9 @@ def test_files_json_and_table(files, tmp_path):
     # PER alone: 3 gold; best at 0.8 (2 TP of 2): P 1, R 2/3, F 0.8
     assert strict["per_label_best"] == {"PER": {"threshold": 0.8, "f": pytest.approx(0.8, abs=1e-9)}}
     assert len(strict["calibration"]["bins"]) == 10
-    assert data["signature"]["read"] == {"format": "jsonl", "unit": "char"}
+    # the read block as compare signs it; the unit is the match block's
+    assert data["signature"]["read"] == {"format": "jsonl", "gold_column": None, "pred_column": None, "options": {}}
+    assert data["signature"]["match"]["unit"] == "char"
     assert data["signature"]["match"]["schemes"] == ["strict", "iou"]
     lines = result.stdout.splitlines()
     assert any(line.split()[:4] == ["strict", "0.5000", "0.8", "0.6667"] for line in lines), result.stdout

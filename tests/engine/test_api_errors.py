@@ -5,6 +5,7 @@ import re
 import pytest
 
 from spacy_spanf1 import SCHEMES, evaluate_spans
+from spacy_spanf1.exceptions import SettingError
 
 GOLD = [[(0, 2, "PER")], [(1, 3, "ORG"), (4, 5, "LOC")], [(0, 1, "PER")]]
 VALID_SCHEMES = re.escape("Valid schemes: " + ", ".join(SCHEMES))
@@ -108,13 +109,13 @@ def test_unknown_scheme():
         score(schemes=["ent_type"])
 
 
-def test_schemes_none_is_a_type_error():
-    with pytest.raises(TypeError, match=rf"No 'schemes' given: name at least one scheme\. {VALID_SCHEMES}"):
+def test_schemes_none_is_a_setting_error():
+    with pytest.raises(SettingError, match=rf"No 'schemes' given: name at least one scheme\. {VALID_SCHEMES}"):
         score(schemes=None)
 
 
-def test_schemes_omitted_is_a_type_error():
-    with pytest.raises(TypeError, match=r"schemes"):
+def test_schemes_omitted_is_a_setting_error():
+    with pytest.raises(SettingError, match=r"schemes"):
         evaluate_spans(GOLD, GOLD)
 
 
@@ -190,10 +191,11 @@ def _no_schemes_calls():
 
 
 @pytest.mark.parametrize("name", list(_no_schemes_calls()))
-def test_schemes_left_out_is_a_type_error_listing_the_valid_names(name):
-    """The README's claim: leaving out `schemes` is a TypeError that lists the
-    valid names (not Python's "missing keyword argument")."""
-    with pytest.raises(TypeError, match=VALID_SCHEMES):
+def test_schemes_left_out_is_a_setting_error_listing_the_valid_names(name):
+    """The README's claim: leaving out `schemes` is a SettingError (a
+    ValueError) that lists the valid names (not Python's "missing keyword
+    argument")."""
+    with pytest.raises(SettingError, match=VALID_SCHEMES):
         _no_schemes_calls()[name]()
 
 

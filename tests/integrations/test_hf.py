@@ -18,6 +18,7 @@ from seqeval.scheme import IOB2
 import spacy_spanf1.integrations.hf
 from helpers import ROOT, python
 from spacy_spanf1 import SCHEMES, evaluate_spans, spans_from_tags
+from spacy_spanf1.exceptions import SettingError
 from spacy_spanf1.integrations.hf import make_compute_metrics
 
 NAMES = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-MISC", "I-MISC"]
@@ -399,13 +400,13 @@ def test_bad_eval_pred_object():
 @pytest.mark.parametrize(
     "kwargs,error,match",
     [
-        ({"schemes": None}, TypeError, r"No 'schemes' given: name at least one scheme. Valid schemes: strict, exact"),
+        ({"schemes": None}, SettingError, r"No 'schemes' given: name at least one scheme. Valid schemes: strict, exact"),
         ({"schemes": []}, ValueError, r"'schemes' is empty"),
         ({"schemes": ["strict", "fuzzy"]}, ValueError, r"Unknown scheme 'fuzzy' in 'schemes'"),
         ({"schemes": ["strict"], "primary": "iou"}, ValueError,
          r"primary='iou' is not one of the schemes given: strict\. Pass one of them"),
         ({"schemes": ["iou"], "iou_threshold": 1.5}, ValueError, r"'iou_threshold' must be in \(0, 1\]"),
-        ({"schemes": ["iou"], "iou": 0.5}, TypeError, r"unexpected keyword argument 'iou'"),
+        ({"schemes": ["iou"], "iou": 0.5}, SettingError, r"unexpected keyword argument 'iou'"),
         ({"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"}, ValueError,
          r"tag_mode='conll', tag_scheme='IOBES': scheme='IOBES' is only used with mode='strict'"),
         ({"schemes": ["strict"], "tag_scheme": None}, ValueError, r"tag_scheme=None: mode='strict' needs a tag scheme"),

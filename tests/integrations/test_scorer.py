@@ -12,6 +12,7 @@ from spacy.training import Example
 
 from helpers import python
 from spacy_spanf1 import SCHEMES, evaluate_spans
+from spacy_spanf1.exceptions import SettingError
 from spacy_spanf1.integrations.spacy import example_spans, make_spanf1_scorer_v1, same_tokens
 
 LABELS = ["PER", "LOC", "ORG"]
@@ -404,7 +405,7 @@ def test_evaluate_examples_span_group_equals_scorer(en_vocab):
     for scheme in SCHEMES:
         assert keys[f"spans_sc_{scheme}_counts"] == res[scheme].counts
         assert keys[f"spans_sc_{scheme}_f"] == res[scheme].f1
-    with pytest.raises(TypeError, match="Valid schemes"):
+    with pytest.raises(SettingError, match="Valid schemes"):
         evaluate_examples(examples, schemes=None)
 
 

@@ -126,10 +126,13 @@ def test_dicts_carry_scores_and_to_dict_has_every_part():
     with pytest.warns(UserWarning, match='the predicted label "B" \\(1 span\\) never occurs in the gold'):
         result = sweep(gold, pred, schemes=["strict", "iou"], bootstrap=20)
     data = result.to_dict()
-    assert set(data) == {"strict", "iou", "warnings", "signature"}
+    assert set(data) == {"sweep", "warnings", "signature"}
+    assert list(data["sweep"]) == ["strict", "iou"]
     assert data["warnings"] == ['the predicted label "B" (1 span) never occurs in the gold']
-    assert set(data["strict"]) == {"thresholds", "p", "r", "f", "ap", "best", "per_label_best", "calibration"}
-    assert data["strict"]["best"]["threshold"] == 0.5 and "interval" in data["strict"]["best"]
+    assert set(data["sweep"]["strict"]) == {"scheme", "thresholds", "p", "r", "f", "ap", "best", "per_label",
+                                            "per_label_best", "calibration"}
+    assert set(data["sweep"]["strict"]["per_label"]) == {"A", "B"}
+    assert data["sweep"]["strict"]["best"]["threshold"] == 0.5 and "interval" in data["sweep"]["strict"]["best"]
     assert data["signature"]["sweep"]["ties"] == "highest"
 
 
