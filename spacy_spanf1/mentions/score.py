@@ -274,7 +274,12 @@ def evaluate_mentions(
         gold_spans, gold_strings = _gold_documents(gold, texts, unit, wants_strings)
         bulk = _plain_answers(predicted) if unit == "char" else None
         if bulk is not None:  # every answer a list of checked pairs: grounded in one loop
-            pred_spans = spans_in_bulk(zip(texts, predicted), ground, threshold, totals)
+            try:
+                pred_spans = spans_in_bulk(zip(texts, predicted), ground, threshold, totals)
+            except ValueError:  # a tuple of more than two items: read one at a time, which names it
+                totals = dict.fromkeys(GROUNDING_COUNTS, 0)
+                bulk = None
+        if bulk is not None:
             pred_strings: List[Sequence[Mention]] = predicted
             documents = DocumentRecords(texts, bulk, list(accumulate(map(len, predicted), initial=0)),
                                         [None] * n_docs, ground, threshold)
@@ -424,20 +429,25 @@ class DocumentRecords(SequenceABC):
 
 def _plain_answers(answers: List[Any]) -> Optional[List[Mention]]:
     """The pairs of every answer, one after another, when each answer is a
-    list of (string, label) tuples of a non-blank str and a non-empty str
-    (`plain_pairs` of each), checked a column at a time over all of them;
-    None otherwise (each is then read on its own)."""
+    list of tuples of a non-blank str and a non-empty str (`plain_pairs`),
+    checked a column at a time over all of them; None otherwise (each is
+    then read on its own). A tuple of three or more items passes: unpacking
+    it in `spans_in_bulk` raises ValueError, and the answers are then read
+    one at a time."""
     if not set(map(type, answers)) <= {list}:
         return None
     flat = list(chain.from_iterable(answers))
     if not flat:
         return flat
-    if set(map(type, flat)) != {tuple} or set(map(len, flat)) != {2}:
+    if set(map(type, flat)) != {tuple}:
         return None
-    strings, labels = list(map(itemgetter(0), flat)), list(map(itemgetter(1), flat))
-    if set(map(type, strings)) != {str} or set(map(type, labels)) != {str}:
+    try:
+        strings, labels = list(map(itemgetter(0), flat)), set(map(itemgetter(1), flat))
+    except IndexError:  # a tuple of one item, or none
         return None
-    if not all(labels) or not all(strings) or any(map(str.isspace, strings)):
+    if set(map(type, strings)) != {str} or not all(strings) or any(map(str.isspace, strings)):
+        return None
+    if set(map(type, labels)) != {str} or "" in labels:
         return None
     return flat
 
@@ -583,8 +593,10 @@ def _plain_gold(docs: Sequence[Sequence[Any]], n_chars: Sequence[int]) -> bool:
         return True
     if set(map(type, flat)) != {tuple} or set(map(len, flat)) != {3}:
         return False
-    starts, ends, labels = (list(map(itemgetter(i), flat)) for i in range(3))
-    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int} or set(map(type, labels)) != {str}:
+    starts, ends = list(map(itemgetter(0), flat)), list(map(itemgetter(1), flat))
+    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+        return False
+    if set(map(type, set(map(itemgetter(2), flat)))) != {str}:  # the labels, each once
         return False
     try:
         start = numpy.array(starts, dtype=numpy.int64)
