@@ -60,8 +60,9 @@ class MentionScores:
 
     results (Dict[str, SchemeResult]): scheme -> result, in the order asked.
     grounding (Dict[str, int]): The counts of GROUNDING_COUNTS, summed.
-    documents (List[Dict[str, Any]]): Per document: its counts, the
-        grounded mentions and the parse failure (None when it parsed).
+    documents (Sequence[Dict[str, Any]]): Per document: its counts, the
+        grounded mentions and the parse failure (None when it parsed); a
+        `DocumentRecords`, which makes a document's dict when it is read.
     """
 
     results: Dict[str, SchemeResult]
@@ -718,6 +719,7 @@ def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: st
 
 
 __all__ = [
+    "DocumentRecords",
     "GROUNDING_COUNTS",
     "StringCounter",
     "MentionScores",
