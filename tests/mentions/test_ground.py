@@ -534,3 +534,15 @@ def test_the_records_are_made_when_asked_for_and_keep_the_pairs_given():
     assert view(scores.documents[1]["mentions"]) == [([(0, 3)], "exact", "grounded", False)]
     with pytest.raises(IndexError):
         scores.documents[2]
+
+
+def test_a_pair_of_three_items_in_one_answer_leaves_the_others_grounded():
+    # Answer 0 holds a triple: not a (string, label) pair, so the answer is
+    # a parse failure and predicts nothing; answer 1 grounds "Ann" at (0, 3).
+    # Gold: "Ann" (0, 3) in each: doc 0 MIS, doc 1 COR.
+    scores = evaluate_mentions([[(0, 3, "PER")], [(0, 3, "PER")]], [[("Ann", "PER", 0)], [("Ann", "PER")]],
+                               texts=["Ann met Bo.", "Ann"], schemes=["strict"])
+    assert scores.results["strict"].counts == {"cor": 1, "inc": 0, "par": 0, "mis": 1, "spu": 0}
+    assert scores.grounding == {"mentions": 1, "exact": 1, "normalized": 0, "fuzzy": 0, "not_found": 0,
+                                "duplicates": 0, "ambiguous": 0, "parse_failures": 1}
+    assert scores.documents[0]["mentions"] == [] and scores.documents[0]["parse_failure"] is not None
