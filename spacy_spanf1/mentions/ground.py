@@ -141,6 +141,8 @@ class Text:
 
     def normalized_occurrences(self, key: str) -> List[Tuple[int, int]]:
         norm, starts, ends = self.normalized
+        if type(starts) is range:  # every offset kept (`_normalize_ascii`)
+            return occurrences(norm, key)
         return [(starts[s], ends[e - 1]) for s, e in occurrences(norm, key)]
 
     def fuzzy(self, string: str, threshold: float) -> List[Tuple[int, int]]:

@@ -14,11 +14,13 @@ prediction that matches nothing (SPU, or FP under iou and overlap): it is
 scored as a span past the end of its document, where no gold span is.
 """
 import gc
+import operator
 import re
 import string as string_module
 from collections import Counter
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import accumulate, chain
 from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
 
@@ -30,7 +32,7 @@ from ..exceptions import InputError, SettingError
 from ..results import Counts, SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from ..spans import span_problem
-from .ground import GroundedMention, Text, check_fuzzy, check_mention_text, ground_in
+from .ground import GroundedMention, Text, _candidates, check_fuzzy, check_mention_text, ground_in
 from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer, plain_pairs, short_repr
 
 #: The counts of a grounding report, in the order reports list them: the
@@ -58,13 +60,14 @@ class MentionScores:
 
     results (Dict[str, SchemeResult]): scheme -> result, in the order asked.
     grounding (Dict[str, int]): The counts of GROUNDING_COUNTS, summed.
-    documents (List[Dict[str, Any]]): Per document: its counts, the
-        grounded mentions and the parse failure (None when it parsed).
+    documents (Sequence[Dict[str, Any]]): Per document: its counts, the
+        grounded mentions and the parse failure (None when it parsed); a
+        `DocumentRecords`, which makes a document's dict when it is read.
     """
 
     results: Dict[str, SchemeResult]
     grounding: Dict[str, int]
-    documents: List[Dict[str, Any]] = field(default_factory=list, repr=False)
+    documents: Sequence[Dict[str, Any]] = field(default_factory=list, repr=False)
 
 
 def string_counts(gold: Sequence[Mention], pred: Sequence[Mention], normalized: bool) -> Dict[str, PRFCounts]:
@@ -252,18 +255,13 @@ def evaluate_mentions(
             f"gold ({len(gold)}), predicted ({len(predicted)}) and texts ({len(texts)}) must hold one entry "
             "per document each", "texts",
         )
-    for k, text in enumerate(texts):
-        if type(text) is not str:
-            check_mention_text(text, f"texts[{k}]")
+    if not set(map(type, texts)) <= {str}:
+        for k, text in enumerate(texts):
+            if type(text) is not str:
+                check_mention_text(text, f"texts[{k}]")
     marked = _answer_labels(answer_labels, len(texts))
-    gold_spans: List[Sequence[Tuple[int, int, str]]] = []
-    pred_spans: List[List[Tuple[int, int, str]]] = []
-    gold_strings: List[List[Mention]] = []
-    pred_strings: List[Sequence[Mention]] = []
-    documents: List[Dict[str, Any]] = []
-    scores_duplicates = ground != "all"
-    plain: List[int] = []  # the gold documents given as spans
-    rows: List[Dict[str, int]] = []
+    n_docs = len(texts)
+    totals = dict.fromkeys(GROUNDING_COUNTS, 0)
     # A million mentions make millions of objects and no reference cycle:
     # the collector, which would walk them again and again as they pile up,
     # is off while they are made, and they are frozen (left alone by it)
@@ -274,56 +272,185 @@ def evaluate_mentions(
     frozen = False
     gc.disable()
     try:
-        for k, (gold_doc, answer, text) in enumerate(zip(gold, predicted, texts)):
-            pairs = plain_pairs(answer) if type(answer) is list else None
-            if pairs is not None:  # the common case: checked pairs, nothing placed
-                mentions, failure = pairs, None
-                grounded = ground_in(Text(text), pairs, ground, threshold)
-            else:
-                mentions, placed, failure = read_prediction(answer, text, marked[k])
-                grounded = ground_document(text, mentions, placed, ground, threshold)
-            if unit == "char":
-                row, spans = row_and_spans(grounded, len(text), scores_duplicates, failure is not None)
-            else:
-                row = grounding_row(grounded, failure is not None)
-                spans = predicted_spans(grounded, gold_doc, text, unit, scores_duplicates=scores_duplicates)
-            rows.append(row)
-            if unit == "char" and (type(gold_doc) is list or not _is_doc(gold_doc)):  # checked below, all at once
-                gold_spans.append(_span_list(gold_doc, k))
-                gold_strings.append([])
-                plain.append(k)
-            else:
-                gold_doc_spans, strings = _gold_of(gold_doc, text, unit, k, wants_strings)
-                gold_spans.append(gold_doc_spans)
-                gold_strings.append(strings)
-            pred_spans.append(spans)
-            pred_strings.append(mentions)
-            documents.append({"counts": row, "mentions": grounded,
-                              "parse_failure": None if failure is None else failure.excerpt})
-        if plain and not _plain_gold([gold_spans[k] for k in plain], [len(texts[k]) for k in plain]):
-            for k in plain:
-                gold_spans[k], _ = _gold_of(gold[k], texts[k], unit, k, False)
-        if wants_strings:
-            for k in plain:
-                text = texts[k]
-                gold_strings[k] = [(text[start:end], label) for start, end, label in gold_spans[k]]
+        gold_spans, gold_strings = _gold_documents(gold, texts, unit, wants_strings)
+        bulk = _plain_answers(predicted) if unit == "char" else None
+        if bulk is not None:  # every answer a list of checked pairs: grounded in one loop
+            try:
+                pred_spans = spans_in_bulk(zip(texts, predicted), ground, threshold, totals)
+            except ValueError:  # a tuple of more than two items: read one at a time, which names it
+                totals = dict.fromkeys(GROUNDING_COUNTS, 0)
+                bulk = None
+        if bulk is not None:
+            pred_strings: List[Sequence[Mention]] = predicted
+            documents = DocumentRecords(texts, bulk, list(accumulate(map(len, predicted), initial=0)),
+                                        [None] * n_docs, ground, threshold)
+        else:
+            documents, pred_spans, pred_strings = _read_one_by_one(
+                predicted, texts, gold, marked, unit, ground, threshold, totals
+            )
         if freezing:
             gc.freeze()
             frozen = True
     finally:
         if collecting:
             gc.enable()
-    totals = {name: sum(map(itemgetter(name), rows)) for name in GROUNDING_COUNTS}
     try:
         span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
     finally:
         if frozen:
             gc.unfreeze()
     results: Dict[str, SchemeResult] = {}
-    string_part = string_results(gold_strings, pred_strings, names)
+    string_part = string_results(gold_strings, pred_strings, names) if wants_strings else {}
     for name in names:
         results[name] = span_results[name] if name in span_results else string_part[name]
     return MentionScores(results, totals, documents)
+
+
+def _read_one_by_one(predicted: List[Any], texts: List[str], gold: List[Any], marked: List[Optional[str]], unit: str,
+                     ground: str, threshold: Optional[float],
+                     totals: Dict[str, int]) -> Tuple["DocumentRecords", List[Any], List[Sequence[Mention]]]:
+    """The predicted documents read one at a time (some answer is not a
+    list of checked pairs): (their records, their spans, their pairs); the
+    grounding counts added to `totals`. The documents of checked pairs in
+    char unit are still grounded in one loop, their records made later."""
+    n_docs = len(texts)
+    pred_spans: List[Any] = [None] * n_docs
+    pred_strings: List[Sequence[Mention]] = [()] * n_docs
+    made: List[Optional[Dict[str, Any]]] = [None] * n_docs
+    flat: List[Mention] = []
+    bounds = [0]
+    deferred: List[int] = []
+    for k, (answer, text) in enumerate(zip(predicted, texts)):
+        pairs = plain_pairs(answer) if type(answer) is list else None
+        if pairs is not None and unit == "char":
+            deferred.append(k)
+            flat.extend(pairs)
+            bounds.append(len(flat))
+            pred_strings[k] = pairs
+            continue
+        bounds.append(len(flat))
+        if pairs is not None:
+            mentions, failure = pairs, None
+            grounded = ground_in(Text(text), pairs, ground, threshold)
+        else:
+            mentions, placed, failure = read_prediction(answer, text, marked[k])
+            grounded = ground_document(text, mentions, placed, ground, threshold)
+        if unit == "char":
+            row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None)
+        else:
+            row = grounding_row(grounded, failure is not None)
+            spans = predicted_spans(grounded, gold[k], text, unit, scores_duplicates=ground != "all")
+        for name in GROUNDING_COUNTS:
+            totals[name] += row[name]
+        pred_spans[k], pred_strings[k] = spans, mentions
+        made[k] = {"counts": row, "mentions": grounded, "parse_failure": None if failure is None else failure.excerpt}
+    found = spans_in_bulk(((texts[k], pred_strings[k]) for k in deferred), ground, threshold, totals)
+    for k, spans in zip(deferred, found):
+        pred_spans[k] = spans
+    return DocumentRecords(texts, flat, bounds, made, ground, threshold), pred_spans, pred_strings
+
+
+def _gold_documents(gold: List[Any], texts: List[str], unit: str,
+                    wants_strings: bool) -> Tuple[List[Sequence[Tuple[int, int, str]]], List[List[Mention]]]:
+    """The gold documents' spans (in the unit), checked, and their (text,
+    label) pairs (only when wants_strings)."""
+    n_docs = len(texts)
+    gold_strings: List[List[Mention]] = [[] for _ in range(n_docs)] if wants_strings else []
+    if unit == "char" and set(map(type, gold)) <= {list}:  # the common case: all checked below, at once
+        gold_spans: List[Sequence[Tuple[int, int, str]]] = list(gold)
+        plain: Sequence[int] = range(n_docs)
+    else:
+        gold_spans, plain = [], []
+        for k, (gold_doc, text) in enumerate(zip(gold, texts)):
+            if unit == "char" and (type(gold_doc) is list or not _is_doc(gold_doc)):  # checked below, all at once
+                gold_spans.append(_span_list(gold_doc, k))
+                plain.append(k)
+            else:
+                gold_doc_spans, strings = _gold_of(gold_doc, text, unit, k, wants_strings)
+                gold_spans.append(gold_doc_spans)
+                if wants_strings:
+                    gold_strings[k] = strings
+    if plain and not _plain_gold([gold_spans[k] for k in plain], [len(texts[k]) for k in plain]):
+        for k in plain:
+            gold_spans[k], _ = _gold_of(gold[k], texts[k], unit, k, False)
+    if wants_strings:
+        for k in plain:
+            text = texts[k]
+            gold_strings[k] = [(text[start:end], label) for start, end, label in gold_spans[k]]
+    return gold_spans, gold_strings
+
+
+class DocumentRecords(SequenceABC):
+    """`MentionScores.documents`: per document, a dict of its grounding
+    counts ("counts", those of GROUNDING_COUNTS), its grounded mentions
+    ("mentions") and its parse failure ("parse_failure": None when it
+    parsed). A document given as checked (string, label) pairs has its dict
+    made when it is first asked for, by grounding the pairs again: grounding
+    is deterministic, so they are the records that were scored, and a
+    caller that reads none of a million does not pay for making them."""
+
+    def __init__(self, texts: List[str], pairs: List[Mention], bounds: List[int],
+                 made: List[Optional[Dict[str, Any]]], ground: str, threshold: Optional[float]) -> None:
+        self._texts = texts
+        self._pairs = pairs  # of all the deferred documents, one after another
+        self._bounds = bounds  # document k's pairs are pairs[bounds[k]:bounds[k + 1]]
+        self._made = made
+        self._ground = ground
+        self._threshold = threshold
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        k = operator.index(index)
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(f"document {index} of {len(self)}")
+        found = self._made[k]
+        if found is None:
+            pairs = self._pairs[self._bounds[k] : self._bounds[k + 1]]
+            grounded = ground_in(Text(self._texts[k]), pairs, self._ground, self._threshold)
+            found = self._made[k] = {"counts": grounding_row(grounded, False), "mentions": grounded,
+                                     "parse_failure": None}
+        return found
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, (DocumentRecords, list)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<DocumentRecords of {len(self)} documents>"
+
+
+def _plain_answers(answers: List[Any]) -> Optional[List[Mention]]:
+    """The pairs of every answer, one after another, when each answer is a
+    list of tuples of a non-blank str and a non-empty str (`plain_pairs`),
+    checked a column at a time over all of them; None otherwise (each is
+    then read on its own). A tuple of three or more items passes: unpacking
+    it in `spans_in_bulk` raises ValueError, and the answers are then read
+    one at a time."""
+    if not set(map(type, answers)) <= {list}:
+        return None
+    flat = list(chain.from_iterable(answers))
+    if not flat:
+        return flat
+    if set(map(type, flat)) != {tuple}:
+        return None
+    try:
+        strings, labels = list(map(itemgetter(0), flat)), set(map(itemgetter(1), flat))
+    except IndexError:  # a tuple of one item, or none
+        return None
+    if set(map(type, strings)) != {str} or not all(strings) or any(map(str.isspace, strings)):
+        return None
+    if set(map(type, labels)) != {str} or "" in labels:
+        return None
+    return flat
 
 
 _METHOD, _AMBIGUOUS = itemgetter(3), itemgetter(5)
@@ -358,6 +485,106 @@ def row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicat
     return row, spans
 
 
+def spans_in_bulk(documents: Iterable[Tuple[str, Sequence[Mention]]], ground: str, threshold: Optional[float],
+                  totals: Dict[str, int]) -> List[List[Tuple[int, int, str]]]:
+    """The spans of `row_and_spans(ground_in(...))` of each (text, checked
+    pairs) document in char unit, without making its records, and its
+    grounding counts added to `totals`: the common mention (its string
+    found once, as it is, listed once) costs two finds, a dictionary entry
+    and its span; the others are grounded as `ground_in` grounds them."""
+    ordered, every = ground == "ordered", ground == "all"
+    mentions = normalized = fuzzy = not_found = duplicates = ambiguous = 0
+    out: List[List[Tuple[int, int, str]]] = []
+    for text, pairs in documents:
+        find = text.find
+        spans: List[Tuple[int, int, str]] = []
+        append = spans.append
+        mentions += len(pairs)
+        # a string found as it is -> None (one occurrence) or its candidates
+        exact: Dict[str, Optional[List[Tuple[int, int]]]] = {}
+        repeats: Dict[str, int] = {}  # how often a string of several occurrences was listed
+        unplaced: List[str] = []  # the labels of the mentions without a place, in order
+        doc: Optional[Text] = None
+        for string, label in pairs:
+            if string in exact:  # listed again
+                candidates = exact[string]
+                if candidates is not None:
+                    ambiguous += 1
+                    k = repeats.get(string, 1)
+                    repeats[string] = k + 1
+                    if ordered and k < len(candidates):
+                        start, end = candidates[k]
+                        append((start, end, label))
+                        continue
+                duplicates += 1
+                if not every:
+                    unplaced.append(label)
+                continue
+            start = find(string)
+            if start >= 0:
+                end = start + len(string)
+                following = find(string, end)
+                if following < 0:  # the common case: one occurrence
+                    exact[string] = None
+                    append((start, end, label))
+                    continue
+                candidates = [(start, end)]
+                while following >= 0:
+                    end = following + len(string)
+                    candidates.append((following, end))
+                    following = find(string, end)
+                exact[string] = candidates
+                ambiguous += 1
+                if every:
+                    spans.extend([(start, end, label) for start, end in candidates])
+                else:
+                    start, end = candidates[0]
+                    append((start, end, label))
+                continue
+            if doc is None:
+                doc = Text(text)
+                other: Dict[Any, Any] = {}
+                listed: Dict[Any, Any] = {}
+            key, candidates = _candidates(doc, string, threshold, other)
+            if not candidates:
+                not_found += 1
+                unplaced.append(label)
+                continue
+            k = listed.get(key, 0)
+            listed[key] = k + 1
+            if len(candidates) > 1:
+                ambiguous += 1
+            if k == 0:
+                if every:
+                    spans.extend([(start, end, label) for start, end in candidates])
+                else:
+                    start, end = candidates[0]
+                    append((start, end, label))
+            elif ordered and k < len(candidates):
+                start, end = candidates[k]
+                append((start, end, label))
+            else:
+                duplicates += 1
+                if not every:
+                    unplaced.append(label)
+                continue
+            if key[0] == "normalized":
+                normalized += 1
+            else:
+                fuzzy += 1
+        if unplaced:
+            end = len(text)
+            for label in unplaced:
+                append((end + 1, end + 2, label))
+                end += 2
+        out.append(spans)
+    for name, count in (("mentions", mentions), ("normalized", normalized), ("fuzzy", fuzzy),
+                        ("not_found", not_found), ("duplicates", duplicates), ("ambiguous", ambiguous)):
+        totals[name] += count
+    totals["exact"] += mentions - normalized - fuzzy - not_found - duplicates
+    return out
+
+
 def _plain_gold(docs: Sequence[Sequence[Any]], n_chars: Sequence[int]) -> bool:
     """Whether every span of these gold documents is a (start, end, label)
     tuple of int, int and str with 0 <= start < end <= its text's length
@@ -369,8 +596,10 @@ def _plain_gold(docs: Sequence[Sequence[Any]], n_chars: Sequence[int]) -> bool:
         return True
     if set(map(type, flat)) != {tuple} or set(map(len, flat)) != {3}:
         return False
-    starts, ends, labels = (list(map(itemgetter(i), flat)) for i in range(3))
-    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int} or set(map(type, labels)) != {str}:
+    starts, ends = list(map(itemgetter(0), flat)), list(map(itemgetter(1), flat))
+    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+        return False
+    if set(map(type, set(map(itemgetter(2), flat)))) != {str}:  # the labels, each once
         return False
     try:
         start = numpy.array(starts, dtype=numpy.int64)
@@ -492,6 +721,7 @@ def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: st
 
 
 __all__ = [
+    "DocumentRecords",
     "GROUNDING_COUNTS",
     "StringCounter",
     "MentionScores",

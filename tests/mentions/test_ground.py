@@ -457,3 +457,92 @@ def test_the_report_sums_over_documents():
                                schemes=["strict"])
     assert scores.grounding == {"mentions": 5, "exact": 3, "normalized": 0, "fuzzy": 0, "not_found": 1,
                                 "duplicates": 1, "ambiguous": 4, "parse_failures": 0}
+
+
+# --------------------------------------------------------------------------
+# evaluate_mentions grounds checked pairs in one loop, without records
+# --------------------------------------------------------------------------
+
+
+def mixed_corpus(n_docs=300, seed=7):
+    """Documents with every kind of mention: strings found once or several
+    times, listed once or again (under one label or another), case and
+    whitespace variants, misspellings (fuzzy), strings not in the text."""
+    import random
+
+    rng = random.Random(seed)
+    words = ["Ann", "Bob", "Rome", "ann", "New York", "Paris", "Oslo", "Cy"]
+    texts, answers = [], []
+    for _ in range(n_docs):
+        tokens = [rng.choice(words) for _ in range(rng.randint(0, 12))]
+        text = " ".join(tokens) + rng.choice(["", ".", "  Rome", " \tann"])
+        listed = []
+        for _ in range(rng.randint(0, 8)):
+            string = rng.choice(words + ["ANN", "new  york", "Pariss", "Lima", "ROME "])
+            listed.append((string, rng.choice(["PER", "LOC"])))
+        texts.append(text)
+        answers.append(listed)
+    return texts, answers
+
+
+@pytest.mark.parametrize("ground", ["ordered", "first", "all"])
+@pytest.mark.parametrize("fuzzy", [None, 0.8])
+def test_the_bulk_grounding_is_ground_mentions_document_by_document(ground, fuzzy):
+    # The reference is the documented path one document at a time:
+    # ground_mentions' records, their counts (grounding_row) and their
+    # spans in char unit (row_and_spans: a mention without a place past
+    # the text); evaluate_mentions must give the same counts, the same
+    # records and the same strict scores.
+    from spacy_spanf1 import evaluate_spans
+    from spacy_spanf1.mentions.score import GROUNDING_COUNTS, grounding_row, row_and_spans
+
+    texts, answers = mixed_corpus()
+    gold = [[] for _ in texts]
+    records = [ground_mentions(text, listed, ground=ground, fuzzy=fuzzy) for text, listed in zip(texts, answers)]
+    rows = [grounding_row(grounded, False) for grounded in records]
+    spans = [row_and_spans(grounded, len(text), ground != "all", False)[1] for grounded, text in zip(records, texts)]
+    assert sum(row["duplicates"] for row in rows) and sum(row["ambiguous"] for row in rows)
+    assert sum(row["normalized"] for row in rows) and sum(row["not_found"] for row in rows)
+    if fuzzy:
+        assert sum(row["fuzzy"] for row in rows)
+    scores = evaluate_mentions(gold, answers, texts=texts, schemes=["strict"], ground=ground, fuzzy=fuzzy)
+    assert scores.grounding == {name: sum(row[name] for row in rows) for name in GROUNDING_COUNTS}
+    assert [doc["counts"] for doc in scores.documents] == rows
+    assert [doc["mentions"] for doc in scores.documents] == records
+    expected = evaluate_spans(gold, spans, schemes=["strict"], unit="char")["strict"]
+    assert scores.results["strict"].totals == expected.totals
+    # one answer read on its own (a string) leaves the others to the bulk loop: the same figures
+    one_by_one = evaluate_mentions(gold, [repr(answers[0])] + answers[1:], texts=texts, schemes=["strict"],
+                                   ground=ground, fuzzy=fuzzy)
+    assert one_by_one.grounding == scores.grounding
+    assert [doc["counts"] for doc in one_by_one.documents] == rows
+    assert one_by_one.results["strict"].totals == expected.totals
+
+
+def test_the_records_are_made_when_asked_for_and_keep_the_pairs_given():
+    # "Ann met Ann." "Ann" at (0, 3) and (8, 11); "Bob" not found.
+    texts = ["Ann met Ann.", "Bob"]
+    answers = [[("Ann", "PER"), ("Bob", "PER")], [("Bob", "PER")]]
+    scores = evaluate_mentions([[], []], answers, texts=texts, schemes=["strict"])
+    answers[0].clear()  # the caller's lists are the caller's: the records were made of a copy
+    assert len(scores.documents) == 2
+    first = scores.documents[0]
+    assert view(first["mentions"]) == [([(0, 3)], "exact", "grounded", True), ([], None, "not_found", False)]
+    assert first["counts"]["not_found"] == 1 and first["parse_failure"] is None
+    assert scores.documents[-2] is first  # made once
+    assert scores.documents[1:] == [scores.documents[1]]
+    assert view(scores.documents[1]["mentions"]) == [([(0, 3)], "exact", "grounded", False)]
+    with pytest.raises(IndexError):
+        scores.documents[2]
+
+
+def test_a_pair_of_three_items_in_one_answer_leaves_the_others_grounded():
+    # Answer 0 holds a triple: not a (string, label) pair, so the answer is
+    # a parse failure and predicts nothing; answer 1 grounds "Ann" at (0, 3).
+    # Gold: "Ann" (0, 3) in each: doc 0 MIS, doc 1 COR.
+    scores = evaluate_mentions([[(0, 3, "PER")], [(0, 3, "PER")]], [[("Ann", "PER", 0)], [("Ann", "PER")]],
+                               texts=["Ann met Bo.", "Ann"], schemes=["strict"])
+    assert scores.results["strict"].counts == {"cor": 1, "inc": 0, "par": 0, "mis": 1, "spu": 0}
+    assert scores.grounding == {"mentions": 1, "exact": 1, "normalized": 0, "fuzzy": 0, "not_found": 0,
+                                "duplicates": 0, "ambiguous": 0, "parse_failures": 1}
+    assert scores.documents[0]["mentions"] == [] and scores.documents[0]["parse_failure"] is not None
