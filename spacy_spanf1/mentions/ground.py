@@ -353,7 +353,7 @@ def ground_in(
             spans = list(candidates) if every else [candidates[0]]
             append(_record(GroundedMention, (string, label, spans, "exact", "grounded", True)))
             continue
-        key, candidates = _candidates(doc, string, threshold, other)
+        key, candidates = mention_candidates(doc, string, threshold, other)
         if not candidates:
             append(_record(GroundedMention, (string, label, [], None, "not_found", False)))
             continue
@@ -371,7 +371,7 @@ def ground_in(
     return out
 
 
-def _candidates(
+def mention_candidates(
     doc: Text, string: str, threshold: Optional[float], cache: Dict[Tuple[str, str], List[Tuple[int, int]]]
 ) -> Tuple[Tuple[str, str], List[Tuple[int, int]]]:
     """(grounding key, candidate occurrences) of a string exact search did

@@ -32,7 +32,7 @@ from ..exceptions import InputError, SettingError
 from ..results import Counts, SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from ..spans import span_problem
-from .ground import GroundedMention, Text, _candidates, check_fuzzy, check_mention_text, ground_in
+from .ground import GroundedMention, Text, check_fuzzy, check_mention_text, ground_in, mention_candidates
 from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer, plain_pairs, short_repr
 
 #: The counts of a grounding report, in the order reports list them: the
@@ -545,7 +545,7 @@ def spans_in_bulk(documents: Iterable[Tuple[str, Sequence[Mention]]], ground: st
                 doc = Text(text)
                 other: Dict[Any, Any] = {}
                 listed: Dict[Any, Any] = {}
-            key, candidates = _candidates(doc, string, threshold, other)
+            key, candidates = mention_candidates(doc, string, threshold, other)
             if not candidates:
                 not_found += 1
                 unplaced.append(label)
