@@ -4,7 +4,7 @@ A span is `Span(start, end, label)` with an exclusive end. Reading spans
 out of spaCy objects lives in `integrations/spacy.py`.
 """
 from numbers import Integral
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, TypeGuard, Union
+from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeGuard, Union
 
 import numpy
 from .settings import UNITS
@@ -129,13 +129,28 @@ def check_spans(
     limit, see span_problem). RETURNS (Optional[int]): the index of the
     first bad span, None when every span is fine. Only when one is bad are
     the spans looked at one by one (span_problem then says what is wrong)."""
+    return checked_offsets(starts, ends, labels, limits, empty_label=empty_label)[0]
+
+
+def checked_offsets(
+    starts: Sequence[Any],
+    ends: Sequence[Any],
+    labels: Sequence[Any],
+    limits: Any = None,  # a sequence of ints, or an integer array
+    *,
+    empty_label: bool = True,
+) -> Tuple[Optional[int], Optional[numpy.ndarray], Optional[numpy.ndarray]]:
+    """`check_spans`, and the offsets it read on the way, for a caller that
+    needs them as arrays next: (the index of the first bad span or None,
+    starts, ends), the arrays int64 when every span is fine, else None."""
     n = len(starts)
     if not n:
-        return None
+        empty = numpy.zeros(0, dtype=numpy.int64)
+        return None, empty, empty
     ok = all_ints(starts) and all_ints(ends)
     if ok:
         label_types = set(map(type, labels))
-        ok = label_types == {str} and (empty_label or "" not in set(labels))
+        ok = label_types == {str} and (empty_label or "" not in labels)
     if ok:
         try:
             start = numpy.fromiter(starts, dtype=numpy.int64, count=n)
@@ -148,12 +163,12 @@ def check_spans(
                 bad |= end > numpy.asarray(limits, dtype=numpy.int64)
             ok = not bad.any()
     if ok:
-        return None
+        return None, start, end
     for i in range(n):
         limit = None if limits is None else limits[i]
         if span_problem(starts[i], ends[i], labels[i], limit=limit, empty_label=empty_label) is not None:
-            return i
-    return None
+            return i, None, None
+    return None, None, None
 
 
 def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[0]) -> List[Span]:

@@ -36,6 +36,10 @@ Counts = Union[SemEvalCounts, PRFCounts]
 #: Documents scored together.
 BATCH_SIZE = 4096
 
+#: How `SpanScorer._plain_side` reads (start, end, label) off a span tuple, and off a span dict.
+_TUPLE_COLUMNS: Tuple[Any, ...] = (itemgetter(0), itemgetter(1), itemgetter(2))
+_DICT_COLUMNS: Tuple[Any, ...] = (itemgetter("start"), itemgetter("end"), itemgetter("label"))
+
 
 class SpanScorer:
     """Accumulates every requested scheme over documents.
@@ -238,22 +242,32 @@ class SpanScorer:
                 self._rows[scheme].append(table)
 
     def _plain_side(self, docs: Sequence[Any]) -> Optional[Side]:
-        """The spans of plain (start, end, label) tuples, checked, sorted and
-        with identical spans once, on arrays; None when the input is of
-        another form or has a bad span (read span by span then)."""
+        """The spans of plain (start, end, label) tuples or {"start", "end",
+        "label"} dicts (other keys ignored, as `read_span` ignores them),
+        checked, sorted and with identical spans once, on arrays; None when
+        the input is of another form or has a bad span (read span by span
+        then, which says what is wrong)."""
         try:
             lengths = [len(d) for d in docs]
             flat = list(chain.from_iterable(docs))
-            if set(map(len, flat)) - {3}:
+            if flat and type(flat[0]) is dict:
+                if set(map(type, flat)) != {dict}:
+                    return None
+                columns = _DICT_COLUMNS
+            elif set(map(len, flat)) - {3}:
                 return None
-            starts = list(map(itemgetter(0), flat))
-            ends = list(map(itemgetter(1), flat))
-            labels = list(map(itemgetter(2), flat))
+            else:
+                columns = _TUPLE_COLUMNS
+            starts, ends, labels = (list(map(column, flat)) for column in columns)
         except (TypeError, KeyError):
             return None
         if not (all_ints(starts) and all_ints(ends)):
             return None
-        if any(type(label) is not str for label in set(labels).difference(self._label_ids)):
+        try:
+            new_labels = set(labels).difference(self._label_ids)
+        except TypeError:  # an unhashable label
+            return None
+        if any(type(label) is not str for label in new_labels):
             return None
         start = numpy.array(starts, dtype=numpy.int64)
         end = numpy.array(ends, dtype=numpy.int64)

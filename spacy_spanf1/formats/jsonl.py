@@ -15,7 +15,7 @@ both needs one, unique in its file.
 
 Lines are read about a megabyte at a time (`base.read_line_blocks`) and
 parsed with srsly; the spans of a block are checked at once
-(`spans.check_spans`).
+(`spans.checked_offsets`).
 """
 import json
 from itertools import repeat
@@ -26,7 +26,7 @@ import numpy
 import srsly
 
 from ..registry import formats
-from ..spans import Span, check_spans, is_int, span_problem
+from ..spans import Span, checked_offsets, is_int, span_problem
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .offsets import check_text_mismatch, place_spans
@@ -124,6 +124,8 @@ def record_meta(record: Dict[str, Any]) -> Dict[str, Any]:
     return meta
 
 
+#: srsly's parser without its wrapper (a line of "-" parses to 0, not a dict).
+_json_loads = srsly.ujson.loads
 #: The fields of a span object, gathered in C.
 _SPAN_FIELDS = itemgetter("start", "end", "label")
 #: Fields that are not metadata: a record with no other has meta {}.
@@ -152,7 +154,12 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
     for lineno, line in block:
         if not line or line.isspace():
             continue  # blank lines are not records
-        record = _record(line, path, lineno)
+        try:
+            record = _json_loads(line)
+        except ValueError:
+            record = None
+        if type(record) is not dict:  # or not JSON: `_record` says what it is
+            record = _record(line, path, lineno)
         if "answer" in record or "_input_hash" in record:
             _prodigy_error(record, path, lineno)
         text = record.get("text")
@@ -188,7 +195,8 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
-        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=record_key(record),
+        key = record_key(record) if "id" in record else None
+        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=key,
                              source=source, notes=notes or EMPTY, scores=scores))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
@@ -220,14 +228,15 @@ def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:
     sorted and unique already."""
     starts, ends, labels = zip(*flat)
     span_limits = numpy.repeat(numpy.array(limits, dtype=numpy.int64), sizes)
-    bad = check_spans(starts, ends, labels, span_limits, empty_label=False)
+    bad, start, end = checked_offsets(starts, ends, labels, span_limits, empty_label=False)
     if bad is not None:
         k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
         lineno = docs[k].line
         record = _record(block[lineno - block[0][0]][1], path, lineno)
         _span_error(limits[k], record["spans"], unit, path, lineno)
-    start = numpy.array(starts, dtype=numpy.int64)
-    end = numpy.array(ends, dtype=numpy.int64)
+    if start is None or end is None:  # fine spans the quick check could not take
+        start = numpy.array(starts, dtype=numpy.int64)
+        end = numpy.array(ends, dtype=numpy.int64)
     doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
     same = doc_of[1:] == doc_of[:-1]
     return set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())

@@ -85,6 +85,28 @@ def test_label_not_a_string(label, kind):
         score(gold, GOLD)
 
 
+@pytest.mark.parametrize("shape", ["tuple", "dict"])
+def test_unhashable_label_is_named_like_any_other(shape):
+    span = (0, 1, ["PER"]) if shape == "tuple" else {"start": 0, "end": 1, "label": ["PER"]}
+    with pytest.raises(
+        ValueError, match=r"Span 0 of pred document 1 has a label of type list \(\['PER'\]\)\. Labels are strings"
+    ):
+        score(GOLD, [GOLD[0], [span], []])
+
+
+def test_bad_dict_span_after_good_ones_is_named():
+    """A list of dict spans is read on arrays; one bad span among them is
+    still named with its document and index, and what is valid."""
+    pred = [[{"start": 0, "end": 2, "label": "PER"}], [{"start": 1, "end": 3, "label": "ORG"}],
+            [{"start": 0, "end": 1, "label": "PER"}, {"start": True, "end": 2, "label": "LOC"}]]
+    with pytest.raises(ValueError, match=r"Span 1 of pred document 2 has non-integer offsets: start=True, end=2"):
+        score(GOLD, pred)
+    pred[2][1] = {"start": 1, "end": 2, "label": "LOC", "kb_id": "Q1"}
+    pred[1].append({"start": 4, "label": "LOC"})
+    with pytest.raises(ValueError, match=r"Span 1 of pred document 1 lacks 'end'.*keys 'start', 'end' and 'label'"):
+        score(GOLD, pred)
+
+
 def test_offsets_not_integers():
     with pytest.raises(ValueError, match=r"Span 0 of gold document 0 has non-integer offsets: start=0\.5, end=2.*integers"):
         score([[(0.5, 2, "PER")], [], []], GOLD)

@@ -2,9 +2,11 @@
 confusion and errors, on documents with and without self-overlapping spans."""
 import random
 
+import numpy
 import pytest
 
 from spacy_spanf1 import SCHEMES, evaluate_spans
+from spacy_spanf1.engine import scorer as scorer_module
 from spacy_spanf1.engine.scorer import SpanScorer
 from spacy_spanf1.spans import read_doc_spans
 
@@ -79,11 +81,71 @@ def test_batched_equals_per_document_on_rows_errors_and_outcomes(settings, overl
 
 
 def test_plain_input_path_equals_span_by_span_path():
-    """Tuples go through the array reader; dicts through read_span. Same result."""
+    """Tuples and dicts go through the array reader; a mix of both through
+    read_span. Same result."""
     gold, pred = corpus(99, 500, overlapping=True)
     as_dicts = [[{"start": s, "end": e, "label": lab} for s, e, lab in doc] for doc in pred]
+    mixed = [list(doc) + [{"start": 0, "end": 1, "label": "A"}] for doc in pred]
     by_tuples = evaluate_spans(gold, pred, schemes=list(SCHEMES))
     by_dicts = evaluate_spans(gold, as_dicts, schemes=list(SCHEMES))
+    by_tuples_mixed = evaluate_spans(gold, [list(doc) + [(0, 1, "A")] for doc in pred], schemes=list(SCHEMES))
+    by_mixed = evaluate_spans(gold, mixed, schemes=list(SCHEMES))
     for scheme in SCHEMES:
         assert by_tuples[scheme].totals == by_dicts[scheme].totals
         assert by_tuples[scheme].per_label == by_dicts[scheme].per_label
+        assert by_tuples_mixed[scheme].totals == by_mixed[scheme].totals
+        assert by_tuples_mixed[scheme].per_label == by_mixed[scheme].per_label
+
+
+def user_shapes(seed, n):
+    """The documents of `corpus`, read span by span (the reference), and
+    the same spans as a user may give them: shuffled, some twice, as
+    tuples, numpy-integer tuples, dicts and dicts with one more key."""
+    rng = random.Random(seed)
+    gold, pred = corpus(seed, n, overlapping=True)
+    shuffled = []
+    for doc in pred:
+        doc = list(doc) + [span for span in doc if rng.random() < 0.2]
+        rng.shuffle(doc)
+        shuffled.append(doc)
+    shapes = {
+        "tuples": shuffled,
+        "numpy ints": [[(numpy.int32(s), numpy.int64(e), lab) for s, e, lab in doc] for doc in shuffled],
+        "dicts": [[{"label": lab, "end": e, "start": s} for s, e, lab in doc] for doc in shuffled],
+        "dicts with kb_id": [[{"start": s, "end": e, "label": lab, "kb_id": "Q5"} for s, e, lab in doc]
+                             for doc in shuffled],
+    }
+    reference = [read_doc_spans(doc, "pred", i) for i, doc in enumerate(shuffled)]
+    return gold, reference, shapes
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=["default", "min_overlap", "low", "labels", "extreme"])
+def test_every_plain_shape_equals_span_by_span_reading(settings):
+    gold, reference, shapes = user_shapes(5, 300)
+    expected = SpanScorer(list(SCHEMES), per_doc=True, keep_outcomes=True, batch_size=97, **settings)
+    for g, p in zip(gold, reference):
+        expected.add(g, p)
+    expected = expected.results()
+    for name, pred in shapes.items():
+        scorer = SpanScorer(list(SCHEMES), per_doc=True, keep_outcomes=True, batch_size=97, **settings)
+        scorer.add_many(gold, pred)
+        got = scorer.results()
+        for scheme in SCHEMES:
+            assert got[scheme].totals == expected[scheme].totals, (name, scheme)
+            assert got[scheme].per_label == expected[scheme].per_label, (name, scheme)
+            assert got[scheme].per_doc.tolist() == expected[scheme].per_doc.tolist(), (name, scheme)
+            assert got[scheme].outcomes == expected[scheme].outcomes, (name, scheme)
+        assert got["iou"].confusion == expected["iou"].confusion, name
+
+
+def test_dict_spans_are_read_on_arrays_not_span_by_span(monkeypatch):
+    """Documents of dict spans in which no side overlaps itself never go
+    through the span-by-span reader (it takes ten times as long)."""
+    def span_by_span(*args, **kwargs):
+        raise AssertionError("read span by span")
+
+    monkeypatch.setattr(scorer_module, "read_doc_spans", span_by_span)
+    gold, pred = corpus(3, 200, overlapping=False)
+    as_dicts = [[{"start": s, "end": e, "label": lab, "kb_id": None} for s, e, lab in doc] for doc in pred]
+    result = evaluate_spans(gold, as_dicts, schemes=["strict", "iou"])
+    assert result["strict"].totals == evaluate_spans(gold, pred, schemes=["strict", "iou"])["strict"].totals
