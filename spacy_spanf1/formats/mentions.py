@@ -24,7 +24,7 @@ from bisect import bisect_left, bisect_right
 from functools import partial
 from itertools import islice
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from ..mentions.ground import Text, check_fuzzy, mention_candidates, mention_problem
 from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
@@ -323,7 +323,7 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
     examples, from the positions of its mentions of each kind."""
     found: Notes = {}
     if row["exact"]:
-        others = set()
+        others: Set[int] = set()
         for kind in ("grounded_normalized", "grounded_fuzzy", "not_found", "duplicates"):
             others.update(kinds.get(kind, ()))
         if others:
