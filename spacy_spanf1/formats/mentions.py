@@ -309,11 +309,16 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
         append((end, end + 1, label))
         unplaced[end] = (string, status)
         end += 1
-    counts = {kind: len(kinds.get(kind, ())) for kind in _ODD_KINDS}
-    row = {"mentions": len(pairs), "normalized": counts["grounded_normalized"], "fuzzy": counts["grounded_fuzzy"],
+    n = len(pairs)
+    if not kinds:  # the common document: every mention exact
+        row = {"mentions": n, "exact": n, "normalized": 0, "fuzzy": 0, "not_found": 0, "duplicates": 0,
+               "ambiguous": 0, "parse_failures": 0}
+        return spans, row, kinds
+    counts = {kind: len(kinds[kind]) if kind in kinds else 0 for kind in _ODD_KINDS}
+    row = {"mentions": n, "exact": n - sum(counts.values()) + counts["ambiguous"],
+           "normalized": counts["grounded_normalized"], "fuzzy": counts["grounded_fuzzy"],
            "not_found": counts["not_found"], "duplicates": counts["duplicates"], "ambiguous": counts["ambiguous"],
            "parse_failures": 0}
-    row["exact"] = len(pairs) - sum(counts.values()) + counts["ambiguous"]
     return spans, row, kinds
 
 
@@ -321,20 +326,30 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
                     where: str) -> Notes:
     """`_notes` of a document grounded by `ground_noted`: the same counts and
     examples, from the positions of its mentions of each kind."""
+    prefix = where + ": "
     found: Notes = {}
     if row["exact"]:
         others: Set[int] = set()
         for kind in ("grounded_normalized", "grounded_fuzzy", "not_found", "duplicates"):
-            others.update(kinds.get(kind, ()))
+            if kind in kinds:
+                others.update(kinds[kind])
         if others:
-            positions: Iterator[int] = islice((k for k in range(len(pairs)) if k not in others), NOTE_EXAMPLES)
+            positions: List[int] = []
+            for k in range(len(pairs)):
+                if k not in others:
+                    positions.append(k)
+                    if len(positions) == NOTE_EXAMPLES:
+                        break
+            examples = [pairs[k] for k in positions]
         else:
-            positions = iter(range(min(NOTE_EXAMPLES, len(pairs))))
-        found["grounded_exact"] = note(row["exact"], [f"{where}: {pairs[k][0]!r} ({pairs[k][1]})" for k in positions])
+            examples = pairs[:NOTE_EXAMPLES]
+        found["grounded_exact"] = {"count": row["exact"],
+                                   "examples": [f"{prefix}{string!r} ({label})" for string, label in examples]}
     for kind in _ODD_KINDS:
         if kind in kinds:
             listed = kinds[kind]
-            found[kind] = note(len(listed), [f"{where}: {pairs[k][0]!r} ({pairs[k][1]})" for k in listed[:NOTE_EXAMPLES]])
+            found[kind] = {"count": len(listed),
+                           "examples": [f"{prefix}{pairs[k][0]!r} ({pairs[k][1]})" for k in listed[:NOTE_EXAMPLES]]}
     return found
 
 
