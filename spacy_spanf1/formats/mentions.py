@@ -340,7 +340,7 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
                     positions.append(k)
                     if len(positions) == NOTE_EXAMPLES:
                         break
-            examples = [pairs[k] for k in positions]
+            examples: Sequence[Tuple[str, str]] = [pairs[k] for k in positions]
         else:
             examples = pairs[:NOTE_EXAMPLES]
         found["grounded_exact"] = {"count": row["exact"],
