@@ -123,7 +123,18 @@ def _number(value: Any) -> Any:
 
 
 def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Document]:
+    # Records without an id pair in file order, and the notes of the file
+    # then keep the first NOTE_EXAMPLES examples of each kind in that order
+    # (`PairStats.add_notes`): `room` counts the examples each kind still
+    # takes, and a document past them counts its kinds without describing
+    # their mentions. Records with ids may pair in another order: all
+    # examples are kept (room None).
+    room: Optional[Dict[str, int]] = None
+    first = True
     for lineno, record in json_lines(path):
+        key = record_key(record)
+        if first:
+            room, first = ({} if key is None else None), False
         text = record_text(record, "text", "the record", path, lineno)
         where = f"line {lineno}"
         if "mentions" in record:
@@ -146,15 +157,20 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         if isinstance(answer, list):  # checked pairs: nothing to parse, grounded without records
             mentions = answer
             spans, row, kinds = ground_noted(text, mentions, ground, threshold, unplaced)
-            notes = _notes_of_kinds(mentions, row, kinds, where)
+            notes = _notes_of_kinds(mentions, row, kinds, where, room)
         else:
             mentions, placed, failure = read_prediction(answer, text, label)
             grounded = ground_document(text, mentions, placed, ground, threshold)
             row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None, unplaced)
             notes = _notes(grounded, row, failure, where)
+            if room is not None:
+                for kind, noted in notes.items():
+                    left = room.get(kind, NOTE_EXAMPLES)
+                    del noted["examples"][left:]
+                    room[kind] = left - len(noted["examples"])
         meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
         yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno,
-                       key=record_key(record), source=str(path),
+                       key=key, source=str(path),
                        notes=notes or EMPTY, strings=list(mentions), unplaced=unplaced or None)
 
 
@@ -323,12 +339,18 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
 
 
 def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds: Dict[str, List[int]],
-                    where: str) -> Notes:
+                    where: str, room: Optional[Dict[str, int]] = None) -> Notes:
     """`_notes` of a document grounded by `ground_noted`: the same counts and
-    examples, from the positions of its mentions of each kind."""
+    examples, from the positions of its mentions of each kind; with `room`
+    (kind -> the examples the file's notes still take, NOTE_EXAMPLES for a
+    kind not in it), only as many examples as each kind still takes, and
+    room is updated."""
     prefix = where + ": "
     found: Notes = {}
-    if row["exact"]:
+    limit = NOTE_EXAMPLES if room is None else room.get("grounded_exact", NOTE_EXAMPLES)
+    if row["exact"] and not limit:
+        found["grounded_exact"] = {"count": row["exact"], "examples": []}
+    elif row["exact"]:
         others: Set[int] = set()
         for kind in ("grounded_normalized", "grounded_fuzzy", "not_found", "duplicates"):
             if kind in kinds:
@@ -338,18 +360,23 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
             for k in range(len(pairs)):
                 if k not in others:
                     positions.append(k)
-                    if len(positions) == NOTE_EXAMPLES:
+                    if len(positions) == limit:
                         break
             examples: Sequence[Tuple[str, str]] = [pairs[k] for k in positions]
         else:
-            examples = pairs[:NOTE_EXAMPLES]
+            examples = pairs[:limit]
         found["grounded_exact"] = {"count": row["exact"],
                                    "examples": [f"{prefix}{string!r} ({label})" for string, label in examples]}
+        if room is not None:
+            room["grounded_exact"] = limit - len(examples)
     for kind in _ODD_KINDS:
         if kind in kinds:
             listed = kinds[kind]
+            limit = NOTE_EXAMPLES if room is None else room.get(kind, NOTE_EXAMPLES)
             found[kind] = {"count": len(listed),
-                           "examples": [f"{prefix}{pairs[k][0]!r} ({pairs[k][1]})" for k in listed[:NOTE_EXAMPLES]]}
+                           "examples": [f"{prefix}{pairs[k][0]!r} ({pairs[k][1]})" for k in listed[:limit]]}
+            if room is not None:
+                room[kind] = limit - len(found[kind]["examples"])
     return found
 
 

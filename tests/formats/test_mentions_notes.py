@@ -67,3 +67,33 @@ def test_grounding_without_records_gives_what_the_records_give(ground, threshold
         assert fast_row == row and unplaced == unplaced_of_records, (text, pairs)
         notes, fast_notes = _notes(grounded, row, None, "line 1"), _notes_of_kinds(pairs, fast_row, kinds, "line 1")
         assert fast_notes == notes and list(fast_notes) == list(notes), (text, pairs)
+
+
+def test_a_file_in_order_describes_only_the_examples_its_notes_keep(tmp_path):
+    # Eight documents, each with one mention not in its text. Records without
+    # an id pair in file order, and the corpus keeps the first five examples
+    # of a kind: the reader describes the mentions of lines 1-5 and counts
+    # those of lines 6-8 without describing them.
+    records = [{"text": f"Ann {i}", "mentions": [["Zed", "PER"]]} for i in range(8)]
+    docs = read(tmp_path, records)
+    assert [doc.notes["not_found"]["count"] for doc in docs] == [1] * 8
+    assert [len(doc.notes["not_found"]["examples"]) for doc in docs] == [1] * 5 + [0] * 3
+    assert docs[4].notes["not_found"]["examples"] == ["line 5: 'Zed' (PER)"]
+
+
+def test_keyed_documents_keep_every_example_for_the_gold_order(tmp_path):
+    # With ids the documents pair in the gold's order, here the reverse of the
+    # file's: the examples kept are those of ids 7 to 3 (lines 8 to 4), which
+    # a reader that stopped describing after its first five lines would lose.
+    from spacy_spanf1.api import compare_files
+
+    gold = write_jsonl(tmp_path / "gold.jsonl",
+                       [{"id": i, "text": f"Ann {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}]}
+                        for i in reversed(range(8))])
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"id": i, "text": f"Ann {i}", "mentions": [["Zed", "PER"]]}
+                                                 for i in range(8)])
+    docs = read(tmp_path, [{"id": i, "text": f"Ann {i}", "mentions": [["Zed", "PER"]]} for i in range(8)])
+    assert [len(doc.notes["not_found"]["examples"]) for doc in docs] == [1] * 8
+    scores = compare_files(gold, pred, schemes="strict", format="mentions")
+    assert scores.notes["pred"]["not_found"] == {
+        "count": 8, "examples": [f"line {n}: 'Zed' (PER)" for n in (8, 7, 6, 5, 4)]}
