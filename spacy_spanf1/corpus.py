@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optio
 from .engine.outcomes import ERROR_KINDS, SpanError
 from .engine.scorer import BATCH_SIZE, SpanScorer
 from .mentions.score import StringCounter
-from .notes import InsideWords, inside_word_warnings, label_warnings
+from .notes import InsideWords, inside_word_warnings, label_warnings, quoted, spans_counted
 from .exceptions import InputError, PathLike, SettingError
 from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from .formats.base import formats_taking, gc_paused
@@ -543,7 +543,7 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
                 listed = ", ".join(sorted(found)) or "none"
                 listed = _listed(sorted(found)) or "none"
                 raise InputError(
-                    f"the label {_quoted(label)} occurs in neither {scores.sources[0]} nor {scores.sources[1]}. "
+                    f"the label {quoted(label)} occurs in neither {scores.sources[0]} nor {scores.sources[1]}. "
                     f"Labels found: {listed}",
                     setting="labels",
                 )
@@ -556,13 +556,13 @@ _SPAN_COUNTING = ("strict", "exact", "partial", "type", "overlap")
 
 def _span_groups(scores: CorpusScores) -> str:
     """The gold's span groups with their spans: '"sc" (1,234 spans), ...'."""
-    return ", ".join(f"{_quoted(key)} ({n:,} span{'' if n == 1 else 's'})" for key, n in scores.span_groups.items())
+    return ", ".join(f"{quoted(key)} ({spans_counted(n)})" for key, n in scores.span_groups.items())
 
 
 def _spans_key_hint(scores: CorpusScores) -> str:
     """spans_key= the largest span group of the gold."""
     largest = max(scores.span_groups, key=lambda key: (scores.span_groups[key], key))
-    return f"spans_key={_quoted(largest)}"
+    return f"spans_key={quoted(largest)}"
 
 
 def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, ...]:
@@ -610,7 +610,7 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
             side, twin = ("prediction", "gold") if other is gold else ("gold", "prediction")
             case = [seen for seen in scores.labels_seen if seen != label and seen.casefold() == label.casefold()]
             hint = f"; the {twin} has {_listed(case)}" if case else ""
-            found.append(f"the label {_quoted(label)} of 'labels' occurs only in the {side}{hint}")
+            found.append(f"the label {quoted(label)} of 'labels' occurs only in the {side}{hint}")
     found.extend(inside_word_warnings(scores.inside_words))
     return tuple(found)
 
@@ -620,14 +620,8 @@ def _case_twins(labels: Sequence[str], others: Sequence[str]) -> bool:
     return any(label.casefold() in folded for label in labels)
 
 
-def _quoted(value: str) -> str:
-    """Data (a label) in a message, in double quotes (a setting's name is in
-    single quotes, which the command line turns into its flag)."""
-    return '"' + value.replace('"', '\\"') + '"'
-
-
 def _listed(labels: Sequence[str]) -> str:
-    return ", ".join(_quoted(label) for label in labels)
+    return ", ".join(quoted(label) for label in labels)
 
 
 # --------------------------------------------------------------------------

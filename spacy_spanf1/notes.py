@@ -163,7 +163,8 @@ def closest_label(label: str, others: Iterable[str]) -> Optional[str]:
     return by_folded[close[0]] if close else None
 
 
-def _spans(n: int) -> str:
+def spans_counted(n: int) -> str:
+    """"1 span", "1,234 spans"."""
     return f"{n} span" if n == 1 else f"{n:,} spans"
 
 
@@ -180,7 +181,7 @@ def one_sided_labels(counts: Mapping[str, int], others: Iterable[str], *, lone: 
     alone = sorted((label for label in counts if label not in others), key=lambda label: (-counts[label], label))
     found = []
     for label in alone[:LABELS_LISTED]:
-        text = lone.format(label=quoted(label), spans=_spans(counts[label]))
+        text = lone.format(label=quoted(label), spans=spans_counted(counts[label]))
         near = closest_label(label, others)
         if near is not None:
             text += "; " + closest.format(label=quoted(near))
@@ -188,7 +189,7 @@ def one_sided_labels(counts: Mapping[str, int], others: Iterable[str], *, lone: 
     left = alone[LABELS_LISTED:]
     if left:
         shown = ", ".join(quoted(label) for label in left[:LABELS_LISTED]) + (", …" if len(left) > LABELS_LISTED else "")
-        found.append(rest.format(n=len(left), spans=_spans(sum(counts[label] for label in left))) + f": {shown}")
+        found.append(rest.format(n=len(left), spans=spans_counted(sum(counts[label] for label in left))) + f": {shown}")
     return found
 
 
@@ -213,7 +214,7 @@ def label_warnings(gold: Mapping[str, int], pred: Mapping[str, int]) -> List[str
         near = closest_label(label, pred)
         if near in pred_only and (label, near) not in paired and renamed < LABELS_LISTED:
             renamed += 1
-            found.append(f"the gold label {quoted(label)} ({_spans(gold[label])}) is never predicted; closest "
+            found.append(f"the gold label {quoted(label)} ({spans_counted(gold[label])}) is never predicted; closest "
                          f"predicted label {quoted(near)}, which never occurs in the gold")
     return found
 
