@@ -26,7 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..mentions.ground import Text, check_fuzzy, mention_candidates, mention_problem
+from ..mentions.ground import NOTED_KINDS, check_fuzzy, ground_noted, mention_problem, noted_row
 from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
 from ..mentions.score import ground_document, read_prediction, row_and_spans
 from ..notes import Notes, note
@@ -156,7 +156,8 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         unplaced: Dict[int, Any] = {}
         if isinstance(answer, list):  # checked pairs: nothing to parse, grounded without records
             mentions = answer
-            spans, row, kinds = ground_noted(text, mentions, ground, threshold, unplaced)
+            spans, kinds = ground_noted(text, mentions, ground, threshold, unplaced)
+            row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()})
             notes = _notes_of_kinds(mentions, row, kinds, where, room)
         else:
             mentions, placed, failure = read_prediction(answer, text, label)
@@ -230,114 +231,6 @@ def _notes(grounded: List[Any], row: Dict[str, int], failure: Any, where: str) -
     return found
 
 
-#: The kinds of mention a document's notes give examples of, other than
-#: grounded_exact (the mentions none of these but ambiguous), in the order
-#: of the notes.
-_ODD_KINDS = ("grounded_normalized", "grounded_fuzzy", "not_found", "duplicates", "ambiguous")
-
-
-def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, threshold: Optional[float],
-                 unplaced: Dict[int, Any]) -> Tuple[List[Tuple[int, int, str]], Dict[str, int], Dict[str, List[int]]]:
-    """`row_and_spans(ground_in(...))` of one document's checked pairs in
-    char unit, without a record a mention (as `spans_in_bulk` grounds a
-    corpus): (its spans, its grounding row, and the positions in `pairs`
-    of the mentions of each kind of `_ODD_KINDS`, in order), `unplaced`
-    filled. A mention of none of the first four kinds is exact: the common
-    one (its string found once, as it is, listed once) costs two finds, a
-    dictionary entry and its span."""
-    ordered, every = ground == "ordered", ground == "all"
-    find = text.find
-    spans: List[Tuple[int, int, str]] = []
-    append = spans.append
-    kinds: Dict[str, List[int]] = {}
-    # a string found as it is -> None (one occurrence) or its candidates
-    exact: Dict[str, Optional[List[Tuple[int, int]]]] = {}
-    repeats: Dict[str, int] = {}  # how often a string of several occurrences was listed
-    without_place: List[Tuple[str, str, str]] = []  # (string, label, status), in order
-    doc: Optional[Text] = None
-    for position, (string, label) in enumerate(pairs):
-        if string in exact:  # listed again
-            candidates = exact[string]
-            if candidates is not None:
-                kinds.setdefault("ambiguous", []).append(position)
-                k = repeats.get(string, 1)
-                repeats[string] = k + 1
-                if ordered and k < len(candidates):
-                    start, end = candidates[k]
-                    append((start, end, label))
-                    continue
-            kinds.setdefault("duplicates", []).append(position)
-            if not every:
-                without_place.append((string, label, "duplicate"))
-            continue
-        start = find(string)
-        if start >= 0:
-            end = start + len(string)
-            following = find(string, end)
-            if following < 0:  # the common case: one occurrence
-                exact[string] = None
-                append((start, end, label))
-                continue
-            candidates = [(start, end)]
-            while following >= 0:
-                end = following + len(string)
-                candidates.append((following, end))
-                following = find(string, end)
-            exact[string] = candidates
-            kinds.setdefault("ambiguous", []).append(position)
-            if every:
-                spans.extend([(start, end, label) for start, end in candidates])
-            else:
-                start, end = candidates[0]
-                append((start, end, label))
-            continue
-        if doc is None:
-            doc = Text(text)
-            other: Dict[Any, Any] = {}
-            listed: Dict[Any, Any] = {}
-        key, candidates = mention_candidates(doc, string, threshold, other)
-        if not candidates:
-            kinds.setdefault("not_found", []).append(position)
-            without_place.append((string, label, "not_found"))
-            continue
-        k = listed.get(key, 0)
-        listed[key] = k + 1
-        if len(candidates) > 1:
-            kinds.setdefault("ambiguous", []).append(position)
-        if k == 0:
-            if every:
-                spans.extend([(start, end, label) for start, end in candidates])
-            else:
-                start, end = candidates[0]
-                append((start, end, label))
-        elif ordered and k < len(candidates):
-            start, end = candidates[k]
-            append((start, end, label))
-        else:
-            kinds.setdefault("duplicates", []).append(position)
-            if not every:
-                without_place.append((string, label, "duplicate"))
-            continue
-        kinds.setdefault("grounded_normalized" if key[0] == "normalized" else "grounded_fuzzy", []).append(position)
-    end = len(text)
-    for string, label, status in without_place:
-        end += 1
-        append((end, end + 1, label))
-        unplaced[end] = (string, status)
-        end += 1
-    n = len(pairs)
-    if not kinds:  # the common document: every mention exact
-        row = {"mentions": n, "exact": n, "normalized": 0, "fuzzy": 0, "not_found": 0, "duplicates": 0,
-               "ambiguous": 0, "parse_failures": 0}
-        return spans, row, kinds
-    counts = {kind: len(kinds[kind]) if kind in kinds else 0 for kind in _ODD_KINDS}
-    row = {"mentions": n, "exact": n - sum(counts.values()) + counts["ambiguous"],
-           "normalized": counts["grounded_normalized"], "fuzzy": counts["grounded_fuzzy"],
-           "not_found": counts["not_found"], "duplicates": counts["duplicates"], "ambiguous": counts["ambiguous"],
-           "parse_failures": 0}
-    return spans, row, kinds
-
-
 def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds: Dict[str, List[int]],
                     where: str, room: Optional[Dict[str, int]] = None) -> Notes:
     """`_notes` of a document grounded by `ground_noted`: the same counts and
@@ -369,7 +262,7 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
                                    "examples": [f"{prefix}{string!r} ({label})" for string, label in examples]}
         if room is not None:
             room["grounded_exact"] = limit - len(examples)
-    for kind in _ODD_KINDS:
+    for kind in NOTED_KINDS:
         if kind in kinds:
             listed = kinds[kind]
             limit = NOTE_EXAMPLES if room is None else room.get(kind, NOTE_EXAMPLES)

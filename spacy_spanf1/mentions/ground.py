@@ -23,7 +23,7 @@ candidate is not found; one with more than one candidate is ambiguous.
 import re
 import unicodedata
 from functools import cache
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..exceptions import InputError, SettingError
 from ..settings import GROUNDINGS, check_choice
@@ -390,3 +390,117 @@ def mention_candidates(
         if cache[fuzzy_key]:
             return fuzzy_key, cache[fuzzy_key]
     return ("exact", string), []
+
+
+#: The kinds of mention a document's notes give examples of, other than
+#: grounded_exact (the mentions none of these but ambiguous), in the order
+#: of the notes.
+NOTED_KINDS = ("grounded_normalized", "grounded_fuzzy", "not_found", "duplicates", "ambiguous")
+
+
+def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, threshold: Optional[float],
+                 unplaced: Dict[int, Any]) -> Tuple[List[Tuple[int, int, str]], Dict[str, List[int]]]:
+    """The spans of `row_and_spans(ground_in(...))` of one document's
+    checked pairs in char unit, without a record a mention (the mentions
+    reader's documents, and `score.spans_in_bulk`, which grounds a corpus),
+    and the positions in `pairs` of the mentions of each kind of
+    `NOTED_KINDS`, in order (its grounding row: `noted_row`); `unplaced`
+    filled. A mention of none of the first four kinds is exact: the common
+    one (its string found once, as it is, listed once) costs two finds, a
+    dictionary entry and its span."""
+    ordered, every = ground == "ordered", ground == "all"
+    find = text.find
+    spans: List[Tuple[int, int, str]] = []
+    append = spans.append
+    kinds: Dict[str, List[int]] = {}
+    # a string found as it is -> None (one occurrence) or its candidates
+    exact: Dict[str, Optional[List[Tuple[int, int]]]] = {}
+    repeats: Dict[str, int] = {}  # how often a string of several occurrences was listed
+    without_place: List[Tuple[str, str, str]] = []  # (string, label, status), in order
+    doc: Optional[Text] = None
+    for position, (string, label) in enumerate(pairs):
+        if string in exact:  # listed again
+            candidates = exact[string]
+            if candidates is not None:
+                kinds.setdefault("ambiguous", []).append(position)
+                k = repeats.get(string, 1)
+                repeats[string] = k + 1
+                if ordered and k < len(candidates):
+                    start, end = candidates[k]
+                    append((start, end, label))
+                    continue
+            kinds.setdefault("duplicates", []).append(position)
+            if not every:
+                without_place.append((string, label, "duplicate"))
+            continue
+        start = find(string)
+        if start >= 0:
+            end = start + len(string)
+            following = find(string, end)
+            if following < 0:  # the common case: one occurrence
+                exact[string] = None
+                append((start, end, label))
+                continue
+            candidates = [(start, end)]
+            while following >= 0:
+                end = following + len(string)
+                candidates.append((following, end))
+                following = find(string, end)
+            exact[string] = candidates
+            kinds.setdefault("ambiguous", []).append(position)
+            if every:
+                spans.extend([(start, end, label) for start, end in candidates])
+            else:
+                start, end = candidates[0]
+                append((start, end, label))
+            continue
+        if doc is None:
+            doc = Text(text)
+            other: Dict[Any, Any] = {}
+            listed: Dict[Any, Any] = {}
+        key, candidates = mention_candidates(doc, string, threshold, other)
+        if not candidates:
+            kinds.setdefault("not_found", []).append(position)
+            without_place.append((string, label, "not_found"))
+            continue
+        k = listed.get(key, 0)
+        listed[key] = k + 1
+        if len(candidates) > 1:
+            kinds.setdefault("ambiguous", []).append(position)
+        if k == 0:
+            if every:
+                spans.extend([(start, end, label) for start, end in candidates])
+            else:
+                start, end = candidates[0]
+                append((start, end, label))
+        elif ordered and k < len(candidates):
+            start, end = candidates[k]
+            append((start, end, label))
+        else:
+            kinds.setdefault("duplicates", []).append(position)
+            if not every:
+                without_place.append((string, label, "duplicate"))
+            continue
+        kinds.setdefault("grounded_normalized" if key[0] == "normalized" else "grounded_fuzzy", []).append(position)
+    end = len(text)
+    for string, label, status in without_place:
+        end += 1
+        append((end, end + 1, label))
+        unplaced[end] = (string, status)
+        end += 1
+    return spans, kinds
+
+
+def noted_row(n: int, counts: Mapping[str, int]) -> Dict[str, int]:
+    """The grounding row of n checked pairs grounded by `ground_noted`, from
+    the number of mentions of each kind it found (kind -> count; a kind of
+    none may be left out): a mention of none of the first four kinds is
+    exact."""
+    if not counts:  # the common document: every mention exact
+        return {"mentions": n, "exact": n, "normalized": 0, "fuzzy": 0, "not_found": 0, "duplicates": 0,
+                "ambiguous": 0, "parse_failures": 0}
+    counts = {kind: counts.get(kind, 0) for kind in NOTED_KINDS}
+    return {"mentions": n, "exact": n - sum(counts.values()) + counts["ambiguous"],
+            "normalized": counts["grounded_normalized"], "fuzzy": counts["grounded_fuzzy"],
+            "not_found": counts["not_found"], "duplicates": counts["duplicates"], "ambiguous": counts["ambiguous"],
+            "parse_failures": 0}

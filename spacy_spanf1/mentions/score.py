@@ -32,7 +32,7 @@ from ..exceptions import InputError, SettingError
 from ..results import Counts, SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
 from ..spans import span_problem
-from .ground import GroundedMention, Text, check_fuzzy, check_mention_text, ground_in, mention_candidates
+from .ground import NOTED_KINDS, GroundedMention, Text, check_fuzzy, check_mention_text, ground_in, ground_noted, noted_row
 from .parse import Markup, Mention, ParseFailure, mentions_of_record, parse_answer, plain_pairs, short_repr
 
 #: The counts of a grounding report, in the order reports list them: the
@@ -488,100 +488,22 @@ def row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicat
 def spans_in_bulk(documents: Iterable[Tuple[str, Sequence[Mention]]], ground: str, threshold: Optional[float],
                   totals: Dict[str, int]) -> List[List[Tuple[int, int, str]]]:
     """The spans of `row_and_spans(ground_in(...))` of each (text, checked
-    pairs) document in char unit, without making its records, and its
-    grounding counts added to `totals`: the common mention (its string
-    found once, as it is, listed once) costs two finds, a dictionary entry
-    and its span; the others are grounded as `ground_in` grounds them."""
-    ordered, every = ground == "ordered", ground == "all"
-    mentions = normalized = fuzzy = not_found = duplicates = ambiguous = 0
+    pairs) document in char unit, grounded without records
+    (`ground.ground_noted`), and their grounding counts added to `totals`
+    once every document is grounded (a pair of the wrong length raises
+    ValueError first)."""
     out: List[List[Tuple[int, int, str]]] = []
+    mentions = 0
+    noted = dict.fromkeys(NOTED_KINDS, 0)
     for text, pairs in documents:
-        find = text.find
-        spans: List[Tuple[int, int, str]] = []
-        append = spans.append
-        mentions += len(pairs)
-        # a string found as it is -> None (one occurrence) or its candidates
-        exact: Dict[str, Optional[List[Tuple[int, int]]]] = {}
-        repeats: Dict[str, int] = {}  # how often a string of several occurrences was listed
-        unplaced: List[str] = []  # the labels of the mentions without a place, in order
-        doc: Optional[Text] = None
-        for string, label in pairs:
-            if string in exact:  # listed again
-                candidates = exact[string]
-                if candidates is not None:
-                    ambiguous += 1
-                    k = repeats.get(string, 1)
-                    repeats[string] = k + 1
-                    if ordered and k < len(candidates):
-                        start, end = candidates[k]
-                        append((start, end, label))
-                        continue
-                duplicates += 1
-                if not every:
-                    unplaced.append(label)
-                continue
-            start = find(string)
-            if start >= 0:
-                end = start + len(string)
-                following = find(string, end)
-                if following < 0:  # the common case: one occurrence
-                    exact[string] = None
-                    append((start, end, label))
-                    continue
-                candidates = [(start, end)]
-                while following >= 0:
-                    end = following + len(string)
-                    candidates.append((following, end))
-                    following = find(string, end)
-                exact[string] = candidates
-                ambiguous += 1
-                if every:
-                    spans.extend([(start, end, label) for start, end in candidates])
-                else:
-                    start, end = candidates[0]
-                    append((start, end, label))
-                continue
-            if doc is None:
-                doc = Text(text)
-                other: Dict[Any, Any] = {}
-                listed: Dict[Any, Any] = {}
-            key, candidates = mention_candidates(doc, string, threshold, other)
-            if not candidates:
-                not_found += 1
-                unplaced.append(label)
-                continue
-            k = listed.get(key, 0)
-            listed[key] = k + 1
-            if len(candidates) > 1:
-                ambiguous += 1
-            if k == 0:
-                if every:
-                    spans.extend([(start, end, label) for start, end in candidates])
-                else:
-                    start, end = candidates[0]
-                    append((start, end, label))
-            elif ordered and k < len(candidates):
-                start, end = candidates[k]
-                append((start, end, label))
-            else:
-                duplicates += 1
-                if not every:
-                    unplaced.append(label)
-                continue
-            if key[0] == "normalized":
-                normalized += 1
-            else:
-                fuzzy += 1
-        if unplaced:
-            end = len(text)
-            for label in unplaced:
-                append((end + 1, end + 2, label))
-                end += 2
+        spans, kinds = ground_noted(text, pairs, ground, threshold, {})
         out.append(spans)
-    for name, count in (("mentions", mentions), ("normalized", normalized), ("fuzzy", fuzzy),
-                        ("not_found", not_found), ("duplicates", duplicates), ("ambiguous", ambiguous)):
-        totals[name] += count
-    totals["exact"] += mentions - normalized - fuzzy - not_found - duplicates
+        mentions += len(pairs)
+        for kind, positions in kinds.items():
+            noted[kind] += len(positions)
+    row = noted_row(mentions, noted)
+    for name in GROUNDING_COUNTS:
+        totals[name] += row[name]
     return out
 
 
