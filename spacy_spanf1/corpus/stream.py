@@ -21,16 +21,16 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
-from .engine.outcomes import ERROR_KINDS, SpanError
-from .engine.scorer import BATCH_SIZE, SpanScorer
-from .mentions.score import StringCounter
-from .notes import InsideWords, inside_word_warnings, label_warnings, quoted, spans_counted
-from .exceptions import InputError, PathLike, SettingError
-from .formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
-from .formats.base import formats_taking, gc_paused
-from .results import CorpusScores, ErrorCounts, count_errors, errors_of, parts_by_doc
-from .signature import make_signature
-from .settings import (
+from ..engine.outcomes import ERROR_KINDS, SpanError
+from ..engine.scorer import BATCH_SIZE, SpanScorer
+from ..mentions.score import StringCounter
+from ..notes import InsideWords, inside_word_warnings, label_warnings, quoted, spans_counted
+from ..exceptions import InputError, PathLike, SettingError
+from ..formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
+from ..formats.base import formats_taking, gc_paused
+from ..results.scores import CorpusScores, ErrorCounts, count_errors, errors_of, parts_by_doc
+from ..signature import make_signature
+from ..settings import (
     ATTRIBUTES,
     DOC_ATTRIBUTES,
     UNITS,
@@ -716,8 +716,8 @@ def pipeline_pairs(
     """
     from tqdm import tqdm
 
-    from .formats.docbin import DOCBIN, doc_document
-    from .formats.pairing import pair_documents
+    from ..formats.docbin import DOCBIN, doc_document
+    from ..formats.pairing import pair_documents
 
     unit = match.unit or UNITS[0]
     kept_refs: deque = deque()

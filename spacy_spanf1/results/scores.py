@@ -15,12 +15,12 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
-from .engine.counts import PRFCounts, SemEvalCounts
-from .engine.metrics import mean
-from .engine.outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from .notes import grounding_report, merge_inside_words, merge_notes
-from .settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES, SKIPPED_NAMES, UNITS
-from .signature import Signature, make_signature, signature_text, spacy_version  # noqa: F401 (report pages import signature_text from here)
+from ..engine.counts import PRFCounts, SemEvalCounts
+from ..engine.metrics import mean
+from ..engine.outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
+from ..notes import grounding_report, merge_inside_words, merge_notes
+from ..settings import NOTE_EXAMPLES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES, SKIPPED_NAMES, UNITS
+from ..signature import Signature, make_signature, signature_text, spacy_version  # noqa: F401 (report pages import signature_text from here)
 
 __all__ = ["CorpusScores", "ErrorCounts", "SchemeResult", "Signature", "make_signature"]
 
