@@ -28,7 +28,9 @@ from ..notes import InsideWords, inside_word_warnings, label_warnings, quoted, s
 from ..exceptions import InputError, PathLike, SettingError
 from ..formats import DocPair, Pairs, PairStats, get_format, infer_format, open_pairs
 from ..formats.base import formats_taking, gc_paused
-from ..results.scores import CorpusScores, ErrorCounts, count_errors, errors_of, parts_by_doc
+from ..engine.result import count_errors, errors_of, parts_by_doc
+from ..results.errors import ErrorCounts
+from ..results.scores import CorpusScores
 from ..signature import make_signature
 from ..settings import (
     ATTRIBUTES,
