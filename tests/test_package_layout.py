@@ -12,6 +12,8 @@
   (`formats.base.Format`), never probed with `getattr`, and no code outside
   `formats/` tells formats apart by their names;
 - `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
+- no module is over 450 lines but the scorer's one loop (`engine/scorer.py`):
+  a longer one is split by job;
 - ruff and mypy, as pyproject.toml configures them, find nothing (`make lint`).
 """
 import ast
@@ -286,6 +288,19 @@ def test_no_format_name_is_compared_outside_the_formats():
             continue
         found += [(name, line, code) for line, code in format_name_comparisons(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+#: The most lines a module of the package holds.
+MOST_LINES = 450
+#: The modules allowed more: the scorer keeps its one loop over documents whole.
+LONGER = ("engine/scorer.py",)
+
+
+def test_no_module_is_over_450_lines():
+    lines = {str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
+             for path, _ in MODULES.values()}
+    assert set(LONGER) <= set(lines) and len(lines) > 50 and sum(lines.values()) > 10000  # the check sees the package
+    assert {name: n for name, n in sorted(lines.items()) if n > MOST_LINES and name not in LONGER} == {}
 
 
 def test_import_is_light():
