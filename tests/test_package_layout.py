@@ -6,6 +6,7 @@
 - the defaults of the settings are written once, in `settings.py`;
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
+- the engine imports nothing above it (settings, exceptions, spans only);
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
 - readers hand on what they found as typed fields of the Document, not as
   `meta` keys; formats are asked through their declared capabilities
@@ -177,6 +178,21 @@ def test_distributed_does_not_import_the_front_doors():
     for name in MODULES:
         if name.startswith("spacy_spanf1.distributed"):
             assert not {t for t in graph[name] if t == "spacy_spanf1.api" or t.startswith("spacy_spanf1.cli")}, name
+
+
+#: What the engine stands on: the modules below it (its results are its own, `engine.result`).
+BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.exceptions", "spacy_spanf1.spans")
+
+
+def test_the_engine_imports_nothing_above_it():
+    graph = edges()
+    engine = [name for name in MODULES if name.startswith("spacy_spanf1.engine")]
+    assert "spacy_spanf1.engine.result" in engine and "spacy_spanf1.engine.result" in graph["spacy_spanf1.engine.scorer"]
+    found = {name: sorted(t for t in graph[name] if not t.startswith("spacy_spanf1.engine") and t not in BELOW_THE_ENGINE)
+             for name in engine}
+    assert {name: targets for name, targets in found.items() if targets} == {}
+    for name in BELOW_THE_ENGINE:  # and those import none of the package's layers
+        assert graph[name] <= set(BELOW_THE_ENGINE), name
 
 
 #: The modules that put a page together from the widgets of html/.
