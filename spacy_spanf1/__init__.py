@@ -5,7 +5,7 @@ from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.outcomes import SpanError
 from .engine.scorer import SpanScorer, evaluate_spans
 from .exceptions import InputError, SettingError
-from .results import SchemeResult
+from .engine.result import SchemeResult
 from .settings import SCHEMES, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags

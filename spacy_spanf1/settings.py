@@ -14,55 +14,79 @@ objects. A setting is checked once, when its object is built: a bad value
 raises `SettingError` naming the setting, the value and what is valid.
 
 The names that settings choose from (schemes, units, tests, interval
-methods, breakdown attributes) are listed here too, in the order messages
-list them: the only lists of them.
+methods, breakdown attributes) and the checks of single values are in
+`values.py` (the only lists of them); every one of their names can be
+imported from here too.
 """
 import dataclasses
 import numbers
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Type, TypeVar, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 from .exceptions import SettingError
+from .values import (
+    ATTRIBUTES,
+    DOC_ATTRIBUTES,
+    GROUNDINGS,
+    METHODS,
+    MISSING_PRED,
+    O_TOKENS,
+    SCHEMES,
+    SEMEVAL_SCHEMES,
+    SPAN_ATTRIBUTES,
+    STRING_SCHEMES,
+    TESTS,
+    TEXT_MISMATCH,
+    UNITS,
+    check_beta,
+    check_choice,
+    check_count,
+    check_fraction,
+    check_labels,
+    check_n_resamples,
+    check_name,
+    check_open_fraction,
+    check_schemes,
+    check_seed,
+    check_unit,
+    comma_list,
+)
 
 __all__ = [
-    "ATTRIBUTES",
     "AgreementSettings",
     "AnalysisSettings",
+    "ATTRIBUTES",
     "DOC_ATTRIBUTES",
-    "METHODS",
+    "GROUNDINGS",
     "MatchSettings",
+    "METHODS",
+    "MISSING_PRED",
     "O_TOKENS",
     "ReadSettings",
     "RunSettings",
     "SCHEMES",
     "SEMEVAL_SCHEMES",
-    "STRING_SCHEMES",
     "SPAN_ATTRIBUTES",
+    "STRING_SCHEMES",
     "TESTS",
+    "TEXT_MISMATCH",
     "UNITS",
+    "check_beta",
+    "check_choice",
+    "check_count",
+    "check_fraction",
+    "check_labels",
+    "check_name",
+    "check_n_resamples",
+    "check_open_fraction",
+    "check_schemes",
+    "check_seed",
+    "check_unit",
+    "comma_list",
     "default_of",
     "split_keywords",
 ]
 
-#: Every scheme, in the order tables list them. The only list of names.
-SCHEMES: Tuple[str, ...] = ("strict", "exact", "partial", "type", "iou", "overlap")
-#: The schemes that count as SemEval-2013 does (COR INC PAR MIS SPU); the
-#: others count TP FP FN.
-SEMEVAL_SCHEMES: Tuple[str, ...] = SCHEMES[:4]
-#: The schemes that compare (string, label) pairs, not offsets: they need
-#: the documents' texts (files, pipelines, `evaluate_mentions`), never the
-#: primary scheme. `strings`: multisets (unitxt's NER metric);
-#: `strings_normalized`: sets after the SQuAD normalization (UniversalNER).
-STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
-UNITS: Tuple[str, ...] = ("token", "char")
-#: Paired tests and bootstrap interval methods.
-TESTS: Tuple[str, ...] = ("randomization", "bootstrap")
-METHODS: Tuple[str, ...] = ("percentile", "BCa")
-#: Breakdown attributes: of spans, of documents (any other name is a
-#: metadata field of the documents).
-SPAN_ATTRIBUTES: Tuple[str, ...] = ("span_length", "label")
-DOC_ATTRIBUTES: Tuple[str, ...] = ("doc_length", "density")
-ATTRIBUTES: Tuple[str, ...] = SPAN_ATTRIBUTES + DOC_ATTRIBUTES
 
 #: Statistics defaults (the bootstrap, the paired tests and the scorer's
 #: intervals all take these).
@@ -78,151 +102,9 @@ SKIPPED_NAMES = 5
 #: ... and at most this many examples of each note of the readers (span
 #: texts that disagree with their offsets, documents missing a side).
 NOTE_EXAMPLES = 5
-#: What a reader does with a span whose written text disagrees with the
-#: text at its offsets (offsets are authoritative, as in brat): count and
-#: show it (the default), stop with an error, or not compare the texts.
-TEXT_MISMATCH: Tuple[str, ...] = ("warn", "error", "ignore")
-#: How mentions without offsets (an LLM's answers) take occurrences of
-#: their strings: the k-th listing the k-th occurrence (the default), every
-#: string its first, or every occurrence of a listed string.
-GROUNDINGS: Tuple[str, ...] = ("ordered", "first", "all")
-#: What pairing does with a gold document the predicted side lacks (brat
-#: files, keyed records): count and show it, scored as predicting nothing
-#: (the default), or stop with an error.
-MISSING_PRED: Tuple[str, ...] = ("warn", "error")
-#: Token agreement (kappas, alpha): keep the positions every annotator left
-#: `O` (the default) or drop them (the common convention for NER).
-O_TOKENS: Tuple[str, ...] = ("include", "exclude")
 #: The most documents an HTML report shows (`--html-docs`): those with the
 #: most errors, which are all a run with --html keeps of its documents.
 HTML_DOCS = 200
-
-
-# --------------------------------------------------------------------------
-# Checks of single values (each raises SettingError naming the setting)
-# --------------------------------------------------------------------------
-
-
-def comma_list(value: Any) -> Any:
-    """A comma-separated string as the list of its items ("strict, iou" ->
-    ["strict", "iou"]), as spaCy's CLI takes lists; anything else as is."""
-    if isinstance(value, str):
-        return [item.strip() for item in value.split(",") if item.strip()]
-    return value
-
-
-def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
-    """The schemes as a tuple of known names, in the order given (a string
-    is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(SCHEMES + STRING_SCHEMES)
-    if schemes is None:
-        raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
-    schemes = tuple(comma_list(schemes))
-    if not schemes:
-        raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
-    for name in schemes:
-        if name not in SCHEMES and name not in STRING_SCHEMES:
-            raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
-    if schemes[0] in STRING_SCHEMES:
-        raise SettingError(
-            f"'{setting}' starts with {schemes[0]!r}: the first (primary) scheme is a span scheme "
-            f"({', '.join(SCHEMES)}); string schemes come after it",
-            setting,
-        )
-    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
-    if duplicates:
-        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
-    return schemes
-
-
-def check_fraction(name: str, value: Any, *, optional: bool = False) -> Optional[float]:
-    """A number in (0, 1], or None when optional and not set."""
-    if value is None and optional:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise SettingError(f"'{name}' must be a number in (0, 1], got {value!r}.", name)
-    if not 0.0 < float(value) <= 1.0:
-        raise SettingError(f"'{name}' must be in (0, 1] (greater than 0, at most 1), got {value!r}.", name)
-    return float(value)
-
-
-def check_open_fraction(name: str, value: Any) -> float:
-    """A number strictly between 0 and 1 (a confidence level, an alpha)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise SettingError(f"'{name}' must be a number in (0, 1), got {value!r}.", name)
-    if not 0.0 < float(value) < 1.0:
-        raise SettingError(f"'{name}' must be in (0, 1) (greater than 0, less than 1), got {value!r}.", name)
-    return float(value)
-
-
-def check_unit(unit: Any, setting: str = "unit") -> str:
-    if unit not in UNITS:
-        raise SettingError(f"Unknown unit {unit!r} in '{setting}'. Valid units: {', '.join(UNITS)}", setting)
-    return unit
-
-
-def check_beta(beta: Any) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not float(beta) > 0:
-        raise SettingError(f"'beta' must be a positive number, got {beta!r}.", "beta")
-    return float(beta)
-
-
-def check_labels(labels: Optional[Iterable[str]], setting: str = "labels") -> Optional[Tuple[str, ...]]:
-    """None (all labels) or a non-empty tuple of label strings, in the
-    order given, each once."""
-    if labels is None:
-        return None
-    if isinstance(labels, str):
-        raise SettingError(f"'{setting}' must be a list of label strings, got the string {labels!r}.", setting)
-    labels = list(labels)
-    if not labels:
-        raise SettingError(f"'{setting}' is empty: give None for all labels or a list of labels.", setting)
-    for label in labels:
-        if not isinstance(label, str):
-            raise SettingError(f"'{setting}' holds {label!r}, which is not a string.", setting)
-    return tuple(dict.fromkeys(labels))
-
-
-def check_count(value: Any, setting: str, minimum: int = 1) -> int:
-    """An integer of at least `minimum` (a bool is not one)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise SettingError(f"'{setting}' must be an integer >= {minimum}, got {value!r}.", setting)
-    if value < minimum:
-        raise SettingError(f"'{setting}' must be an integer >= {minimum}, got {value!r}.", setting)
-    return int(value)
-
-
-def check_n_resamples(value: Any, setting: str = "n_resamples") -> int:
-    """A positive integer (a bool is not one)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise SettingError(f"'{setting}' must be a positive integer, got {value!r}.", setting)
-    if value < 1:
-        raise SettingError(f"'{setting}' must be a positive integer (at least 1), got {value!r}.", setting)
-    return int(value)
-
-
-def check_seed(value: Any) -> int:
-    """A non-negative integer, as numpy.random.default_rng takes it."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise SettingError(f"'seed' must be a non-negative integer, got {value!r}.", "seed")
-    return int(value)
-
-
-def check_choice(setting: str, value: Any, valid: Sequence[str]) -> str:
-    """One of the valid names, spelled exactly."""
-    if not isinstance(value, str) or value not in valid:
-        name = setting.replace("_", " ")  # the setting itself is named in quotes (a flag on the command line)
-        raise SettingError(f"Unknown {name} {value!r} in '{setting}'. Valid: {', '.join(valid)}", setting)
-    return value
-
-
-def check_name(setting: str, value: Any, optional: bool = True) -> Optional[str]:
-    """A non-empty string (a key, a field name), or None when optional."""
-    if value is None and optional:
-        return None
-    if not isinstance(value, str) or not value.strip():
-        raise SettingError(f"'{setting}' must be a non-empty name, got {value!r}", setting)
-    return value
 
 
 # --------------------------------------------------------------------------

@@ -6,12 +6,15 @@
 - the defaults of the settings are written once, in `settings.py`;
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
+- the engine imports nothing above it (settings, exceptions, spans only);
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
 - readers hand on what they found as typed fields of the Document, not as
   `meta` keys; formats are asked through their declared capabilities
   (`formats.base.Format`), never probed with `getattr`, and no code outside
   `formats/` tells formats apart by their names;
 - `import spacy_spanf1` stays light: no spaCy, srsly, scipy or Dask.
+- no module is over 450 lines but the scorer's one loop (`engine/scorer.py`):
+  a longer one is split by job;
 - ruff and mypy, as pyproject.toml configures them, find nothing (`make lint`).
 """
 import ast
@@ -177,6 +180,21 @@ def test_distributed_does_not_import_the_front_doors():
             assert not {t for t in graph[name] if t == "spacy_spanf1.api" or t.startswith("spacy_spanf1.cli")}, name
 
 
+#: What the engine stands on: the modules below it (its results are its own, `engine.result`).
+BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.exceptions", "spacy_spanf1.spans")
+
+
+def test_the_engine_imports_nothing_above_it():
+    graph = edges()
+    engine = [name for name in MODULES if name.startswith("spacy_spanf1.engine")]
+    assert "spacy_spanf1.engine.result" in engine and "spacy_spanf1.engine.result" in graph["spacy_spanf1.engine.scorer"]
+    found = {name: sorted(t for t in graph[name] if not t.startswith("spacy_spanf1.engine") and t not in BELOW_THE_ENGINE)
+             for name in engine}
+    assert {name: targets for name, targets in found.items() if targets} == {}
+    for name in BELOW_THE_ENGINE:  # and those import none of the package's layers
+        assert graph[name] <= set(BELOW_THE_ENGINE), name
+
+
 #: The modules that put a page together from the widgets of html/.
 PAGES = ("spacy_spanf1.html.compare", "spacy_spanf1.agreements.page", "spacy_spanf1.sweeps.page")
 
@@ -286,6 +304,19 @@ def test_no_format_name_is_compared_outside_the_formats():
             continue
         found += [(name, line, code) for line, code in format_name_comparisons(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+#: The most lines a module of the package holds.
+MOST_LINES = 450
+#: The modules allowed more: the scorer keeps its one loop over documents whole.
+LONGER = ("engine/scorer.py",)
+
+
+def test_no_module_is_over_450_lines():
+    lines = {str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
+             for path, _ in MODULES.values()}
+    assert set(LONGER) <= set(lines) and len(lines) > 50 and sum(lines.values()) > 10000  # the check sees the package
+    assert {name: n for name, n in sorted(lines.items()) if n > MOST_LINES and name not in LONGER} == {}
 
 
 def test_import_is_light():

@@ -32,7 +32,7 @@ from spacy_spanf1 import (
 )
 from spacy_spanf1.cli import app
 from spacy_spanf1.formats import DocPair, PairStats
-from spacy_spanf1.results import make_signature
+from spacy_spanf1.signature import make_signature
 
 
 def random_pairs(seed, n_docs, start=0):

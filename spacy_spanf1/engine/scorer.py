@@ -25,7 +25,7 @@ from .outcomes import (
     SpanOutcome,
     per_doc_rows,
 )
-from ..results import SchemeResult
+from .result import SchemeResult
 from ..exceptions import SettingError
 from ..settings import UNITS, MatchSettings, check_unit
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples

@@ -10,7 +10,7 @@ from ..engine.outcomes import ERROR_KINDS
 from ..formats import DocPair
 from ..notes import note_lines
 from ..report.text import format_counts, format_delta, format_pct
-from ..results import ErrorCounts
+from ..results.errors import ErrorCounts
 from ..settings import HTML_DOCS, UNITS
 from .page import escape, render_page, signature_block, sources_text
 from .spans import label_colors, render_spans

@@ -5,7 +5,7 @@ import html
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
 
-from ..results import signature_text
+from ..signature import signature_text
 from .css import CSS
 
 #: Every text of a page goes through this (quotes included: it may be an attribute).

@@ -317,7 +317,7 @@ def test_the_stream_never_holds_more_than_k_documents(misses, k, batch_size):
 
 def test_the_scorer_forgets_each_batchs_outcomes(monkeypatch):
     # bounded, the scorer holds the outcomes of one batch at a time, of any scheme
-    import spacy_spanf1.corpus as corpus
+    import spacy_spanf1.corpus.stream as corpus
 
     held = []
 

@@ -1,0 +1,194 @@
+"""The error stream: what the stream loop keeps besides the counts (`Keep`),
+and the primary scheme's errors as the corpus streams through
+(`ErrorStream`): handed to a callback a batch at a time, counted by kind,
+and only the documents with the most errors kept; `deliver_errors` does the
+same once for the merged scores of a sharded run.
+"""
+import dataclasses
+import heapq
+import itertools
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..engine.outcomes import ERROR_KINDS, SpanError
+from ..engine.result import count_errors, errors_of, parts_by_doc
+from ..formats import DocPair
+from ..results.errors import ErrorCounts
+from ..results.scores import CorpusScores
+from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, AnalysisSettings, check_count
+
+__all__ = ["ErrorStream", "Keep", "deliver_errors"]
+
+
+@dataclass(frozen=True)
+class Keep:
+    """What the stream loop keeps besides the counts (each only when asked:
+    memory grows with them).
+
+    errors (bool): The primary scheme's errors and the documents that have
+        them (error records, the HTML report), and their counts by kind.
+    max_error_docs (Optional[int]): With errors, keep at most this many of
+        those documents and only their errors: the documents with the most
+        errors (ties: the earlier first), chosen as the corpus streams, so
+        that memory does not grow with it; None: every one.
+    on_errors (Optional[Callable]): Called after each scored batch, in
+        document order, with the batch's errors of the primary scheme
+        (`SpanError`s, by document, then position), a mapping that holds
+        their documents (`SpanError.doc` -> DocPair, valid during the call)
+        and the scheme: `on_errors(errors, pairs, scheme)`. What it is
+        given need not be kept (errors=False keeps none of it).
+    per_doc (bool): One row of counts per document (intervals, tests).
+    meta_fields (Tuple[str, ...]): These metadata fields of every document
+        (`doc_meta`); a document lacking one is an InputError naming the
+        setting "by" for a field of `by_fields`, else "resample_by".
+    by_fields (Tuple[str, ...]): The fields of meta_fields that `by` names.
+    doc_lengths (bool): Each document's length (`doc_lengths`).
+    spans (bool): Every document's span lists (`doc_spans`), for breakdowns.
+    gold_labels (bool): The labels of the gold spans (`gold_labels`).
+    """
+
+    errors: bool = False
+    max_error_docs: Optional[int] = None
+    on_errors: Optional[Callable[[Sequence[SpanError], Mapping[int, DocPair], str], None]] = None
+    per_doc: bool = False
+    meta_fields: Tuple[str, ...] = ()
+    by_fields: Tuple[str, ...] = ()
+    doc_lengths: bool = False
+    spans: bool = False
+    gold_labels: bool = False
+
+    @classmethod
+    def of(cls, analysis: AnalysisSettings, *, errors: bool = False, per_doc: bool = False,
+           max_error_docs: Optional[int] = None, on_errors: Optional[Callable[..., None]] = None) -> "Keep":
+        """What `analysis` needs, and errors (all, or the documents with
+        most of them, or streamed) and per-document rows if asked."""
+        return cls(
+            errors=errors,
+            max_error_docs=max_error_docs,
+            on_errors=on_errors,
+            per_doc=per_doc or analysis.per_doc,
+            meta_fields=analysis.meta_fields(),
+            by_fields=tuple(name for name in analysis.by if name not in ATTRIBUTES),
+            doc_lengths=any(name in DOC_ATTRIBUTES for name in analysis.by),
+            spans=bool(analysis.by),
+        )
+
+    def __post_init__(self) -> None:
+        if self.max_error_docs is not None:
+            object.__setattr__(self, "max_error_docs", check_count(self.max_error_docs, "max_error_docs", minimum=0))
+
+    @property
+    def documents(self) -> bool:
+        """Whether anything is kept of every document."""
+        return bool(self.meta_fields) or self.doc_lengths or self.spans
+
+    @property
+    def scores_errors(self) -> bool:
+        """Whether the scorer must find the errors (kept or streamed)."""
+        return self.errors or self.on_errors is not None
+
+
+class ErrorStream:
+    """The primary scheme's errors as the corpus streams through, a batch
+    of outcome parts at a time (`add`): handed to `keep.on_errors`, counted by kind
+    (`ErrorCounts`), and their documents kept: every one, or, with
+    `keep.max_error_docs`, the documents with the most errors (ties: the
+    earlier first) in a heap of that size, with their errors, so that what
+    is kept does not grow with the corpus.
+
+    scheme (str): The primary scheme.
+    keep (Keep): errors, max_error_docs and on_errors.
+    counts (Optional[ErrorCounts]): The errors were counted already (scores
+        of shards, merged): these are the counts, and nothing is counted.
+    """
+
+    def __init__(self, scheme: str, keep: Keep, counts: Optional[ErrorCounts] = None) -> None:
+        self.scheme = scheme
+        self.on_errors = keep.on_errors
+        self.errors = keep.errors
+        #: The most documents kept (None: every one with errors).
+        self.limit = keep.max_error_docs if keep.errors else 0
+        self.counted = counts
+        self.kinds = [0] * len(ERROR_KINDS)
+        self.documents = 0
+        self.pairs: Dict[int, DocPair] = {}
+        self.parts: Dict[int, List[Tuple[int, Any]]] = {}
+        self.heap: List[Tuple[int, int]] = []  # (errors, -doc): the first is the next to leave
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the stream keeps the errors of its documents itself (the
+        scorer's may be dropped after each `add`)."""
+        return self.limit is not None
+
+    def add(self, parts: Sequence[Tuple[int, Any]], pairs: Mapping[int, DocPair]) -> None:
+        """The next outcome parts of the scheme (documents counted from 0,
+        after those of the parts before), and a mapping that holds their
+        documents."""
+        if not parts:
+            return
+        kinds, per_doc = count_errors(parts)
+        if not per_doc:
+            return
+        if self.counted is None:
+            self.kinds = [a + b for a, b in zip(self.kinds, kinds)]
+            self.documents += len(per_doc)
+        if self.on_errors is not None:
+            self.on_errors(errors_of(parts), pairs, self.scheme)
+        if self.limit is None:
+            for doc in per_doc:
+                self.pairs[doc] = pairs[doc]
+            return
+        if self.limit == 0:
+            return
+        heap = self.heap
+        for doc, n in per_doc.items():
+            entry = (n, -doc)
+            if len(heap) < self.limit:
+                heapq.heappush(heap, entry)
+            elif entry > heap[0]:
+                heapq.heapreplace(heap, entry)
+        chosen = {-doc for _, doc in heap}
+        for doc in [doc for doc in self.pairs if doc not in chosen]:
+            del self.pairs[doc], self.parts[doc]
+        entering = [doc for doc in per_doc if doc in chosen]
+        for doc, mine in parts_by_doc(parts, entering).items():
+            self.pairs[doc] = pairs[doc]
+            self.parts[doc] = mine
+
+    @property
+    def counts(self) -> ErrorCounts:
+        return self.counted if self.counted is not None else ErrorCounts(tuple(self.kinds), self.documents)
+
+    def finish(self, scores: CorpusScores) -> CorpusScores:
+        """The scores with the documents kept, the errors counted and, when
+        the stream kept the errors itself, the primary result holding only
+        the errors of its documents (the other schemes' not kept)."""
+        changes: Dict[str, Any] = {"pairs": self.pairs, "error_counts": self.counts}
+        if self.bounded:
+            changes["pairs"] = dict(sorted(self.pairs.items()))
+            kept = tuple(part for doc in sorted(self.parts) for part in self.parts[doc])
+            changes["results"] = {
+                name: dataclasses.replace(result, outcome_parts=kept, kept="errors")
+                if name == self.scheme and self.errors
+                else dataclasses.replace(result, outcome_parts=(), kept=None)
+                for name, result in scores.results.items()
+            }
+        return scores.replace(**changes)
+
+
+def deliver_errors(scores: CorpusScores, keep: Keep) -> CorpusScores:
+    """What `score_pairs` does with the errors a batch at a time, done once
+    for scores whose errors were kept whole (the shards of a sharded run,
+    merged): their errors to `keep.on_errors`, and the documents kept cut
+    down to `keep.max_error_docs`. Scores without kept errors, or a `keep`
+    that asks for nothing more, are returned as they are."""
+    result = scores.results[scores.primary]
+    if result.kept is None or (keep.on_errors is None and keep.max_error_docs is None):
+        return scores
+    stream = ErrorStream(scores.primary, keep, scores.error_counts)
+    # A batch at a time, as it was scored: its parts share their offset.
+    for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0)):
+        stream.add(list(batch), scores.pairs)
+    return stream.finish(scores)
