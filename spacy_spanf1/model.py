@@ -58,7 +58,7 @@ class _Empty(Mapping):
 EMPTY: Mapping[str, Any] = _Empty()
 
 
-@dataclass
+@dataclass(slots=True, weakref_slot=True)
 class Document:
     """One document of one side, as a reader yields it.
 

@@ -13,12 +13,12 @@ as its str()) is its key: documents pair by id when the first record of
 both files has one (`pairing.pair_documents`), and then every record of
 both needs one, unique in its file.
 
-Lines are read about a megabyte at a time (`base.read_line_blocks`) and
+Lines are read 64 KB at a time (`base.read_line_blocks`, BLOCK_BYTES) and
 parsed with srsly; the spans of a block are checked at once
 (`spans.checked_offsets`).
 """
 import json
-from itertools import repeat
+from itertools import accumulate, chain, repeat
 from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -130,22 +130,89 @@ _json_loads = srsly.ujson.loads
 _SPAN_FIELDS = itemgetter("start", "end", "label")
 #: Fields that are not metadata: a record with no other has meta {}.
 _NOT_META = frozenset(("text", "spans", "tokens"))
+#: Bytes of lines read and turned into documents at a time (about a hundred
+#: records of a few hundred characters). A block's documents stay in
+#: memory until they are paired and scored; a small block keeps them in
+#: the processor's cache, and leaves the collection of young objects after
+#: each scored batch few of them to walk (with blocks of a megabyte the same
+#: compare took a fifth longer).
+BLOCK_BYTES = 1 << 16
 
 
 def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn",
                      chars_without_tokens: bool = False) -> List[Document]:
     """The documents of a block of lines, their spans checked at once.
 
-    Each record is taken apart as soon as it is parsed (its span objects
-    live for one line), and the block runs with the cyclic garbage collector
-    paused: parsed JSON holds no cycles, and a collection every few hundred
-    records would walk the block's documents again and again."""
+    The block runs with the cyclic garbage collector paused: parsed JSON
+    holds no cycles, and a collection every few hundred records would walk
+    the block's documents again and again. A block of plain records (the
+    usual one) is read column by column (`_plain_block`); any other, record
+    by record (`_read_block`), which says what is wrong with a record."""
     with gc_paused():
-        return _read_block(block, path, unit, text_mismatch, chars_without_tokens)
+        docs = _plain_block(block, path, text_mismatch) if unit == "char" else None
+        return docs if docs is not None else _read_block(block, path, unit, text_mismatch, chars_without_tokens)
+
+
+#: The fields of a plain record, gathered in C.
+_TEXT, _SPANS = itemgetter("text"), itemgetter("spans")
+_PLAIN = frozenset(("text", "spans"))
+_LABEL = itemgetter(2)
+
+
+def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: str) -> Optional[List[Document]]:
+    """The documents of a block (char unit) whose every line is a plain
+    record: a JSON object with a string "text" and a "spans" list of span
+    objects of "start", "end" and "label", nothing else (no metadata, no
+    id, no tokens). Each step runs over the whole block in C; None as soon as one
+    record is not plain (`_read_block` then reads the block, and says what
+    is wrong with it): the same documents, notes and errors either way."""
+    lines = [line for _, line in block]
+    try:
+        records = list(map(_json_loads, lines))  # a blank line is not JSON either
+        if set(map(type, records)) != {dict} or not all(map(_PLAIN.issuperset, records)):
+            return None
+        texts = list(map(_TEXT, records))
+        items = list(map(_SPANS, records))
+        if set(map(type, texts)) != {str} or set(map(type, items)) != {list}:
+            return None
+        flat = list(map(_SPAN_FIELDS, chain.from_iterable(items)))
+        # Span objects of "start", "end" and "label" only: none quotes its
+        # text or has a score (what `_read_block` looks for in the line)
+        if flat and set(map(len, chain.from_iterable(items))) != {3}:
+            return None
+        # `_read_block` gives a line holding '"score"' scores, even one whose
+        # spans have none: in a plain record, only a string that is "score"
+        # or ends with '"score' (an escaped quote) puts it there, the text
+        # or a label (offsets that are not integers are errors either way)
+        if any(map(str.endswith, texts, repeat("score"))) or any(
+            type(label) is str and label.endswith("score") for label in set(map(_LABEL, flat))
+        ):
+            return None
+    except (ValueError, KeyError, TypeError):  # not JSON, a field missing, an unhashable label
+        return None
+    linenos = [lineno for lineno, _ in block]
+    if not all(map(str.isascii, texts)):
+        for lineno, text in zip(linenos, texts):
+            if not text.isascii():
+                check_text(text, 'the record\'s "text"', path, lineno)
+    counts = list(map(len, items))
+    sizes = numpy.array(counts, dtype=numpy.int64)
+    limits = list(map(len, texts))
+    unsorted = _check_block_spans(block, linenos, flat, sizes, limits, "char", path) if flat else set()
+    spans = list(map(tuple.__new__, repeat(Span), flat))
+    ends = list(accumulate(counts))
+    doc_spans = list(map(spans.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+    for k in unsorted:
+        doc_spans[k] = sorted(set(doc_spans[k]))
+    n = len(records)
+    return list(map(Document, map("line {}".format, linenos), doc_spans, texts, repeat(None, n), repeat(None, n),
+                    [{} for _ in range(n)], linenos, repeat(None, n), repeat(str(path), n)))
 
 
 def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str,
                 chars_without_tokens: bool = False) -> List[Document]:
+    """The documents of a block, record by record (each record is taken
+    apart as soon as it is parsed: its span objects live for one line)."""
     source = str(path)
     docs: List[Document] = []
     flat: List[Tuple[Any, Any, Any]] = []
@@ -199,7 +266,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=key,
                              source=source, notes=notes or EMPTY, scores=scores))
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
-    unsorted = _check_block_spans(block, docs, flat, sizes, limits, unit, path) if flat else set()
+    unsorted = _check_block_spans(block, [doc.line for doc in docs], flat, sizes, limits, unit, path) if flat else set()
     # Span tuples made in C (tuple.__new__); a record found unsorted is
     # sorted, identical spans once.
     spans = list(map(tuple.__new__, repeat(Span), flat))
@@ -221,7 +288,7 @@ def _line_scores(line: str, found: List[Tuple[Any, Any, Any]]) -> List[Tuple[Spa
     return [(Span(*span), item.get("score") if isinstance(item, dict) else None) for span, item in zip(found, items)]
 
 
-def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:
+def _check_block_spans(block, linenos, flat, sizes, limits, unit, path) -> set:
     """Check every span of a block at once (InputError naming the line and
     span of the first bad one). RETURNS the documents (positions in the
     block) whose spans are not in order without overlap: the others are
@@ -231,7 +298,7 @@ def _check_block_spans(block, docs, flat, sizes, limits, unit, path) -> set:
     bad, start, end = checked_offsets(starts, ends, labels, span_limits, empty_label=False)
     if bad is not None:
         k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
-        lineno = docs[k].line
+        lineno = linenos[k]
         record = _record(block[lineno - block[0][0]][1], path, lineno)
         _span_error(limits[k], record["spans"], unit, path, lineno)
     if start is None or end is None:  # fine spans the quick check could not take
@@ -309,7 +376,7 @@ def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn",
         has character offsets (its Document has no tokens), for predictions
         placed on the gold tokens of another format (`formats.mixed`);
         else it is an error."""
-    for block in read_line_blocks(path):
+    for block in read_line_blocks(path, BLOCK_BYTES):
         yield from _block_documents(block, path, unit, text_mismatch, chars_without_tokens)
 
 

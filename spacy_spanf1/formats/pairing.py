@@ -33,7 +33,7 @@ from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
 from ..notes import Notes, merge_notes, note
-from .base import Document, Format
+from .base import EMPTY, Document, Format
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -42,7 +42,7 @@ MISSING = "missing_documents"
 PAIRING_OPTIONS = ("missing_pred",)
 
 
-@dataclass
+@dataclass(slots=True)
 class DocPair:
     """Gold and predicted spans of one scored document.
 
@@ -281,11 +281,13 @@ def pair_documents(
         i = index
         index += 1
         stats.documents += 1
-        if gold.span_groups:
+        # (EMPTY, the usual mapping, told by identity; the same text without tokens is the same document)
+        if gold.span_groups is not EMPTY and gold.span_groups:
             stats.spans_keys.update(gold.span_groups)
-        if gold.counts or gold.notes:
+        if (gold.counts is not EMPTY and gold.counts) or (gold.notes is not EMPTY and gold.notes):
             stats.count("gold", gold)
-        if pred is not None and (pred.counts or pred.notes) and not (keyed and pred.key in counted_keys):
+        if (pred is not None and ((pred.counts is not EMPTY and pred.counts) or (pred.notes is not EMPTY and pred.notes))
+                and not (keyed and pred.key in counted_keys)):
             if keyed:
                 counted_keys.add(pred.key)  # once, however many gold documents share its key
             stats.count("pred", pred)
@@ -298,7 +300,7 @@ def pair_documents(
                     sources[1],
                 )
             stats.add_notes("pred", {MISSING: note(1, [gold.name])})
-        if pred is not None:
+        if pred is not None and not (gold.text == pred.text and gold.tokens is None and gold.offsets is None):
             aligned = align is not None or (aligns_tokens and gold.offsets is not None and pred.offsets is not None)
             error = _mismatch(i, gold, pred, sources[0], sources[1], aligned, keyed)
             if error is not None:
