@@ -10,6 +10,8 @@ scoring them with evaluate_spans. Each child reports its peak RSS
 MB, and (with --growth N) peak RSS growing < 20% from the first size to N.
 With --repeat R each command runs R times, interleaved, and the fastest
 run counts (timeit's rule: on a shared machine a run moves by 10-30 %).
+Each child also reports its CPU time (time.process_time from the same
+point), and the ratio of those, which the machine's other load moves less.
 
     python benchmarks/bench_compare.py [--docs 200000] [--growth 600000] [--repeat 3]
 """
@@ -36,25 +38,25 @@ FLOOR = r"""
 import resource, sys, time
 import srsly
 from spacy_spanf1.engine.scorer import evaluate_spans
-t = time.perf_counter()
+t, cpu = time.perf_counter(), time.process_time()
 def spans(path):
     for record in srsly.read_jsonl(path):
         yield [(s["start"], s["end"], s["label"]) for s in record.get("spans", ())]
 result = evaluate_spans(spans(sys.argv[1]), spans(sys.argv[2]), schemes=sys.argv[3].split(","), unit="char")
 elapsed = time.perf_counter() - t
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, result["strict"].f1)
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, result["strict"].f1, time.process_time() - cpu)
 """
 
 COMPARE = r"""
 import resource, runpy, sys, time
-t = time.perf_counter()
+t, cpu = time.perf_counter(), time.process_time()
 sys.argv = ["spacy-spanf1", "compare", *sys.argv[1:]]
 try:
     runpy.run_module("spacy_spanf1", run_name="__main__")
 except SystemExit as exit:
     assert not exit.code, exit.code
 elapsed = time.perf_counter() - t
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time() - cpu, file=sys.stderr)
 """
 
 
@@ -154,19 +156,23 @@ def measure(directory: Path, env, repeat: int = 1) -> dict:
     of the largest."""
     gold, pred = str(directory / "gold.jsonl"), str(directory / "pred.jsonl")
     schemes = ",".join(SCHEMES)
-    row = {"floor_s": [], "floor_rss_mb": [], "compare_s": [], "compare_rss_mb": []}
+    row = {"floor_s": [], "floor_rss_mb": [], "compare_s": [], "compare_rss_mb": [], "floor_cpu_s": [], "compare_cpu_s": []}
     for _ in range(repeat):
         floor = run_child(FLOOR, [gold, pred, schemes], env).stdout.split()
         compare = run_child(COMPARE, [gold, pred, "-s", schemes, "--silent", "-o", str(directory / "scores.json")], env)
-        compare_time, compare_rss = compare.stderr.strip().splitlines()[-1].split()
+        compare_time, compare_rss, compare_cpu = compare.stderr.strip().splitlines()[-1].split()
         f1 = json.loads((directory / "scores.json").read_text())["schemes"]["strict"]["f"]
         assert abs(f1 - float(floor[2])) < 1e-9, (f1, floor[2])  # srsly writes 10 decimals
         row["floor_s"].append(float(floor[0]))
         row["floor_rss_mb"].append(int(floor[1]) / 1024)
         row["compare_s"].append(float(compare_time))
         row["compare_rss_mb"].append(int(compare_rss) / 1024)
-    runs = {"floor_runs": row["floor_s"], "compare_runs": row["compare_s"]}
+        row["floor_cpu_s"].append(float(floor[3]))
+        row["compare_cpu_s"].append(float(compare_cpu))
+    runs = {"floor_runs": row["floor_s"], "compare_runs": row["compare_s"],
+            "floor_cpu_runs": row["floor_cpu_s"], "compare_cpu_runs": row["compare_cpu_s"]}
     return {"floor_s": min(row["floor_s"]), "compare_s": min(row["compare_s"]),
+            "floor_cpu_s": min(row["floor_cpu_s"]), "compare_cpu_s": min(row["compare_cpu_s"]),
             "floor_rss_mb": max(row["floor_rss_mb"]), "compare_rss_mb": max(row["compare_rss_mb"]), **runs}
 
 
@@ -194,15 +200,20 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
             print(f"{n} documents, {size:.0f} MB written in {time.perf_counter() - t:.1f}s", flush=True)
             row = dict(docs=n, mb=size, **measure(directory, env, repeat))
             row["ratio"] = row["compare_s"] / row["floor_s"]
+            row["cpu_ratio"] = row["compare_cpu_s"] / row["floor_cpu_s"]
             rows.append(row)
             print(
                 f"  compare {row['compare_s']:.2f}s (peak RSS {row['compare_rss_mb']:.0f} MB)  "
                 f"floor {row['floor_s']:.2f}s (peak RSS {row['floor_rss_mb']:.0f} MB)  "
                 f"ratio {row['ratio']:.2f} (target <= 1.5)", flush=True,
             )
+            print(f"  CPU time: compare {row['compare_cpu_s']:.2f}s  floor {row['floor_cpu_s']:.2f}s  "
+                  f"ratio {row['cpu_ratio']:.2f} (a shared machine moves wall time more)", flush=True)
             if repeat > 1:
                 print("  runs: compare " + ", ".join(f"{t:.2f}" for t in row["compare_runs"])
                       + "; floor " + ", ".join(f"{t:.2f}" for t in row["floor_runs"]), flush=True)
+                print("  CPU runs: compare " + ", ".join(f"{t:.2f}" for t in row["compare_cpu_runs"])
+                      + "; floor " + ", ".join(f"{t:.2f}" for t in row["floor_cpu_runs"]), flush=True)
     if len(rows) == 2:
         change = rows[1]["compare_rss_mb"] / rows[0]["compare_rss_mb"] - 1
         print(f"  peak RSS growth {rows[0]['docs']} -> {rows[1]['docs']}: {change * 100:+.1f}% (target < 20%)")

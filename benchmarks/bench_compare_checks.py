@@ -1,0 +1,129 @@
+"""What each check of `compare_files` on a JSONL pair costs: the same
+compare with one check left out (monkeypatched), against the whole compare
+and the floor of bench_compare.py (srsly.read_jsonl, span tuples,
+evaluate_spans), all in one process, in turns, CPU time (time.process_time),
+the fastest of --repeat rounds. The pair is bench_compare.py's corpus.
+
+The checks left out: the span check of each block (offsets against the
+text's length, integer offsets, string labels: only the order of each
+document's spans is still found), the record checks of a block of plain
+records (the JSON objects' fields and their types, span objects of
+start/end/label only, no '"score"' string), the inside-word check of score_pairs
+(the first 10,000 spans of each side, then it stops).
+
+    python benchmarks/bench_compare_checks.py [--docs 50000] [--repeat 5]
+"""
+import gc
+import sys
+import tempfile
+import time
+from itertools import accumulate, chain, repeat
+from pathlib import Path
+
+import numpy
+import srsly
+import typer
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_compare import write_corpus  # noqa: E402
+from spacy_spanf1 import SCHEMES  # noqa: E402
+from spacy_spanf1.api import compare_files  # noqa: E402
+from spacy_spanf1.corpus import stream  # noqa: E402
+from spacy_spanf1.engine.scorer import evaluate_spans  # noqa: E402
+from spacy_spanf1.formats import jsonl  # noqa: E402
+
+S = list(SCHEMES)
+REAL = {"check": jsonl._check_block_spans, "plain": jsonl._plain_block, "words": stream.InsideWords}
+
+
+def spans(path):
+    for record in srsly.read_jsonl(path):
+        yield [(s["start"], s["end"], s["label"]) for s in record.get("spans", ())]
+
+
+def order_only(block, linenos, flat, sizes, limits, unit, path):
+    """No span check: only which documents' spans are out of order."""
+    starts, ends, labels = zip(*flat)
+    start, end = numpy.array(starts, dtype=numpy.int64), numpy.array(ends, dtype=numpy.int64)
+    doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
+    same = doc_of[1:] == doc_of[:-1]
+    return set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
+
+
+def unchecked_plain(block, path, text_mismatch):
+    """No record checks: every block taken as plain records as it is."""
+    lines = [line for _, line in block]
+    records = list(map(jsonl._json_loads, lines))
+    texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
+    flat = list(map(jsonl._SPAN_FIELDS, chain.from_iterable(items)))
+    linenos = [lineno for lineno, _ in block]
+    counts = list(map(len, items))
+    sizes, limits = numpy.array(counts, dtype=numpy.int64), list(map(len, texts))
+    unsorted = jsonl._check_block_spans(block, linenos, flat, sizes, limits, "char", path) if flat else set()
+    found = list(map(tuple.__new__, repeat(jsonl.Span), flat))
+    ends = list(accumulate(counts))
+    doc_spans = list(map(found.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+    for k in unsorted:
+        doc_spans[k] = sorted(set(doc_spans[k]))
+    n = len(records)
+    return list(map(jsonl.Document, map("line {}".format, linenos), doc_spans, texts, repeat(None, n), repeat(None, n),
+                    [{} for _ in range(n)], linenos, repeat(None, n), repeat(str(path), n)))
+
+
+class NoInsideWords:
+    """No inside-word check."""
+
+    def add(self, *args):
+        pass
+
+    def full(self, *args):
+        return True
+
+    def as_dict(self):
+        return {}
+
+
+def main(docs: int = typer.Option(50_000, help="Documents of the corpus"),
+         repeat_: int = typer.Option(5, "--repeat", help="Rounds; the fastest of each counts", min=1)):
+    with tempfile.TemporaryDirectory() as tmp:
+        write_corpus(Path(tmp), docs)
+        gold, pred = str(Path(tmp) / "gold.jsonl"), str(Path(tmp) / "pred.jsonl")
+
+        def floor():
+            evaluate_spans(spans(gold), spans(pred), schemes=S, unit="char")
+
+        def variant(check=True, plain=True, words=True):
+            def run():
+                jsonl._check_block_spans = REAL["check"] if check else order_only
+                jsonl._plain_block = REAL["plain"] if plain else unchecked_plain
+                stream.InsideWords = REAL["words"] if words else NoInsideWords
+                try:
+                    compare_files(gold, pred, schemes=S, format="jsonl")
+                finally:
+                    jsonl._check_block_spans, jsonl._plain_block = REAL["check"], REAL["plain"]
+                    stream.InsideWords = REAL["words"]
+            return run
+
+        tasks = {"floor": floor, "compare_files, every check": variant(), "without the span check": variant(check=False),
+                 "without the record checks": variant(plain=False), "without the inside-word check": variant(words=False),
+                 "without all three": variant(False, False, False)}
+        runs = {name: [] for name in tasks}
+        for _ in range(repeat_):
+            for name, task in tasks.items():
+                gc.collect()
+                cpu = time.process_time()
+                task()
+                runs[name].append(time.process_time() - cpu)
+    best = {name: min(times) for name, times in runs.items()}
+    whole = best["compare_files, every check"]
+    print(f"{docs} documents a side, CPU seconds, fastest of {repeat_}")
+    for name, times in runs.items():
+        print(f"  {name:32s} {best[name]:7.3f}s  {best[name] / best['floor']:.3f}x the floor  "
+              f"{whole - best[name]:+.3f}s  (runs " + ", ".join(f"{t:.2f}" for t in times) + ")")
+
+
+if __name__ == "__main__":
+    typer.run(main)
