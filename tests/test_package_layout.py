@@ -7,6 +7,8 @@
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
 - the engine imports nothing above it (settings, exceptions, spans only);
+- the corpus stream takes the string schemes from `mentions.strings`, which
+  stands on the engine alone, not the mention scoring;
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
 - readers hand on what they found as typed fields of the Document, not as
   `meta` keys; formats are asked through their declared capabilities
@@ -193,6 +195,33 @@ def test_the_engine_imports_nothing_above_it():
     assert {name: targets for name, targets in found.items() if targets} == {}
     for name in BELOW_THE_ENGINE:  # and those import none of the package's layers
         assert graph[name] <= set(BELOW_THE_ENGINE), name
+
+
+#: What the string schemes (`mentions.strings`, which the corpus stream runs
+#: beside the span scorer) may stand on: the engine and what is below it.
+BELOW_THE_STRING_SCHEMES = BELOW_THE_ENGINE + (
+    "spacy_spanf1.mentions.strings", "spacy_spanf1.mentions.normalize", "spacy_spanf1.mentions.parse",
+)
+
+
+def test_the_corpus_takes_the_string_schemes_not_the_mention_scoring():
+    graph = edges()
+    corpus = [name for name in MODULES if name.startswith("spacy_spanf1.corpus")]
+    taken = {t for name in corpus for t in graph[name] if t.startswith("spacy_spanf1.mentions")}
+    assert taken == {"spacy_spanf1.mentions.strings"}
+    below, todo = set(), ["spacy_spanf1.mentions.strings"]
+    while todo:  # everything the string schemes import, all the way down
+        name = todo.pop()
+        if name not in below:
+            below.add(name)
+            todo.extend(graph[name])
+    assert {n for n in below if not n.startswith("spacy_spanf1.engine") and n not in BELOW_THE_STRING_SCHEMES} == set()
+    # and importing them does not import the mention scoring (the package imports it when first asked for)
+    code = ("import sys, spacy_spanf1.mentions.strings; print(sorted(m for m in sys.modules if m.startswith("
+            "('spacy_spanf1.mentions.score', 'spacy_spanf1.mentions.gold', 'spacy_spanf1.mentions.predicted', "
+            "'spacy_spanf1.results', 'spacy_spanf1.formats', 'spacy_spanf1.corpus'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 #: The modules that put a page together from the widgets of html/.

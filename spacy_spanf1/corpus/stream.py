@@ -8,7 +8,7 @@ import gc
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..engine.scorer import BATCH_SIZE, SpanScorer
-from ..mentions.score import StringCounter
+from ..mentions.strings import StringCounter
 from ..notes import InsideWords
 from ..exceptions import InputError
 from ..formats import DocPair, Pairs, PairStats
