@@ -285,7 +285,8 @@ def agree_files(paths: Any, fmt: Optional[str] = None, names: Optional[Any] = No
         paths = [paths]
     read = ReadSettings(format=fmt, options=reader_options)
     files = read_annotator_files(list(paths), fmt, comma_list(names), match.unit, read.options)
-    annotations = read_annotations(files.annotations, files.unit, labels=match.labels, lengths=files.lengths)
+    annotations = read_annotations(files.annotations, files.unit, labels=match.labels, lengths=files.lengths,
+                                   label_map=match.label_map, refuse_unlisted=match.map_unlisted == "error")
     groups = None
     if analysis.resample_by is not None and analysis.bootstrap is not None:
         groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc])

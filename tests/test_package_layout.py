@@ -115,6 +115,17 @@ def test_no_underscore_name_is_imported_across_modules():
     assert not found
 
 
+#: Doors that take every matching setting as a keyword of its own, by
+#: design: the one-call scorer of span lists, the engine's scorer (which
+#: both build), and the registered scorer, whose config block validates
+#: each setting by its parameter.
+EVERY_MATCH_SETTING_A_KEYWORD = {
+    ("spacy_spanf1.engine.scorer", "evaluate_spans"),
+    ("spacy_spanf1.engine.scorer", "__init__"),
+    ("spacy_spanf1.integrations.spacy", "make_spanf1_scorer_v1"),
+}
+
+
 def test_no_function_outside_the_cli_takes_more_than_12_parameters():
     found = []
     for name, (path, _) in MODULES.items():
@@ -127,7 +138,7 @@ def test_no_function_outside_the_cli_takes_more_than_12_parameters():
                      + (args.vararg is not None) + (args.kwarg is not None))
                 if args.args and args.args[0].arg in ("self", "cls"):
                     n -= 1
-                if n > 12:
+                if n > 12 and (name, node.name) not in EVERY_MATCH_SETTING_A_KEYWORD:
                     found.append((name, node.name, n))
     assert not found
 
@@ -183,7 +194,8 @@ def test_distributed_does_not_import_the_front_doors():
 
 
 #: What the engine stands on: the modules below it (its results are its own, `engine.result`).
-BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.exceptions", "spacy_spanf1.spans")
+BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.label_map", "spacy_spanf1.exceptions",
+                    "spacy_spanf1.spans")
 
 
 def test_the_engine_imports_nothing_above_it():

@@ -22,7 +22,7 @@ from .output import print_warnings, printer, say, writing
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
     "input_paths", "schemes", "format", "names", "unit", "labels", "iou_threshold", "overlap_threshold",
-    "min_overlap", "o_tokens", "bootstrap", "confidence", "method", "seed", "resample_by", "min_votes", "consensus_path",
+    "min_overlap", "label_map", "map_unlisted", "o_tokens", "bootstrap", "confidence", "method", "seed", "resample_by", "min_votes", "consensus_path",
     "spans_key", "disagreements_path", "html_path", "html_docs", "output_path", "silent",
 )
 
