@@ -333,7 +333,7 @@ def test_import_is_light():
 #: `engine.counts`, `engine.metrics`).
 OLD_MODULES = ("app", "evaluate", "scorer", "hf", "docs", "counts", "metrics")
 #: What the checkout holds beside the package that may import it.
-IMPORTERS = ("tests", "benchmarks", "scripts", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
+IMPORTERS = ("tests", "benchmarks", "scripts", "transcriptions", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
 
 
 def test_old_import_paths_are_gone_and_nothing_imports_them():
@@ -416,7 +416,7 @@ def test_the_settings_name_the_engines_schemes():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
-    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts"], ["mypy", "spacy_spanf1"]],
+    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts", "transcriptions"], ["mypy", "spacy_spanf1"]],
     ids=["ruff", "mypy"],
 )
 def test_the_linters_find_nothing(command):
