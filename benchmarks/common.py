@@ -1,15 +1,16 @@
 """What the benchmarks share: where the reference libraries installed apart
-are (`find_references`), IOB2 tags of spans, and a WNUT17 pipeline and
-corpus for the sharded runs.
+are (`find_references`), and a WNUT17 pipeline and corpus for the sharded
+runs.
 
 The benchmarks import nothing from tests/; the references that are not pip
-packages (the Feedback Prize metric in pandas) are transcribed once in
-transcriptions/, which the tests import too. Heavy libraries (pandas,
-spaCy) are imported inside the functions that use them.
+packages (the Feedback Prize metric in pandas) and the IOB2 tags of spans
+that seqeval and spaCy read are written once in transcriptions/, which the
+tests import too. Heavy libraries (pandas, spaCy) are imported inside the
+functions that use them.
 """
 import sys
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, Sequence
 
 #: The checkout the benchmarks run in.
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,17 +32,6 @@ def find_references() -> None:
 
 #: The WNUT17 CoNLL files of the sharded benchmark.
 WNUT17 = ROOT / "assets" / "wnut17"
-
-
-def iob2(n: int, spans) -> List[str]:
-    """IOB2 tags of n tokens for (start, end, label) token spans, end
-    exclusive, that do not overlap."""
-    tags = ["O"] * n
-    for start, end, label in spans:
-        tags[start] = f"B-{label}"
-        for i in range(start + 1, end):
-            tags[i] = f"I-{label}"
-    return tags
 
 
 def wnut17_sentences(files: Sequence[str] = ("dev.conll", "test.conll", "train.conll")):

@@ -81,17 +81,6 @@ def char_offsets(words) -> List[Tuple[int, int]]:
     return offsets
 
 
-def iob2(n, spans) -> List[str]:
-    """IOB2 tags of n tokens for (start, end, label) token spans, end
-    exclusive, that do not overlap."""
-    tags = ["O"] * n
-    for start, end, label in spans:
-        tags[start] = f"B-{label}"
-        for i in range(start + 1, end):
-            tags[i] = f"I-{label}"
-    return tags
-
-
 # --------------------------------------------------------------------------
 # The readers (spacy_spanf1.formats)
 # --------------------------------------------------------------------------
