@@ -1,6 +1,6 @@
 """What the benchmarks share: where the reference libraries installed apart
-are (`find_references`), and a WNUT17 pipeline and corpus for the sharded
-runs.
+are (`find_references`), a timer of repeated calls (`timed`), and a WNUT17
+pipeline and corpus for the sharded runs.
 
 The benchmarks import nothing from tests/; the references that are not pip
 packages (the Feedback Prize metric in pandas) and the IOB2 tags of spans
@@ -8,9 +8,11 @@ that seqeval and spaCy read are written once in transcriptions/, which the
 tests import too. Heavy libraries (pandas, spaCy) are imported inside the
 functions that use them.
 """
+import statistics
 import sys
+import time
 from pathlib import Path
-from typing import Dict, Sequence
+from typing import Callable, Dict, Sequence
 
 #: The checkout the benchmarks run in.
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +30,17 @@ def find_references() -> None:
     it, every `spacy.load` imports their entry points."""
     if str(REFERENCES) not in sys.path:
         sys.path.append(str(REFERENCES))
+
+
+def timed(function: Callable[[], object], runs: int, pick: Callable[[Sequence[float]], float] = statistics.median) -> float:
+    """The seconds of `runs` calls of function, each timed on its own: their
+    median, or what `pick` makes of them (min: the fastest)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return pick(times)
 
 
 #: The WNUT17 CoNLL files of the sharded benchmark.
