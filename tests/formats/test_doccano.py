@@ -66,8 +66,19 @@ def test_doccano_misspelled_span_field_is_an_error(tmp_path):
         ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3}]}, "lacks 'label'"),
         ({"text": TEXT, "label": [], "entities": []}, "both"),
         ({"label": []}, "no 'text' field"),
+        # a fourth item is a score or an error (one that is no number was
+        # read as a three-item span, the item dropped)
+        ({"text": TEXT, "label": [[0, 3, "PER", "extra"]]},
+         "item 0 of \"label\" is [0, 3, 'PER', 'extra'], whose fourth item is not a number"),
+        ({"text": TEXT, "label": [[0, 3, "PER", 0.5], [4, 7, "LOC", None]]},
+         "item 1 of \"label\" is [4, 7, 'LOC', None], whose fourth item is not a number"),
+        ({"text": TEXT, "labels": [[0, 3, "PER", True]]}, "item 0 of \"labels\" is [0, 3, 'PER', True]"),
+        ({"text": TEXT, "label": [[0, 3, "PER", 0.5, "x"]]}, "not [start, end, label] or [start, end, label, score]"),
+        ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3, "label": "PER", "score": "high"}]},
+         "entity 0 has the \"score\" 'high', not a number"),
     ],
-    ids=["offsets", "short", "classification", "empty-label", "no-label", "both", "no-text"],
+    ids=["offsets", "short", "classification", "empty-label", "no-label", "both", "no-text",
+         "word", "null", "bool", "five-items", "entity-score"],
 )
 def test_doccano_errors(tmp_path, record, problem):
     path = write_jsonl(tmp_path / "d.jsonl", [record])
@@ -81,28 +92,6 @@ def test_doccano_malformed_json(tmp_path):
     with pytest.raises(InputError) as err:
         read("doccano", path)
     assert f"{path}:2: invalid JSON" in one_line(err)
-
-
-@pytest.mark.parametrize(
-    "record,problem",
-    [
-        ({"text": TEXT, "label": [[0, 3, "PER", "extra"]]},
-         "item 0 of \"label\" is [0, 3, 'PER', 'extra'], whose fourth item is not a number"),
-        ({"text": TEXT, "label": [[0, 3, "PER", 0.5], [4, 7, "LOC", None]]},
-         "item 1 of \"label\" is [4, 7, 'LOC', None], whose fourth item is not a number"),
-        ({"text": TEXT, "labels": [[0, 3, "PER", True]]}, "item 0 of \"labels\" is [0, 3, 'PER', True]"),
-        ({"text": TEXT, "label": [[0, 3, "PER", 0.5, "x"]]}, "not [start, end, label] or [start, end, label, score]"),
-        ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3, "label": "PER", "score": "high"}]},
-         "entity 0 has the \"score\" 'high', not a number"),
-    ],
-    ids=["word", "null", "bool", "five-items", "entity-score"],
-)
-def test_a_fourth_item_is_a_score_or_an_error(tmp_path, record, problem):
-    # A fourth item that is no number was read as a three-item span, the item dropped.
-    path = write_jsonl(tmp_path / "d.jsonl", [record])
-    with pytest.raises(InputError) as err:
-        read("doccano", path)
-    assert problem in one_line(err) and f"{path}:1:" in one_line(err)
 
 
 def test_a_numeric_fourth_item_is_a_score(tmp_path):
