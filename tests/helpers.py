@@ -134,6 +134,18 @@ def one_line(err):
     return msg
 
 
+def read_error(name, path, **options) -> str:
+    """The message of the InputError that reading `path` with the reader
+    `name` raises (`read`'s keywords), checked to be one line."""
+    import pytest
+
+    from spacy_spanf1.formats import InputError
+
+    with pytest.raises(InputError) as err:
+        read(name, path, **options)
+    return one_line(err)
+
+
 def load_corpus(gold, pred, fmt=None, **options):
     """The paired stream, read whole (for tests only)."""
     from spacy_spanf1.formats import open_pairs

@@ -4,7 +4,7 @@ problem named with its file in a one-line error."""
 import pytest
 
 import spacy_spanf1.formats.doccano  # noqa: F401  (registers "doccano")
-from helpers import GOLD, PRED, TEXT, as_jsonl, counts, one_line, read, write, write_jsonl
+from helpers import GOLD, PRED, TEXT, as_jsonl, counts, read, read_error, write, write_jsonl
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.spans import Span
 
@@ -82,16 +82,14 @@ def test_doccano_misspelled_span_field_is_an_error(tmp_path):
 )
 def test_doccano_errors(tmp_path, record, problem):
     path = write_jsonl(tmp_path / "d.jsonl", [record])
-    with pytest.raises(InputError) as err:
-        read("doccano", path)
-    assert problem in one_line(err) and f"{path}:1:" in one_line(err)
+    message = read_error("doccano", path)
+    assert problem in message and f"{path}:1:" in message
 
 
 def test_doccano_malformed_json(tmp_path):
     path = write(tmp_path / "d.jsonl", '{"text": "a"}\n{"text": \n')
-    with pytest.raises(InputError) as err:
-        read("doccano", path)
-    assert f"{path}:2: invalid JSON" in one_line(err)
+    message = read_error("doccano", path)
+    assert f"{path}:2: invalid JSON" in message
 
 
 def test_a_numeric_fourth_item_is_a_score(tmp_path):
