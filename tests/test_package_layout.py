@@ -374,7 +374,7 @@ def test_import_is_light():
 #: `engine.counts`, `engine.metrics`).
 OLD_MODULES = ("app", "evaluate", "scorer", "hf", "docs", "counts", "metrics")
 #: What the checkout holds beside the package that may import it.
-IMPORTERS = ("tests", "benchmarks", "scripts", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
+IMPORTERS = ("tests", "benchmarks", "scripts", "transcriptions", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
 
 
 def test_old_import_paths_are_gone_and_nothing_imports_them():
@@ -428,6 +428,32 @@ def test_benchmarks_share_nothing_with_the_tests():
     assert found == []
 
 
+def _function_bodies(paths):
+    """{the AST of a function's body, its docstring left out: the places
+    (file:function) of the functions of at least four statements with that
+    body}."""
+    found = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
+                code = ast.Module(body=body, type_ignores=[])
+                if sum(isinstance(n, ast.stmt) for n in ast.walk(code)) >= 4:
+                    found.setdefault(ast.dump(code), []).append(f"{path.name}:{node.name}")
+    return found
+
+
+def test_benchmarks_and_tests_keep_no_copies_of_one_function():
+    # what both need and is not the package (a reference that is not a pip
+    # package) is written once, in transcriptions/, which both import
+    root = PACKAGE.parent
+    benchmarks = _function_bodies(sorted((root / "benchmarks").glob("*.py")))
+    tests = _function_bodies(sorted((root / "tests").rglob("*.py")))
+    assert len(benchmarks) > 20 and len(tests) > 100  # the check sees both trees
+    assert [(benchmarks[body], tests[body]) for body in sorted(benchmarks.keys() & tests.keys())] == []
+    from transcriptions.feedback_prize import feedback_prize  # noqa: F401
+
+
 def test_public_names_keep_working():
     import spacy_spanf1
     from spacy_spanf1.integrations.hf import make_compute_metrics  # noqa: F401
@@ -457,7 +483,7 @@ def test_the_settings_name_the_engines_schemes():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
-    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts"], ["mypy", "spacy_spanf1"]],
+    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts", "transcriptions"], ["mypy", "spacy_spanf1"]],
     ids=["ruff", "mypy"],
 )
 def test_the_linters_find_nothing(command):
