@@ -25,39 +25,24 @@ sys.path.insert(0, str(ROOT))
 
 from spacy_spanf1 import SCHEMES, evaluate_spans  # noqa: E402
 
-GOLD_LABELS = ("PER", "ORG", "LOC", "DATE", "PRODUCT", "EVENT")
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_span_shapes import make_docs as span_shapes_docs  # noqa: E402
+
 #: Each gold label's names on the predicted side.
 PREDICTED_NAMES = {"PER": ("PERSON",), "ORG": ("ORG",), "LOC": ("GPE", "FAC"), "DATE": ("DATE",),
                    "PRODUCT": ("PRODUCT",), "EVENT": ("EVENT",)}
 LABEL_MAP = {"PERSON": "PER", "GPE": "LOC", "FAC": "LOC", "NORP": None, "ORG": "ORG", "DATE": "DATE",
              "PRODUCT": "PRODUCT", "EVENT": "EVENT"}
-N_TOKENS = 30
 TARGET = 1.05
 
 Docs = List[List[Tuple[int, int, str]]]
 
 
 def make_docs(n: int, seed: int) -> Tuple[Docs, Docs]:
+    """`bench_span_shapes`' corpus, its predicted labels given OntoNotes-like names."""
     rng = random.Random(seed)
-    gold_docs, pred_docs = [], []
-    for _ in range(n):
-        gold, pred = [], []
-        k = rng.randint(0, 3)
-        while k < N_TOKENS - 3:
-            length = rng.choice((1, 1, 2, 3))
-            label = rng.choice(GOLD_LABELS)
-            gold.append((k, k + length, label))
-            r = rng.random()
-            if r < 0.75:
-                pred.append((k, k + length, rng.choice(PREDICTED_NAMES[label])))
-            elif r < 0.85:
-                pred.append((k, k + length, rng.choice(PREDICTED_NAMES[rng.choice(GOLD_LABELS)])))
-            elif r < 0.95:
-                pred.append((k, k + 1, rng.choice(PREDICTED_NAMES[label])))
-            k += length + rng.randint(1, 6)
-        gold_docs.append(gold)
-        pred_docs.append(pred)
-    return gold_docs, pred_docs
+    gold, pred = span_shapes_docs(n, seed)
+    return gold, [[(s, e, rng.choice(PREDICTED_NAMES[label])) for s, e, label in doc] for doc in pred]
 
 
 def renamed(docs: Docs) -> Docs:

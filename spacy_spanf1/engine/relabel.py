@@ -1,10 +1,11 @@
 """A label map applied to the spans of a batch, before they are matched.
 
 Each side's labels are renamed (or the spans dropped, a label mapped to
-None) on the label column of its arrays, and spans that the map makes
-identical (the same offsets, two labels mapped to one) count once: of
-such a group, the spans of the source label with the lowest id are kept,
-as often as they were given. The labels the map does not name are
+None) on the label column of its arrays. Spans that the map makes
+identical (the same offsets, two labels mapped to one) overlap each other,
+so the scorer scores their documents one by one, from the spans mapped by
+`Relabel.spans`, which counts them once: of such a group, the spans of the
+source label with the lowest id are kept, as often as they were given. The labels the map does not name are
 counted per side (`Relabel.unmapped`), or refused.
 """
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
@@ -53,28 +54,13 @@ class Relabel:
         self._count_unlisted(name, counts, names, first_doc)
         remap = self.remap(name, label_ids)
         label = remap[side.label]
-        doc, start, end, raw = side
-        new = remap[counts > 0]
-        if (new < 0).any():
+        doc, start, end, _ = side
+        if (remap[counts > 0] < 0).any():  # a label of the data is dropped
             keep = label >= 0
-            doc, start, end, raw, label = doc[keep], start[keep], end[keep], raw[keep], label[keep]
-        new = new[new >= 0]
-        if len(doc) < 2 or len(numpy.unique(new)) == len(new):  # no two labels of the data mapped to one
-            return Side(doc, start, end, label)
-        same_place = (doc[1:] == doc[:-1]) & (start[1:] == start[:-1]) & (end[1:] == end[:-1])
-        if not same_place.any():
-            return Side(doc, start, end, label)
-        order = numpy.lexsort((raw, label, end, start, doc))
-        doc, start, end, label, raw = doc[order], start[order], end[order], label[order], raw[order]
-        merged = numpy.zeros(len(doc), dtype=bool)
-        same = (doc[1:] == doc[:-1]) & (start[1:] == start[:-1]) & (end[1:] == end[:-1]) & (label[1:] == label[:-1])
-        # A span is merged into the group's first source label when its own differs.
-        first_raw = raw.copy()
-        for i in numpy.flatnonzero(same).tolist():  # few: only spans at one place with labels mapped together
-            first_raw[i + 1] = first_raw[i]
-        merged[1:] = same & (raw[1:] != first_raw[1:])
-        keep = ~merged
-        return Side(doc[keep], start[keep], end[keep], label[keep])
+            doc, start, end, label = doc[keep], start[keep], end[keep], label[keep]
+        # Spans that the map puts at one place with one label overlap each other: the
+        # scorer scores their documents one by one, from `spans`, which counts them once.
+        return Side(doc, start, end, label)
 
     def spans(self, name: str, spans: Sequence[Span], label_ids: Dict[str, int]) -> List[Span]:
         """One document's spans with their labels mapped, as `side` maps

@@ -17,39 +17,31 @@ from spacy_spanf1.label_map import LabelMap
 from spacy_spanf1.results import CorpusScores
 from spacy_spanf1.settings import MatchSettings
 
-from helpers import assert_clean_failure, invoke, write, write_jsonl
+from helpers import assert_clean_failure, error_corpus, invoke, write, write_jsonl
 
 #: OntoNotes-like predicted labels onto CoNLL-like gold labels.
 ONTO_TO_CONLL = {"PERSON": "PER", "GPE": "LOC", "LOC": "LOC", "ORG": "ORG", "NORP": None, "FAC": "LOC"}
 
 
 def onto_corpus(seed, n_docs=300):
-    """Gold in PER/LOC/ORG/MISC; predictions in OntoNotes labels, some at
-    the same offsets under two labels that the map merges (GPE and FAC),
-    some overlapping each other."""
+    """Gold in PER/LOC/ORG/MISC (`helpers.error_corpus`: every kind of
+    error, wrong labels as "C", spurious ones as "A"); predictions renamed to OntoNotes labels,
+    some doubled at the same offsets under two labels that the map merges
+    (GPE and FAC), some given a second span overlapping them."""
     rng = random.Random(seed)
     to_onto = {"PER": ["PERSON"], "LOC": ["GPE", "LOC", "FAC"], "ORG": ["ORG"], "MISC": ["NORP", "MISC"]}
-    gold, pred = [], []
-    for _ in range(n_docs):
-        g, p, pos = [], [], 0
-        for _ in range(rng.randint(0, 6)):
-            start = pos + rng.randint(0, 3)
-            end = start + rng.randint(1, 4)
-            pos = end + 1
-            label = rng.choice(sorted(to_onto))
-            g.append((start, end, label))
+    gold, plain = error_corpus(seed, n_docs, labels=("PER", "LOC", "ORG", "MISC"))
+    pred = []
+    for spans in plain:
+        p = []
+        for start, end, label in spans:
             r = rng.random()
-            if r < 0.6:
-                p.append((start, end, rng.choice(to_onto[label])))
-            elif r < 0.7:
-                p.append((start, end + 1, rng.choice(to_onto[label])))
-            elif r < 0.8:
-                p.append((start, end, "GPE"))
-                p.append((start, end, "FAC"))  # both map to LOC: one span after the map
-            elif r < 0.85:
-                p.append((max(0, start - 1), end, "ORG"))  # overlaps the next span of this document
-                p.append((start, end, "PERSON"))
-        gold.append(g)
+            if r < 0.1:
+                p += [(start, end, "GPE"), (start, end, "FAC")]  # both map to LOC: one span after the map
+            elif r < 0.15:
+                p += [(max(0, start - 1), end, "ORG"), (start, end, "PERSON")]  # a side that overlaps itself
+            else:
+                p.append((start, end, rng.choice(to_onto.get(label, [label]))))
         pred.append(sorted(set(p)))
     return gold, pred
 
@@ -71,7 +63,7 @@ def figures(results):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_map_on_the_predictions_equals_renaming_them_by_hand(seed, batched):
     gold, pred = onto_corpus(seed)
-    mapping = dict(ONTO_TO_CONLL, MISC="MISC")
+    mapping = dict(ONTO_TO_CONLL, MISC="MISC", C="C", A="A")
     expected = evaluate_spans(gold, renamed(pred, mapping), schemes=SCHEMES)
     scorer = SpanScorer(SCHEMES, label_map={"pred": mapping}, batched=batched)
     scorer.add_many(gold, pred)
@@ -81,7 +73,8 @@ def test_a_map_on_the_predictions_equals_renaming_them_by_hand(seed, batched):
 
 def test_a_map_on_both_sides_renames_the_gold_too_and_dicts_read_as_tuples():
     gold, pred = onto_corpus(3)
-    mapping = {"PER": "PERSON", "LOC": "GPE", "MISC": None, "GPE": "GPE", "FAC": "GPE", "PERSON": "PERSON", "ORG": "ORG", "NORP": None}
+    mapping = {"PER": "PERSON", "LOC": "GPE", "MISC": None, "GPE": "GPE", "FAC": "GPE", "PERSON": "PERSON", "ORG": "ORG",
+               "NORP": None, "C": "C", "A": "A"}
     expected = evaluate_spans(renamed(gold, mapping), renamed(pred, mapping), schemes=SCHEMES)
     as_dicts = [[{"start": s, "end": e, "label": label} for s, e, label in doc] for doc in pred]
     found = evaluate_spans(gold, as_dicts, schemes=SCHEMES, label_map=mapping)
