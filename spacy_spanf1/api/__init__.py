@@ -25,13 +25,30 @@ but not wrong is in the result's `warnings`, each also given as a
 UserWarning (not inside `notes.warnings_shown`, where the caller shows
 them: the commands print them).
 """
+from typing import Any
+
 from ..corpus import FULL_COLLECTION, score_pairs
 from ..exceptions import InputError, SettingError
 from ..results import CorpusScores
-from .agree import agree_files
 from .prf import prf_from_stdin, prf_from_text
 from .scores import compare_files, evaluate_pipeline
-from .sweep import is_pipeline, sweep_files, sweep_pipeline, sweep_source
+
+#: The doors imported when first asked for (module __getattr__), so that
+#: `compare_files` does not import the agreement and sweep packages:
+#: name -> module.
+_LAZY = {"agree_files": "agree", "is_pipeline": "sweep", "sweep_files": "sweep", "sweep_pipeline": "sweep",
+         "sweep_source": "sweep"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CorpusScores",
