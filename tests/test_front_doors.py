@@ -12,6 +12,7 @@ from helpers import ROOT, invoke
 from spacy_spanf1 import (
     AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings, SettingError, SweepSettings,
 )
+from spacy_spanf1.agreements.result import AgreementResult
 from spacy_spanf1.api import agree_files, compare_files, evaluate_pipeline, sweep_files, sweep_pipeline, sweep_source
 from spacy_spanf1.keywords import UNSET, settings_from
 from spacy_spanf1.settings import SCHEMES
@@ -240,6 +241,11 @@ def test_the_consensus_is_scored_with_the_agreement_s_thresholds(tmp_path):
     # every annotator has to agree: no span is kept, b finds nothing to match
     unanimous = agree_files(paths, schemes="iou", min_votes=3, consensus=True).consensus
     assert unanimous.spans == [[]] and unanimous.scores["b"]["iou"]["f"] == 0.0
+    # the result reads back with its consensus block (the spans are not in the JSON)
+    result = agree_files(paths, schemes="iou", iou_threshold=0.4, consensus=True)
+    data = json.loads(json.dumps(result.to_dict()))
+    back = AgreementResult.from_dict(data)
+    assert back == result and back.to_dict() == data and back.consensus == loose and back.consensus.spans is None
 
 
 def test_the_agree_command_signs_min_votes_and_writes_the_result_s_to_dict(tmp_path):
