@@ -14,7 +14,7 @@ keyword a TypeError that lists the keywords the door takes.
 import enum
 import functools
 import inspect
-from typing import Any, Callable, Iterable, Optional, Type, TypeVar, Union
+from typing import Any, Callable, Iterable, Optional, Type, TypeVar, Union, cast
 
 from .exceptions import SettingError
 from .settings import Settings, comma_list, default_of
@@ -36,6 +36,7 @@ UNSET = Unset.UNSET
 
 S = TypeVar("S", bound=Settings)
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 #: A keyword of a front door: a value, or UNSET.
 Maybe = Union[T, Unset]
 
@@ -71,7 +72,7 @@ def unknown_keyword(where: str, name: str, valid: Iterable[str]) -> TypeError:
     return TypeError(f"{where}() got an unexpected keyword argument {name!r}. Valid keywords: {', '.join(valid)}")
 
 
-def front_door(func: Callable[..., T]) -> Callable[..., T]:
+def front_door(func: F) -> F:
     """func, with an unknown keyword a TypeError naming the keywords it
     takes (Python's own error names only the one it does not). A door with
     `**reader_options` checks those itself."""
@@ -82,7 +83,7 @@ def front_door(func: Callable[..., T]) -> Callable[..., T]:
     names = frozenset(valid)
 
     @functools.wraps(func)
-    def door(*args: Any, **kwargs: Any) -> T:
+    def door(*args: Any, **kwargs: Any) -> Any:
         if not takes_any:
             for name in kwargs:
                 if name not in names:
@@ -90,7 +91,7 @@ def front_door(func: Callable[..., T]) -> Callable[..., T]:
         return func(*args, **kwargs)
 
     door.keywords = valid  # type: ignore[attr-defined]  # what the door takes, for its own checks
-    return door
+    return cast(F, door)  # the door's own signature, for type checkers and help()
 
 
 def refuse_set(obj: Settings, names: Iterable[str], where: str) -> None:

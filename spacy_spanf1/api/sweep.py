@@ -2,7 +2,7 @@
 pipeline's span categorizer (`sweep_pipeline`), and from either, told
 apart by the source (`sweep_source`, what `spacy-spanf1 sweep` calls)."""
 from pathlib import Path, PurePath
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 from ..exceptions import InputError, PathLike, SettingError
 from ..keywords import UNSET, Maybe, front_door, given, refuse_set, settings_from
@@ -191,7 +191,7 @@ def sweep_source(
         grid=grid, n_trials=n_trials, bootstrap=bootstrap,
     )
     for_files = {"read": read, **given(format=format), **{k: v for k, v in options.items() if v is not None}}
-    for_pipeline = {name: value for name, value in (("pipe", pipe), ("batch_size", batch_size)) if value is not None}
+    for_pipeline: Dict[str, Any] = {name: value for name, value in (("pipe", pipe), ("batch_size", batch_size)) if value is not None}
     pipeline = is_pipeline(source)
     wrong = [name for name, value in (for_files if pipeline else for_pipeline).items() if value is not None]
     if wrong:
