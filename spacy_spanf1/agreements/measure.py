@@ -37,14 +37,20 @@ def agreement_settings(settings: Dict[str, Any], where: str = "agreement") -> Tu
                 name,
             )
     matching, agree, analysis, _ = split_keywords(settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where)
-    match = MatchSettings(**matching)
+    match = span_schemes_only(MatchSettings(**matching))
+    return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
+
+
+def span_schemes_only(match: MatchSettings) -> MatchSettings:
+    """match, if it names no string scheme (annotators are compared by
+    their spans' offsets); else a SettingError."""
     if match.string_schemes:
         raise SettingError(
             f"the scheme {match.string_schemes[0]!r} compares span texts; agreement compares span offsets: "
             f"name span schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
-    return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
+    return match
 
 
 def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, groups: Optional[Sequence[Any]] = None,
