@@ -9,12 +9,12 @@ from ..engine.result import Counts, SchemeResult
 from ..engine.scorer import BATCH_SIZE
 from ..exceptions import SettingError
 from ..settings import LINK_SCHEMES, SCHEMES, UNITS, check_unit, comma_list
-from .nel import NEGATIVE_LABELS, nel_counts
+from .nel import NEGATIVE_LABELS, nel_counts, nel_scores
 from .spans import read_link_docs
 from .tagging import TAGGING, tagging_counts
 from .weak import weak_counts
 
-__all__ = ["check_link_schemes", "evaluate_links"]
+__all__ = ["check_link_schemes", "evaluate_links", "score_links"]
 
 
 def check_link_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
@@ -148,3 +148,18 @@ def evaluate_links(
             labelled, rows = nel_counts(table, negative)
             tallies["nel"].add(rows.sum(axis=0), labelled, rows)
     return {name: tallies[name].result(name, n_docs, keep_order=name == "nel") for name in names}
+
+
+def score_links(examples: Iterable[Any], *, negative_labels: Iterable[str] = NEGATIVE_LABELS) -> Dict[str, Any]:
+    """`Scorer.score_links` of spaCy Examples, bit for bit: the entities of
+    `example.reference` and `example.predicted` by character offsets.
+
+    examples (Iterable[Example]): The examples to score.
+    negative_labels (Iterable[str]): The ids that mean no link.
+    RETURNS (Dict[str, Any]): spaCy's keys (`nel_scores`).
+    """
+    examples = list(examples)
+    gold = [list(eg.reference.ents) for eg in examples]
+    pred = [list(eg.predicted.ents) for eg in examples]
+    results = evaluate_links(gold, pred, schemes=["nel"], unit="char", negative_labels=negative_labels)
+    return nel_scores(results["nel"])

@@ -16,7 +16,7 @@ hold), the last of them in (start, end, label, kb id) order judges, as
 spaCy's dict of gold entities by offsets keeps the last. Labels are listed
 in the order spaCy meets them (by document, then prediction), which is
 the order its macro averages add them up in: `nel_scores` gives spaCy's
-keys from the result, bit for bit.
+keys from the result, bit for bit (`evaluate.score_links`: of spaCy Examples).
 """
 from typing import Any, Dict, Iterable, List, Tuple
 
@@ -26,7 +26,7 @@ from ..engine.result import SchemeResult
 from . import tagging
 from .spans import LinkTable
 
-__all__ = ["nel_counts", "nel_scores", "score_links"]
+__all__ = ["NEGATIVE_LABELS", "nel_counts", "nel_scores"]
 
 #: spaCy's `EntityLinker.NIL`, the negative label its scorer is given.
 NEGATIVE_LABELS: Tuple[str, ...] = ("NIL",)
@@ -128,20 +128,3 @@ class _PRF:
     def fscore(self) -> float:
         p, r = self.precision, self.recall
         return 2 * ((p * r) / (p + r + 1e-100))
-
-
-def score_links(examples: Iterable[Any], *, negative_labels: Iterable[str] = NEGATIVE_LABELS) -> Dict[str, Any]:
-    """`Scorer.score_links` of spaCy Examples, bit for bit: the entities of
-    `example.reference` and `example.predicted` by character offsets.
-
-    examples (Iterable[Example]): The examples to score.
-    negative_labels (Iterable[str]): The ids that mean no link.
-    RETURNS (Dict[str, Any]): spaCy's keys (`nel_scores`).
-    """
-    from .evaluate import evaluate_links
-
-    examples = list(examples)
-    gold = [list(eg.reference.ents) for eg in examples]
-    pred = [list(eg.predicted.ents) for eg in examples]
-    results = evaluate_links(gold, pred, schemes=["nel"], unit="char", negative_labels=negative_labels)
-    return nel_scores(results["nel"])
