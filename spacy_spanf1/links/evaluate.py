@@ -11,7 +11,8 @@ from ..exceptions import SettingError
 from ..settings import LINK_SCHEMES, SCHEMES, UNITS, check_unit, comma_list
 from .nel import NEGATIVE_LABELS, nel_counts, nel_scores
 from .spans import read_link_docs
-from .tagging import TAGGING, tagging_counts
+from .pairs import tagging_counts
+from .tagging import TAGGING
 from .weak import weak_counts
 
 __all__ = ["check_link_schemes", "evaluate_links", "score_links"]

@@ -73,8 +73,11 @@ def nel_counts(table: LinkTable, negative_labels: Iterable[str]) -> Tuple[List[T
         return [], rows
     n_labels = len(table.labels)
     per_label = numpy.stack([numpy.bincount(label[c], minlength=n_labels) for c in (same, fp, fn)], axis=1)
-    codes, first = numpy.unique(label, return_index=True)
-    met = codes[numpy.argsort(first, kind="stable")].tolist()
+    # the labels in the order of their first judged prediction
+    order = numpy.argsort(label.astype(numpy.int32 if n_labels < 2**31 else numpy.int64), kind="stable")
+    ordered = label[order]
+    starts = numpy.flatnonzero(numpy.r_[True, ordered[1:] != ordered[:-1]])
+    met = ordered[starts][numpy.argsort(order[starts])].tolist()
     return [(table.labels[code], per_label[code]) for code in met], rows
 
 

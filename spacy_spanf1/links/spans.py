@@ -25,6 +25,7 @@ _SHAPE_HELP = (
     "'label' and 'kb_id' (optional), or a spaCy Span."
 )
 _TUPLE4 = (itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3))
+_KB_KEY = itemgetter("kb_id")
 _DICT = (itemgetter("start"), itemgetter("end"), itemgetter("label"), methodcaller("get", "kb_id"))
 
 
@@ -71,9 +72,7 @@ def read_link_docs(gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str
     """The linked spans of a batch of documents (one list of spans per
     document and side), checked; bad input is a ValueError naming the
     document (counted from `offset`) and the span."""
-    label_codes: Dict[str, int] = {}
-    kb_codes: Dict[str, int] = {}
-    sides = []
+    read = []
     for side, docs in (("gold", gold_docs), ("pred", pred_docs)):
         starts, ends, labels, kbs, lengths = _columns(docs, side, unit, offset)
         bad, start, end = checked_offsets(starts, ends, labels)
@@ -91,10 +90,13 @@ def read_link_docs(gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str
             )
         if type(None) in kind:
             kbs = ["" if kb is None else kb for kb in kbs]
-        label = numpy.fromiter(
-            (label_codes.setdefault(x, len(label_codes)) for x in labels), dtype=numpy.int64, count=len(labels)
-        )
-        kb = numpy.fromiter((kb_codes.setdefault(x, len(kb_codes)) for x in kbs), dtype=numpy.int64, count=len(kbs))
+        read.append((start, end, labels, kbs, lengths))
+    label_codes = _codes(read[0][2], read[1][2])
+    kb_codes = _codes(read[0][3], read[1][3])
+    sides = []
+    for start, end, labels, kbs, lengths in read:
+        label = numpy.fromiter(map(label_codes.__getitem__, labels), dtype=numpy.int64, count=len(labels))
+        kb = numpy.fromiter(map(kb_codes.__getitem__, kbs), dtype=numpy.int64, count=len(kbs))
         doc_col = numpy.repeat(numpy.arange(len(lengths)), lengths)
         sides.append(_sorted_unique(LinkSide(doc_col, start, end, label, kb)))
     kb_ids = list(kb_codes)
@@ -102,16 +104,23 @@ def read_link_docs(gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str
     return LinkTable(sides[0], sides[1], len(gold_docs), list(label_codes), kb_ids, nil)
 
 
+def _codes(a: List[str], b: List[str]) -> Dict[str, int]:
+    """A code for each string of a and b (0, 1, ... in sorted order, so that
+    codes sort as the strings do)."""
+    return {value: code for code, value in enumerate(sorted(set(a).union(b)))}
+
+
 def _columns(docs: Sequence[Any], side: str, unit: str, offset: int) -> Tuple[List[Any], ...]:
     """(starts, ends, labels, kb ids, spans per document) of a side."""
-    lengths: List[int] = []
-    for n, doc in enumerate(docs):
-        if isinstance(doc, (str, bytes, dict)):
-            raise ValueError(f"Document {offset + n} of the {side} spans is a {type(doc).__name__}, not a list of spans.")
-        try:
-            lengths.append(len(doc))
-        except TypeError:
-            raise ValueError(f"Document {offset + n} of the {side} spans is {doc!r}, not a list of spans.") from None
+    if not set(map(type, docs)) <= {list, tuple}:
+        for n, doc in enumerate(docs):
+            if isinstance(doc, (str, bytes, dict)):
+                raise ValueError(f"Document {offset + n} of the {side} spans is a {type(doc).__name__}, not a list of spans.")
+            try:
+                len(doc)
+            except TypeError:
+                raise ValueError(f"Document {offset + n} of the {side} spans is {doc!r}, not a list of spans.") from None
+    lengths = list(map(len, docs))
     flat = list(chain.from_iterable(docs))
     if not flat:
         return [], [], [], [], lengths
@@ -123,9 +132,15 @@ def _columns(docs: Sequence[Any], side: str, unit: str, offset: int) -> Tuple[Li
         getters = _TUPLE4
     if getters is not None:
         try:
-            return (*(list(map(get, flat)) for get in getters), lengths)
+            starts, ends, labels = (list(map(get, flat)) for get in getters[:3])
         except (KeyError, TypeError):
             pass
+        else:
+            try:
+                kbs = list(map(_KB_KEY, flat)) if getters is _DICT else list(map(getters[3], flat))
+            except KeyError:  # some dicts have no "kb_id"
+                kbs = list(map(getters[3], flat))
+            return starts, ends, labels, kbs, lengths
     rows = []
     for at, item in enumerate(flat):
         rows.append(_one_span(item, side, unit, offset, lengths, at))

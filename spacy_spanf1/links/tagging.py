@@ -8,6 +8,9 @@ measure: a filter keeps a sorted column sorted, and a key's prefixes are
 grouped in its order), one group per distinct key, and the group is a TP
 when both sides have it.
 
+`pairs.py` counts the same more directly where no side has two spans at
+one place (each key then stands for one span of each side).
+
 Per type, as neleval's `--by-type` groups the annotations: each type's
 annotations alone, which for a measure without the type in its key is
 the typed measure's groups of that type (restricting `span` to one type
@@ -19,7 +22,7 @@ import numpy
 
 from .spans import LinkTable
 
-__all__ = ["TAGGING", "TaggingMeasure", "tagging_counts"]
+__all__ = ["KEY_LIMIT", "TAGGING", "Counted", "TaggingMeasure", "group_counts"]
 
 
 class TaggingMeasure(NamedTuple):
@@ -86,15 +89,22 @@ class _Rows:
         self.kb = numpy.where(nil, 0, raw + 1)
         self.linked = ~nil
         self.n_kb = len(table.kb_ids) + 1
-        start, end = numpy.r_[gold.start, pred.start], numpy.r_[gold.end, pred.end]
-        span = _dense(self.doc, start, end)
-        self.n_spans = int(span.max()) + 1 if len(span) else 1
-        L, K = self.n_labels, self.n_kb
-        self.orders = {
-            "s": self._order((span, self.label, self.kb), (self.n_spans, L, K)),
-            "k": self._order((span, self.kb), (self.n_spans, K)),
-            "d": self._order((self.doc, self.kb, self.label), (max(self.n_docs, 1), K, L)),
-        }
+        self.start, self.end = numpy.r_[gold.start, pred.start], numpy.r_[gold.end, pred.end]
+        self._orders: Dict[str, Tuple[numpy.ndarray, List[numpy.ndarray]]] = {}
+
+    def order(self, name: str) -> Tuple[numpy.ndarray, List[numpy.ndarray]]:
+        """The rows in order "s" (span, type, kb), "k" (span, kb) or "d"
+        (doc, kb, type): (row order, key column of each prefix length)."""
+        if name not in self._orders:
+            L, K = self.n_labels, self.n_kb
+            if name == "d":
+                self._orders[name] = self._order((self.doc, self.kb, self.label), (max(self.n_docs, 1), K, L))
+            else:
+                span = _dense(self.doc, self.start, self.end)
+                n_spans = int(span.max()) + 1 if len(span) else 1
+                columns = (span, self.label, self.kb) if name == "s" else (span, self.kb)
+                self._orders[name] = self._order(columns, (n_spans, L, K) if name == "s" else (n_spans, K))
+        return self._orders[name]
 
     def _order(self, columns, sizes):
         """(row order, key column of each prefix length) for columns sorted
@@ -109,7 +119,7 @@ class _Rows:
             for column, size in zip(columns, sizes):
                 key = key * size + column
                 prefixes.append(key)
-            order = numpy.argsort(key * 2 + self.side, kind="stable")
+            order = numpy.argsort(key * 2 + self.side)
             return order, [prefix[order] for prefix in prefixes]
         order = numpy.lexsort((self.side,) + tuple(reversed(columns)))
         ranks: List[numpy.ndarray] = []
@@ -136,7 +146,7 @@ def _dense(*columns: numpy.ndarray) -> numpy.ndarray:
 def _groups(rows: _Rows, key: Tuple[str, ...], mask_name: Optional[str], per_doc: bool, by_label: bool) -> Counted:
     """The set counts of one key (and filter) over the batch."""
     order_name, length = _ORDERS.get(key) or _TYPED_ORDERS[key]
-    order, prefixes = rows.orders[order_name]
+    order, prefixes = rows.order(order_name)
     keys = prefixes[length - 1]
     side = rows.side[order]
     if mask_name is not None:
@@ -174,9 +184,9 @@ def _groups(rows: _Rows, key: Tuple[str, ...], mask_name: Optional[str], per_doc
     return Counted(totals, per_label, doc_rows)
 
 
-def tagging_counts(table: LinkTable, measures, per_doc: bool = False) -> Dict[str, Counted]:
-    """The counts of the named neleval measures over a batch: measure ->
-    Counted (totals, per label, per document)."""
+def group_counts(table: LinkTable, measures, per_doc: bool = False) -> Dict[str, Counted]:
+    """The counts of the named neleval measures over a batch, by sorted
+    keys (any batch): measure -> Counted (totals, per label, per document)."""
     rows = _Rows(table)
     found: Dict[str, Counted] = {}
     done: Dict[Tuple[Tuple[str, ...], Optional[str], bool], Counted] = {}

@@ -40,8 +40,7 @@ def weak_counts(table: LinkTable) -> Tuple[numpy.ndarray, numpy.ndarray]:
     n_labels = max(len(table.labels), 1)
     # each (document, type) a document of its own: the types apart
     group = numpy.r_[gold.doc, pred.doc] * n_labels + numpy.r_[gold.label, pred.label]
-    groups, pseudo = numpy.unique(group, return_inverse=True)
-    pseudo = pseudo.reshape(-1)
+    groups, pseudo = _ranked(group, max(table.n_docs, 1) * n_labels)
     n_gold = len(gold.doc)
     by_type = _paired(
         _weak_side(gold, pseudo[:n_gold], kb), _weak_side(pred, pseudo[n_gold:], kb), len(groups), table.kb_ids
@@ -49,6 +48,21 @@ def weak_counts(table: LinkTable) -> Tuple[numpy.ndarray, numpy.ndarray]:
     per_label = numpy.zeros((n_labels, 3), dtype=numpy.int64)
     numpy.add.at(per_label, groups % n_labels, by_type)
     return per_doc, per_label
+
+
+def _ranked(values: numpy.ndarray, limit: int) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """(the distinct values, sorted; the rank of each value among them) of
+    integers in [0, limit): `numpy.unique(values, return_inverse=True)`,
+    by counting when the range is small."""
+    if limit <= 4 * len(values) + (1 << 16):
+        present = numpy.bincount(values, minlength=limit) > 0
+        return numpy.flatnonzero(present), (numpy.cumsum(present) - 1)[values]
+    order = numpy.argsort(values)
+    ordered = values[order]
+    new = numpy.r_[True, ordered[1:] != ordered[:-1]] if len(values) else numpy.zeros(0, dtype=bool)
+    rank = numpy.empty(len(values), dtype=numpy.int64)
+    rank[order] = numpy.cumsum(new) - 1
+    return ordered[new], rank
 
 
 def _kb_codes(table: LinkTable) -> numpy.ndarray:
@@ -61,18 +75,15 @@ def _kb_codes(table: LinkTable) -> numpy.ndarray:
 
 def _weak_side(side: LinkSide, doc: numpy.ndarray, kb: numpy.ndarray) -> Side:
     """The side as the engine's Side with `doc` as its documents and the kb
-    id as the label, sorted by (doc, start, end, kb), identical spans once."""
+    id as the label, sorted by doc (the side's own order within one: by
+    start, end). Spans that become identical (two types, one id) are in a
+    document whose spans overlap, which `_one_document` scores: it counts
+    them once."""
     label = kb[side.kb] if len(side.kb) else numpy.zeros(0, dtype=numpy.int64)
-    order = numpy.lexsort((label, side.end, side.start, doc))
-    out = Side(doc[order], side.start[order], side.end[order], label[order])
-    if len(order) > 1:
-        same = numpy.ones(len(order) - 1, dtype=bool)
-        for column in out:
-            same &= column[1:] == column[:-1]
-        if same.any():
-            keep = numpy.r_[True, ~same]
-            out = Side(*(column[keep] for column in out))
-    return out
+    if len(doc) > 1 and (doc[1:] < doc[:-1]).any():
+        order = numpy.argsort(doc, kind="stable")
+        return Side(doc[order], side.start[order], side.end[order], label[order])
+    return Side(doc, side.start, side.end, label)
 
 
 def _paired(gold: Side, pred: Side, n_docs: int, kb_ids: List[str]) -> numpy.ndarray:
@@ -102,8 +113,8 @@ def _one_document(gold: Side, pred: Side, doc: int, kb_ids: List[str]) -> List[i
     by the engine's per-document reference (spans with kb ids as labels,
     sorted as the engine sorts them)."""
     names = ["NIL"] + kb_ids
-    g = sorted(_spans(gold, doc, names))
-    p = sorted(_spans(pred, doc, names))
+    g = sorted(set(_spans(gold, doc, names)))
+    p = sorted(set(_spans(pred, doc, names)))
     candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
     for gi, pi, shared in sorted(find_overlaps(g, p), key=lambda pair: (pair[1], pair[0])):
         candidates[pi].append((gi, shared))

@@ -133,3 +133,20 @@ def test_keys_past_the_int64_limit_are_ranked_and_count_the_same(neleval, monkey
         assert (c.tp, c.fp, c.fn) == theirs[name], name
         assert after[name].per_label == before[name].per_label
     assert after["nel"] == before["nel"]
+
+
+def test_counting_every_document_by_sorted_keys_gives_the_same(neleval, monkeypatch):
+    # documents without a place twice on a side are counted from their pairs;
+    # the sorted keys, which count the others, must give the same on them all
+    import numpy
+
+    import spacy_spanf1.links.pairs as pairs
+
+    gold, pred = make_corpus(4, 300)
+    before = evaluate_links(gold, pred, schemes=neleval.measures, per_doc=True)
+    monkeypatch.setattr(pairs, "_repeated_docs", lambda table: numpy.ones(table.n_docs, dtype=bool))
+    after = evaluate_links(gold, pred, schemes=neleval.measures, per_doc=True)
+    for name in neleval.measures:
+        assert after[name].per_label == before[name].per_label, name
+        assert after[name].per_doc.tolist() == before[name].per_doc.tolist(), name
+    assert {name: (r.totals.tp, r.totals.fp, r.totals.fn) for name, r in after.items()} == neleval.counts(gold, pred)
