@@ -42,13 +42,17 @@ def check_link_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...
 
 
 def _check_negative_labels(negative_labels: Any) -> Tuple[str, ...]:
-    if isinstance(negative_labels, str) or not all(isinstance(x, str) for x in negative_labels):
+    try:
+        values = None if isinstance(negative_labels, (str, bytes)) else list(negative_labels)
+    except TypeError:
+        values = None
+    if values is None or not all(isinstance(x, str) for x in values):
         raise SettingError(
             f"'negative_labels' must be a list of strings (the ids that mean no link, e.g. ['NIL']), "
             f"got {negative_labels!r}.",
             "negative_labels",
         )
-    return tuple(negative_labels)
+    return tuple(values)
 
 
 class _Tally:

@@ -94,8 +94,9 @@ def test_the_document_is_counted_across_batches():
         ({"schemes": ["nel", "nel"]}, r"Scheme 'nel' is named twice"),
         ({"schemes": ["nel"], "unit": "word"}, r"Unknown unit 'word'"),
         ({"schemes": ["nel"], "negative_labels": "NIL"}, r"'negative_labels' must be a list of strings"),
+        ({"schemes": ["nel"], "negative_labels": 0}, r"'negative_labels' must be a list of strings.*got 0"),
     ],
-    ids=["none", "unknown", "span-scheme", "twice", "unit", "negative-labels"],
+    ids=["none", "unknown", "span-scheme", "twice", "unit", "negative-labels", "negative-labels-int"],
 )
 def test_settings_are_checked(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -115,3 +116,9 @@ def test_results_add_up_and_round_trip():
         assert (first[name] + second[name]).totals == whole[name].totals
         back = SchemeResult.from_dict(whole[name].to_dict())
         assert back == whole[name]
+
+
+def test_negative_labels_may_be_any_iterable():
+    results = evaluate_links([[(0, 1, "PER", "NIL")]], [[(0, 1, "PER", "X")]], schemes=["nel"],
+                             negative_labels=(x for x in ["NIL"]))
+    assert results["nel"].counts == {"tp": 0, "fp": 1, "fn": 0}
