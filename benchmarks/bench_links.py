@@ -18,7 +18,10 @@ status 1. Then, interleaved (A B C D A B C D ...), CPU time
 
 Targets: B at most 2x A; D at least 10x C.
 
-    python benchmarks/bench_links.py [--docs 10000] [--runs 5]
+    python benchmarks/bench_links.py [--docs 10000] [--runs 5] [--no-targets]
+
+(--no-targets: report the ratios without failing on them, for a small
+smoke run, where fixed costs dominate.)
 
 neleval 3.1.1 imports `collections.Sequence` (gone since Python 3.10): the
 name is put back (as `collections.abc.Sequence`) before neleval is
@@ -104,7 +107,8 @@ def run_neleval(system: List[Any], gold: List[Any]) -> Dict[str, Any]:
 
 
 def main(docs: int = typer.Option(10000, help="documents"), runs: int = typer.Option(5, help="timed runs of each"),
-         seed: int = typer.Option(0)) -> None:
+         seed: int = typer.Option(0),
+         targets: bool = typer.Option(True, help="exit with status 1 when a target is not met")) -> None:
     gold, pred = make_docs(docs, seed)
     n_gold, n_pred = sum(map(len, gold)), sum(map(len, pred))
     ne_gold, ne_pred = neleval_documents(gold), neleval_documents(pred)
@@ -141,7 +145,7 @@ def main(docs: int = typer.Option(10000, help="documents"), runs: int = typer.Op
         ok = ratio <= target if way == "<=" else ratio >= target
         failed |= not ok
         print(f"{name:45s} {ratio:6.2f}x  (target {way} {target:g}x: {'met' if ok else 'NOT met'})")
-    if failed:
+    if failed and targets:
         raise typer.Exit(1)
 
 
