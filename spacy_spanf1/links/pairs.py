@@ -7,8 +7,8 @@ with its type or kb id or both) stands for one span, so the sets neleval
 compares are the spans that pass the filter: a pair at one place is a TP
 when both pass and agree on the key's fields; FP and FN are the rest of
 each side. `entity_match` compares the sets of (document, kb id) of the
-linked spans of each side. Documents with a place twice on one side
-are counted by sorted keys too (`tagging_counts`).
+linked spans of each side. `tagging_counts` hands the documents with a
+place twice on one side to the sorted keys (`tagging.group_counts`).
 """
 from typing import Dict, List
 
