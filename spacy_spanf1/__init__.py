@@ -6,7 +6,7 @@ from .engine.outcomes import SpanError
 from .engine.scorer import SpanScorer, evaluate_spans
 from .exceptions import InputError, SettingError
 from .engine.result import SchemeResult
-from .settings import SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+from .settings import LINK_SCHEMES, SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
@@ -30,6 +30,7 @@ _LAZY = {
     "sweep_files": "api",
     "sweep_pipeline": "api",
     "SweepSettings": "sweeps",
+    "evaluate_links": "links",
 }
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
@@ -51,6 +52,7 @@ __all__ = [
     "AnalysisSettings",
     "CorpusScores",
     "InputError",
+    "LINK_SCHEMES",
     "MatchSettings",
     "PRFCounts",
     "ReadSettings",
@@ -73,6 +75,7 @@ __all__ = [
     "compare_files",
     "consensus",
     "evaluate_examples",
+    "evaluate_links",
     "evaluate_pipeline",
     "evaluate_spans",
     "evaluate_mentions",

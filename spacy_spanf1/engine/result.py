@@ -16,7 +16,7 @@ import numpy
 from .counts import PRFCounts, SemEvalCounts
 from .metrics import mean
 from .outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from ..settings import SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES
+from ..settings import LINK_SCHEMES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES
 
 __all__ = ["Counts", "SchemeResult", "count_errors", "errors_of", "outcomes_of", "parts_by_doc"]
 
@@ -172,8 +172,9 @@ class SchemeResult:
         scheme = data.get("scheme") if scheme is None else scheme
         label_counts = data.get("label_counts")
         confusion = data.get("confusion", ())
-        if scheme not in SCHEMES and scheme not in STRING_SCHEMES:
-            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}")
+        known = SCHEMES + STRING_SCHEMES + LINK_SCHEMES
+        if scheme not in known:
+            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(known)}")
         kind = SemEvalCounts if scheme in SEMEVAL_SCHEMES else PRFCounts
         try:
             per_label = {label: kind(**counts) for label, counts in (label_counts or {}).items()}
