@@ -53,6 +53,18 @@ def _units(parts) -> Units:
     return Units(doc, code, kind, gold, numpy.r_[0, numpy.cumsum(sizes)], pred)
 
 
+def _named_cells(codes: numpy.ndarray, n_labels: int, labels: List[str]) -> Dict[Tuple[str, str], int]:
+    """Confusion cells from codes gold * (n_labels + 1) + predicted, label
+    ids from 0, n_labels standing for "O": (gold, predicted) -> n."""
+    width = n_labels + 1
+    counts = numpy.bincount(codes, minlength=width * width)
+    names = list(labels[:n_labels]) + ["O"]
+    return {
+        (names[code // width], names[code % width]): n
+        for code, n in zip(numpy.flatnonzero(counts).tolist(), counts[counts > 0].tolist())
+    }
+
+
 def _single(n: int) -> numpy.ndarray:
     return numpy.ones(n, dtype=numpy.int64)
 
@@ -185,14 +197,16 @@ class Batch:
                 outcome[pi] = leftover
                 partner[pi] = first
 
-    def semeval_counts(self, scheme: str, min_overlap, want_units: bool = False):
-        """Overall [cor, inc, par, mis, spu], per label (n_labels × 5), and
-        the Units of the overall matching (None unless want_units)."""
+    def semeval_counts(self, scheme: str, min_overlap, labels: List[str], want_units: bool = False):
+        """Overall [cor, inc, par, mis, spu], per label (n_labels × 5), the
+        confusion cells of the overall matching ((gold, predicted) -> n,
+        labels named from `labels`) and its Units (None unless want_units)."""
         rule = SEMEVAL_RULES[scheme]
         outcome, matched, partner = self.semeval(rule, min_overlap, per_label=False)
         kinds = numpy.bincount(outcome, minlength=4)
         total = [int(kinds[COR]), int(kinds[INC]), int(kinds[PAR]),
                  int(self.n_gold - matched.sum()), int(kinds[0])]
+        cells = self._semeval_cells(rule, outcome, matched, partner, labels)
         units = self._semeval_units(rule, outcome, matched, partner) if want_units else None
         outcome, matched, _ = self.semeval(rule, min_overlap, per_label=True)
         p_label = self.pred.label
@@ -206,7 +220,31 @@ class Batch:
             ],
             axis=1,
         )
-        return total, table, units
+        return total, table, cells, units
+
+    def _semeval_cells(self, rule: SemEvalRule, outcome, matched, partner, labels: List[str]) -> Dict[Tuple[str, str], int]:
+        """The confusion cells of the overall matching: a pair adds (gold,
+        predicted), except an INC pair of `strict` / `exact` whose
+        boundaries differ, which adds (gold, O) and (O, predicted); a
+        missed gold span adds (gold, O), a spurious prediction (O, predicted)."""
+        gold, pred = self.gold, self.pred
+        width = self.n_labels + 1
+        pi = numpy.flatnonzero(partner >= 0)
+        gi = partner[pi]
+        g_label, p_label = gold.label[gi], pred.label[pi]
+        if rule.leftover == "inc":
+            split = (outcome[pi] == INC) & ((gold.start[gi] != pred.start[pi]) | (gold.end[gi] != pred.end[pi]))
+        else:
+            split = numpy.zeros(len(pi), dtype=bool)
+        outside = self.n_labels
+        codes = numpy.concatenate([
+            g_label[~split] * width + p_label[~split],
+            g_label[split] * width + outside,
+            outside * width + p_label[split],
+            gold.label[~matched] * width + outside,
+            outside * width + pred.label[outcome == 0],
+        ])
+        return _named_cells(codes, self.n_labels, labels)
 
     def _semeval_units(self, rule: SemEvalRule, outcome, matched, partner) -> Units:
         gold, pred = self.gold, self.pred
@@ -257,8 +295,6 @@ class Batch:
         fp_group = ~tp_group
         gold_tp = numpy.zeros(self.n_gold, dtype=bool)
         gold_tp[group_gold[tp_group]] = True
-        gold_wrong_type = numpy.zeros(self.n_gold, dtype=bool)
-        gold_wrong_type[group_gold[wrong_type]] = True
         spurious = numpy.bincount(self.pp, minlength=self.n_pred) == 0
         table = numpy.stack(
             [
@@ -268,25 +304,30 @@ class Batch:
             ],
             axis=1,
         )
-        confusion: Dict[Tuple[str, str], int] = {}
-
-        def add_pairs(gold_ids, pred_ids):
-            if len(gold_ids) == 0:
-                return
-            codes, counts = numpy.unique(gold_ids * (n_labels + 1) + pred_ids, return_counts=True)
-            for code, count in zip(codes.tolist(), counts.tolist()):
-                g, p = divmod(code, n_labels + 1)
-                name = (labels[g] if g < n_labels else "O", labels[p] if p < n_labels else "O")
-                confusion[name] = confusion.get(name, 0) + count
-
-        outside = numpy.full(1, n_labels)
-        add_pairs(group_label[tp_group], group_label[tp_group])
-        add_pairs(g_label[group_gold[wrong_type]], group_label[wrong_type])
-        other_fp = fp_group & ~wrong_type
-        add_pairs(numpy.repeat(outside, other_fp.sum()), group_label[other_fp])
-        add_pairs(numpy.repeat(outside, spurious.sum()), p_label[spurious])
-        fn_plain = ~gold_tp & ~gold_wrong_type
-        add_pairs(g_label[fn_plain], numpy.repeat(outside, fn_plain.sum()))
+        # The cells as presidio-evaluator 0.3.2 fills them: a group of the
+        # gold label below the threshold adds (gold, O) only when it is the
+        # first group over its gold span (in order of start); a group of
+        # another label below the threshold always adds (gold, O).
+        group_first = self.pp[order][starts] if len(starts) else empty
+        is_first = numpy.zeros(len(starts), dtype=bool)
+        if len(starts):
+            new_gold = numpy.r_[True, group_gold[1:] != group_gold[:-1]]
+            first_of_gold = numpy.minimum.reduceat(group_first, numpy.flatnonzero(new_gold))
+            is_first = group_first == first_of_gold[numpy.cumsum(new_gold) - 1]
+        width = n_labels + 1
+        group_gold_label = g_label[group_gold]
+        low_same = same & ~reached
+        low_other = ~same & ~reached
+        gold_alone = numpy.ones(self.n_gold, dtype=bool)
+        gold_alone[group_gold] = False
+        codes = numpy.concatenate([
+            group_gold_label[reached] * width + group_label[reached],
+            n_labels * width + group_label[~reached],
+            group_gold_label[low_other | (low_same & is_first)] * width + n_labels,
+            g_label[gold_alone] * width + n_labels,
+            n_labels * width + p_label[spurious],
+        ])
+        confusion = _named_cells(codes, n_labels, labels)
         if not want_units:
             return table, confusion, None
         n_groups = len(starts)
