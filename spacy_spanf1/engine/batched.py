@@ -12,6 +12,7 @@ an exact match is a component of its own in the overlap graph, and so is
 almost every other pair; only the few longer chains (a prediction over two
 gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
+from functools import cached_property
 from typing import Dict, List, NamedTuple, Tuple
 
 import numpy
@@ -53,11 +54,12 @@ def _units(parts) -> Units:
     return Units(doc, code, kind, gold, numpy.r_[0, numpy.cumsum(sizes)], pred)
 
 
-def _named_cells(codes: numpy.ndarray, n_labels: int, labels: List[str]) -> Dict[Tuple[str, str], int]:
+def _named_cells(codes: numpy.ndarray, n_labels: int, labels: List[str], counted: bool = False) -> Dict[Tuple[str, str], int]:
     """Confusion cells from codes gold * (n_labels + 1) + predicted, label
-    ids from 0, n_labels standing for "O": (gold, predicted) -> n."""
+    ids from 0, n_labels standing for "O" (counted: codes is already the
+    count of each code): (gold, predicted) -> n."""
     width = n_labels + 1
-    counts = numpy.bincount(codes, minlength=width * width)
+    counts = codes if counted else numpy.bincount(codes, minlength=width * width)
     names = list(labels[:n_labels]) + ["O"]
     return {
         (names[code // width], names[code % width]): n
@@ -127,6 +129,11 @@ class Batch:
 
     def label_counts(self, labels: numpy.ndarray) -> numpy.ndarray:
         return numpy.bincount(labels, minlength=self.n_labels)
+
+    @cached_property
+    def gold_label_counts(self) -> numpy.ndarray:
+        """How many gold spans each label has."""
+        return self.label_counts(self.gold.label)
 
     # SemEval ------------------------------------------------------------
 
@@ -206,7 +213,7 @@ class Batch:
         kinds = numpy.bincount(outcome, minlength=4)
         total = [int(kinds[COR]), int(kinds[INC]), int(kinds[PAR]),
                  int(self.n_gold - matched.sum()), int(kinds[0])]
-        cells = self._semeval_cells(rule, outcome, matched, partner, labels)
+        cells = self._semeval_cells(rule, outcome, partner, labels)
         units = self._semeval_units(rule, outcome, matched, partner) if want_units else None
         outcome, matched, _ = self.semeval(rule, min_overlap, per_label=True)
         p_label = self.pred.label
@@ -222,29 +229,26 @@ class Batch:
         )
         return total, table, cells, units
 
-    def _semeval_cells(self, rule: SemEvalRule, outcome, matched, partner, labels: List[str]) -> Dict[Tuple[str, str], int]:
+    def _semeval_cells(self, rule: SemEvalRule, outcome, partner, labels: List[str]) -> Dict[Tuple[str, str], int]:
         """The confusion cells of the overall matching: a pair adds (gold,
         predicted), except an INC pair of `strict` / `exact` whose
         boundaries differ, which adds (gold, O) and (O, predicted); a
         missed gold span adds (gold, O), a spurious prediction (O, predicted)."""
         gold, pred = self.gold, self.pred
-        width = self.n_labels + 1
-        pi = numpy.flatnonzero(partner >= 0)
-        gi = partner[pi]
-        g_label, p_label = gold.label[gi], pred.label[pi]
-        if rule.leftover == "inc":
-            split = (outcome[pi] == INC) & ((gold.start[gi] != pred.start[pi]) | (gold.end[gi] != pred.end[pi]))
-        else:
-            split = numpy.zeros(len(pi), dtype=bool)
-        outside = self.n_labels
-        codes = numpy.concatenate([
-            g_label[~split] * width + p_label[~split],
-            g_label[split] * width + outside,
-            outside * width + p_label[split],
-            gold.label[~matched] * width + outside,
-            outside * width + pred.label[outcome == 0],
-        ])
-        return _named_cells(codes, self.n_labels, labels)
+        n_labels = self.n_labels
+        width = n_labels + 1
+        joined = partner >= 0
+        if rule.leftover == "inc":  # strict, exact: an INC pair whose boundaries differ is split
+            inc = numpy.flatnonzero(outcome == INC)
+            g = partner[inc]
+            joined[inc[(gold.start[g] != pred.start[inc]) | (gold.end[g] != pred.end[inc])]] = False
+        # a prediction: (its partner's label, or O, and its label)
+        rows = numpy.where(joined, gold.label[partner], n_labels) if self.n_gold else numpy.full(self.n_pred, n_labels)
+        cells = numpy.bincount(rows * width + pred.label, minlength=width * width).reshape(width, width)
+        # a gold span in no joined pair: (its label, O), as many as its
+        # label's gold spans less those in the label's row so far
+        cells[:n_labels, n_labels] = self.gold_label_counts - cells[:n_labels].sum(axis=1)
+        return _named_cells(cells.ravel(), n_labels, labels, counted=True)
 
     def _semeval_units(self, rule: SemEvalRule, outcome, matched, partner) -> Units:
         gold, pred = self.gold, self.pred
@@ -304,30 +308,7 @@ class Batch:
             ],
             axis=1,
         )
-        # The cells as presidio-evaluator 0.3.2 fills them: a group of the
-        # gold label below the threshold adds (gold, O) only when it is the
-        # first group over its gold span (in order of start); a group of
-        # another label below the threshold always adds (gold, O).
-        group_first = self.pp[order][starts] if len(starts) else empty
-        is_first = numpy.zeros(len(starts), dtype=bool)
-        if len(starts):
-            new_gold = numpy.r_[True, group_gold[1:] != group_gold[:-1]]
-            first_of_gold = numpy.minimum.reduceat(group_first, numpy.flatnonzero(new_gold))
-            is_first = group_first == first_of_gold[numpy.cumsum(new_gold) - 1]
-        width = n_labels + 1
-        group_gold_label = g_label[group_gold]
-        low_same = same & ~reached
-        low_other = ~same & ~reached
-        gold_alone = numpy.ones(self.n_gold, dtype=bool)
-        gold_alone[group_gold] = False
-        codes = numpy.concatenate([
-            group_gold_label[reached] * width + group_label[reached],
-            n_labels * width + group_label[~reached],
-            group_gold_label[low_other | (low_same & is_first)] * width + n_labels,
-            g_label[gold_alone] * width + n_labels,
-            n_labels * width + p_label[spurious],
-        ])
-        confusion = _named_cells(codes, n_labels, labels)
+        confusion = self._iou_cells(order, starts, group_gold, group_label, same, reached, spurious, labels)
         if not want_units:
             return table, confusion, None
         n_groups = len(starts)
@@ -349,6 +330,37 @@ class Batch:
              numpy.zeros(len(fn), dtype=numpy.int64), empty),
         ])
         return table, confusion, units
+
+    def _iou_cells(self, order, starts, group_gold, group_label, same, reached, spurious,
+                   labels: List[str]) -> Dict[Tuple[str, str], int]:
+        """`iou`'s confusion cells as presidio-evaluator 0.3.2 fills them:
+        a group reaching the threshold adds (gold, its label), one below it
+        (O, its label); a group of another label below the threshold also
+        adds (gold, O), and so does one of the gold label below it when it
+        is the first group over its gold span (in order of start); a gold
+        span that nothing overlaps adds (gold, O), a prediction that
+        overlaps nothing (O, its label)."""
+        n_labels = self.n_labels
+        width = n_labels + 1
+        group_gold_label = self.gold.label[group_gold]
+        # groups of one gold span are side by side
+        new_gold = numpy.r_[True, group_gold[1:] != group_gold[:-1]] if len(starts) else numpy.zeros(0, dtype=bool)
+        also_outside = ~same & ~reached
+        low_same = numpy.flatnonzero(same & ~reached)
+        if len(low_same):  # is the group the first over its gold span (its first prediction the earliest)?
+            group_first = self.pp[order[starts]]
+            first_of_gold = numpy.minimum.reduceat(group_first, numpy.flatnonzero(new_gold))
+            first = group_first[low_same] == first_of_gold[numpy.cumsum(new_gold)[low_same] - 1]
+            also_outside[low_same[first]] = True
+        codes = numpy.concatenate([
+            numpy.where(reached, group_gold_label, n_labels) * width + group_label,
+            group_gold_label[also_outside] * width + n_labels,
+            n_labels * width + self.pred.label[spurious],
+        ])
+        cells = numpy.bincount(codes, minlength=width * width).reshape(width, width)
+        # gold spans that nothing overlaps: (their label, O)
+        cells[:n_labels, n_labels] += self.gold_label_counts - self.label_counts(group_gold_label[new_gold])
+        return _named_cells(cells.ravel(), n_labels, labels, counted=True)
 
     # overlap ------------------------------------------------------------
 
