@@ -100,3 +100,25 @@ def test_older_json_with_iou_rows_beside_the_blocks_reads(examples):
     older = CorpusScores.from_dict(data)
     assert older.results["iou"].confusion == iou
     assert older.results["strict"].confusion == {}
+
+
+def test_the_html_page_heat_maps_the_primary_scheme_and_links_its_cells(examples):
+    import re
+
+    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--html", "page.html", "--silent"])
+    assert result.exit_code == 0, result.stderr
+    page = (examples / "page.html").read_text()
+    [table] = re.findall(r'<table class="confusion" data-scheme="strict">.*?</table>', page, re.S)
+    cells = {
+        (gold, pred): (int(re.sub(r"<[^>]+>", "", content)), re.findall(r'href="#doc-(\d+)"', content))
+        for gold, pred, content in re.findall(r'data-gold="([^"]+)" data-pred="([^"]+)"[^>]*>(.*?)</td>', table)
+    }
+    labels, matrix = STRICT["labels"], STRICT["matrix"]
+    assert {cell: n for cell, (n, _) in cells.items()} == {
+        (g, p): matrix[i][j] for i, g in enumerate(labels) for j, p in enumerate(labels)}
+    links = {cell: docs for cell, (_, docs) in cells.items() if docs}
+    # doc 0: "Ann" a boundary error (PER, O) and (O, PER), ORG over LOC (LOC, ORG);
+    # doc 1: Acme missed (ORG, O), "in" spurious (O, LOC). The diagonal has no link.
+    assert links == {("PER", "O"): ["0"], ("O", "PER"): ["0"], ("LOC", "ORG"): ["0"],
+                     ("ORG", "O"): ["1"], ("O", "LOC"): ["1"]}
+    assert 'id="doc-0"' in page and 'id="doc-1"' in page
