@@ -48,8 +48,8 @@ def confusion_html(confusion: Mapping[str, Any], scheme: str, by_doc: Mapping[in
     first_doc: Dict[Tuple[str, str], int] = {}
     how_many: Dict[Tuple[str, str], int] = {}
     for index in shown:
-        cells = {cell for record in by_doc.get(index, ()) for cell in record_cells(record)}
-        for cell in cells:
+        found = {cell for record in by_doc.get(index, ()) for cell in record_cells(record)}
+        for cell in found:
             first_doc.setdefault(cell, index)
             how_many[cell] = how_many.get(cell, 0) + 1
     most_diagonal = max([matrix[i][i] for i in range(len(labels) - 1)] + [1])
