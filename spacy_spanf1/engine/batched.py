@@ -292,7 +292,8 @@ class Batch:
         inter = numpy.add.reduceat(self.shared[order], starts) if len(starts) else empty
         pred_len = numpy.add.reduceat(self.p_len[self.pp[order]], starts) if len(starts) else empty
         iou = inter / (self.g_len[group_gold] + pred_len - inter)
-        same = group_label == g_label[group_gold]
+        group_gold_label = g_label[group_gold]
+        same = group_label == group_gold_label
         reached = iou >= threshold
         tp_group = same & reached
         wrong_type = ~same & reached
@@ -308,7 +309,8 @@ class Batch:
             ],
             axis=1,
         )
-        confusion = self._iou_cells(order, starts, group_gold, group_label, same, reached, spurious, labels)
+        confusion = self._iou_cells(order, starts, group_gold, group_gold_label, group_label, same, reached, spurious,
+                                    labels)
         if not want_units:
             return table, confusion, None
         n_groups = len(starts)
@@ -331,7 +333,7 @@ class Batch:
         ])
         return table, confusion, units
 
-    def _iou_cells(self, order, starts, group_gold, group_label, same, reached, spurious,
+    def _iou_cells(self, order, starts, group_gold, group_gold_label, group_label, same, reached, spurious,
                    labels: List[str]) -> Dict[Tuple[str, str], int]:
         """`iou`'s confusion cells as presidio-evaluator 0.3.2 fills them:
         a group reaching the threshold adds (gold, its label), one below it
@@ -342,16 +344,21 @@ class Batch:
         overlaps nothing (O, its label)."""
         n_labels = self.n_labels
         width = n_labels + 1
-        group_gold_label = self.gold.label[group_gold]
         # groups of one gold span are side by side
         new_gold = numpy.r_[True, group_gold[1:] != group_gold[:-1]] if len(starts) else numpy.zeros(0, dtype=bool)
         also_outside = ~same & ~reached
         low_same = numpy.flatnonzero(same & ~reached)
-        if len(low_same):  # is the group the first over its gold span (its first prediction the earliest)?
-            group_first = self.pp[order[starts]]
-            first_of_gold = numpy.minimum.reduceat(group_first, numpy.flatnonzero(new_gold))
-            first = group_first[low_same] == first_of_gold[numpy.cumsum(new_gold)[low_same] - 1]
-            also_outside[low_same[first]] = True
+        if len(low_same):
+            # Is the group the first over its gold span? No prediction of a
+            # batch overlaps another, so those over a gold span are
+            # consecutive: it is first unless the prediction just before
+            # its first one overlaps the gold span too.
+            first_pred = self.pp[order[starts[low_same]]]
+            gold_ids = group_gold[low_same]
+            before = numpy.maximum(first_pred - 1, 0)
+            later = (first_pred > 0) & (self.pred.doc[before] == self.gold.doc[gold_ids]) & (
+                self.pred.end[before] > self.gold.start[gold_ids])
+            also_outside[low_same[~later]] = True
         codes = numpy.concatenate([
             numpy.where(reached, group_gold_label, n_labels) * width + group_label,
             group_gold_label[also_outside] * width + n_labels,
