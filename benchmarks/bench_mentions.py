@@ -48,7 +48,7 @@ import spacy_spanf1.mentions.score as mention_scoring
 from spacy_spanf1 import compare_files, evaluate_spans
 from spacy_spanf1.mentions import evaluate_mentions, ground_mentions
 from spacy_spanf1.mentions.ground import Text, ground_in
-from spacy_spanf1.mentions.score import predicted_spans
+from spacy_spanf1.mentions.predicted import predicted_spans
 
 Document = Tuple[str, List[Tuple[str, str]]]
 Spans = List[Tuple[int, int, str]]

@@ -6,7 +6,7 @@ from .engine.outcomes import SpanError
 from .engine.scorer import SpanScorer, evaluate_spans
 from .exceptions import InputError, SettingError
 from .engine.result import SchemeResult
-from .settings import SCHEMES, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+from .settings import SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
@@ -27,7 +27,9 @@ _LAZY = {
     "agreement": "agreements",
     "consensus": "agreements",
     "agree_files": "api",
-    "sweep_pipeline": "sweeps",
+    "sweep_files": "api",
+    "sweep_pipeline": "api",
+    "SweepSettings": "sweeps",
 }
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
@@ -45,6 +47,7 @@ def __getattr__(name):
 
 
 __all__ = [
+    "AgreementSettings",
     "AnalysisSettings",
     "CorpusScores",
     "InputError",
@@ -59,6 +62,7 @@ __all__ = [
     "Span",
     "SpanError",
     "SpanScorer",
+    "SweepSettings",
     "TagReport",
     "TagScore",
     "__version__",
@@ -78,5 +82,6 @@ __all__ = [
     "score_pairs",
     "spans_from_tags",
     "sweep",
+    "sweep_files",
     "sweep_pipeline",
 ]

@@ -20,7 +20,7 @@ from spacy_spanf1.settings import SCHEMES
 from spacy_spanf1.signature import Signature, make_signature
 from spacy_spanf1.settings import MatchSettings, ReadSettings
 from spacy_spanf1.sweeps.api import sweep
-from spacy_spanf1.sweeps.files import sweep_files
+from spacy_spanf1.api import sweep_files
 from spacy_spanf1.sweeps.results import SweepResult
 
 EXAMPLES = ROOT / "examples"

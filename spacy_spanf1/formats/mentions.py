@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set,
 
 from ..mentions.ground import NOTED_KINDS, check_fuzzy, ground_noted, mention_problem, noted_row
 from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
-from ..mentions.score import ground_document, read_prediction, row_and_spans
+from ..mentions.predicted import ground_document, read_prediction, row_and_spans
 from ..notes import Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice

@@ -298,6 +298,8 @@ def make_spanf1_scorer_v1(
     min_overlap: Optional[float] = MatchSettings.min_overlap,
     labels: Optional[List[str]] = MatchSettings.labels,  # type: ignore[assignment]  # List for the config's validation; the default is None
     beta: float = MatchSettings.beta,
+    label_map: Optional[Dict[str, Any]] = None,
+    map_unlisted: str = MatchSettings.map_unlisted,
     confidence: Optional[float] = None,
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
@@ -314,6 +316,11 @@ def make_spanf1_scorer_v1(
     min_overlap (Optional[float]): In (0, 1]; None: any overlap.
     labels (Optional[List[str]]): Score only these labels; None: all.
     beta (float): When not 1, an F-beta key is added per scheme.
+    label_map (Optional[Dict[str, Any]]): Labels renamed, merged or dropped
+        (null) before matching, on both sides or per side ({"gold": {...},
+        "pred": {...}}); labels it does not name are scored as they are.
+    map_unlisted (str): "keep", or "error": a label the map does not name
+        is an error when the scorer runs.
     confidence (Optional[float]): In (0, 1): add bootstrap percentile
         intervals `<prefix>_<scheme>_p_ci`, `_r_ci`, `_f_ci` ([low, high])
         for every scheme (documents resampled). None: no intervals.
@@ -330,6 +337,7 @@ def make_spanf1_scorer_v1(
         match = MatchSettings(
             schemes, unit=unit, spans_key=spans_key, labels=labels, iou_threshold=iou_threshold,
             overlap_threshold=overlap_threshold, min_overlap=min_overlap, beta=beta,
+            label_map=label_map, map_unlisted=map_unlisted,
         )
         if confidence is not None:
             confidence = check_open_fraction("confidence", confidence)

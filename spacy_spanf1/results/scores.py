@@ -23,6 +23,16 @@ from .errors import ErrorCounts
 __all__ = ["CorpusScores"]
 
 
+def _merged_counts(a: Mapping[str, Mapping[str, int]], b: Mapping[str, Mapping[str, int]]) -> Dict[str, Dict[str, int]]:
+    """side -> label -> count of both, added."""
+    merged: Dict[str, Dict[str, int]] = {side: dict(counts) for side, counts in a.items()}
+    for side, counts in b.items():
+        totals = merged.setdefault(side, {})
+        for label, n in counts.items():
+            totals[label] = totals.get(label, 0) + n
+    return {side: counts for side, counts in merged.items() if counts}
+
+
 def _plain_notes(notes: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Dict[str, Dict[str, Dict[str, Any]]]:
     """Notes as plain dicts and lists (JSON), by side and kind."""
     return {
@@ -79,6 +89,8 @@ class CorpusScores:
         the spans read, how many of them were looked at, how many of those
         start or end inside a word and the first examples
         (`notes.InsideWords`), for the warnings.
+    unmapped (Mapping[str, Mapping[str, int]]): With a label map, by side,
+        the labels it does not name and their spans (scored as they are).
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
@@ -109,6 +121,7 @@ class CorpusScores:
     error_counts: Optional[ErrorCounts] = field(default=None, repr=False, compare=False)
     span_groups: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     inside_words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    unmapped: Mapping[str, Mapping[str, int]] = field(default_factory=dict, repr=False)
 
     @property
     def scored(self) -> int:
@@ -209,6 +222,7 @@ class CorpusScores:
             span_groups={key: self.span_groups.get(key, 0) + other.span_groups.get(key, 0)
                          for key in sorted(set(self.span_groups) | set(other.span_groups))},
             inside_words=merge_inside_words(self.inside_words, other.inside_words),
+            unmapped=_merged_counts(self.unmapped, other.unmapped),
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -235,6 +249,8 @@ class CorpusScores:
             grounding = grounding_report(self.notes.get("pred", {}))
             if grounding:
                 data["grounding"] = grounding
+        if any(self.unmapped.values()):
+            data["unmapped"] = {side: dict(sorted(labels.items())) for side, labels in self.unmapped.items() if labels}
         if self.warnings:
             data["warnings"] = list(self.warnings)
         if self.analysis is not None:
@@ -271,6 +287,7 @@ class CorpusScores:
                 not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},
                 notes=_plain_notes(data.get("notes", {})),
                 warnings=tuple(data.get("warnings", ())),
+                unmapped={side: dict(labels) for side, labels in data.get("unmapped", {}).items()},
                 signature=Signature.from_dict(signed) if signed else {},
                 analysis=RecordedAnalysis(cis, blocks) if cis or blocks else None,
             )

@@ -16,8 +16,9 @@ import spacy
 from spacy.tokens import Doc, DocBin, SpanGroup
 from spacy.tokens import Span as SpacySpan
 
-from helpers import assert_clean_failure, char_offsets, figures, invoke, iob2, run, run_many, write_jsonl
+from helpers import assert_clean_failure, char_offsets, figures, invoke, run, run_many, write_jsonl
 from spacy_spanf1.cli import evaluate_model
+from transcriptions.tags import iob2
 
 
 # --------------------------------------------------------------------------

@@ -22,8 +22,8 @@ import random
 import pytest
 from nervaluate import Evaluator
 
-from helpers import feedback_prize, feedback_prize_frames
 from spacy_spanf1 import Span, SpanScorer, evaluate_spans
+from transcriptions.feedback_prize import feedback_prize, feedback_prize_frames
 
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABEL_SETS = [["PER", "ORG", "LOC"], ["PER", "ORG", "LOC", "MISC"], ["A", "B", "C", "D", "E"]]
@@ -309,7 +309,7 @@ def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
 
 
 # --------------------------------------------------------------------------
-# overlap vs the Feedback Prize metric (tests/helpers.py, in pandas)
+# overlap vs the Feedback Prize metric (transcriptions/, in pandas)
 # --------------------------------------------------------------------------
 
 
