@@ -262,3 +262,18 @@ def test_a_scheme_result_writes_and_reads_its_confusion(scheme):
     # a result built with a plain dict of cells holds a Confusion
     plain = SchemeResult(scheme, result.totals, result.per_label, dict(result.confusion))
     assert isinstance(plain.confusion, Confusion) and plain == result
+
+
+def test_a_label_map_s_confusion_is_that_of_the_data_renamed_by_hand():
+    """The matrix names the mapped labels: PERSON -> PER on the predicted
+    side, NORP dropped; the same as renaming the predictions first."""
+    gold = [[(0, 2, "PER"), (4, 6, "LOC")]]
+    pred = [[(0, 2, "PERSON"), (4, 6, "GPE"), (7, 8, "NORP")]]
+    renamed = [[(0, 2, "PER"), (4, 6, "GPE")]]
+    mapped = evaluate_spans(gold, pred, schemes=list(SCHEMES),
+                            label_map={"pred": {"PERSON": "PER", "GPE": "GPE", "NORP": None}})
+    by_hand = evaluate_spans(gold, renamed, schemes=list(SCHEMES))
+    for scheme in SCHEMES:
+        assert mapped[scheme].confusion == by_hand[scheme].confusion, scheme
+    # strict: PER matched; LOC predicted as GPE with its boundaries
+    assert mapped["strict"].confusion == {("PER", "PER"): 1, ("LOC", "GPE"): 1}
