@@ -190,6 +190,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side; agree: the pairwise F heat map, kappas and alpha, and each document the annotators disagree on, every annotator's spans one above the other; sweep: the precision-recall, F-by-threshold and reliability charts with the best thresholds", extra={"dir_okay": False}),
     Option("html_docs", ("--html-docs",), int, "Show at most N documents with errors (agree: with disagreements) in the --html page, the most first", own_default=HTML_DOCS, extra={"min": 0}),
     Option("silent", ("--silent",), bool, "Print nothing but errors", own_default=False),
+    Option("confusion", ("--confusion",), bool, "Print a confusion matrix per scheme: rows gold labels, columns predicted labels, O for no span (the matrices are in the --output JSON either way)", own_default=False),
     # clusters
     Option("cluster", ("--cluster",), _OPTIONAL_STR, "Run on a local Dask cluster of N worker processes (local:N), started and closed by the command; needs the [dask] extra", extra={"show_default": False}),
     Option("scheduler", ("--scheduler",), _OPTIONAL_STR, "Run on a running Dask cluster: the scheduler's address (tcp://HOST:8786)", extra={"show_default": False}),

@@ -17,6 +17,7 @@ from .matching import (
     semeval_counts,
 )
 from .batched import Batch, Side, Units, overlapping_docs
+from .confusion import Confusion, overlap_confusion
 from .outcomes import (
     ERROR_KINDS,
     PRF_COUNTS,
@@ -112,7 +113,7 @@ class SpanScorer:
         self._tallies: Dict[str, Dict[str, List[int]]] = {
             s: defaultdict(partial(_zeros, len(self._count_names[s]))) for s in self.schemes
         }
-        self._confusion: Dict[Tuple[str, str], int] = {}
+        self._confusion: Dict[str, Dict[Tuple[str, str], int]] = {s: {} for s in self.schemes}
         self._outcomes: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         self._rows: Dict[str, List[numpy.ndarray]] = {s: [] for s in self.schemes}
         self._label_ids: Dict[str, int] = {}
@@ -334,16 +335,18 @@ class SpanScorer:
         for scheme in self.schemes:
             want = self.per_doc or scheme in self._kept_schemes
             if scheme in SEMEVAL_RULES:
-                total, table, units = batch.semeval_counts(scheme, self.min_overlap, want)
+                total, table, cells, units = batch.semeval_counts(scheme, self.min_overlap, names, want)
                 totals = self._semeval_totals[scheme]
                 for i in range(5):
                     totals[i] += total[i]
             elif scheme == "iou":
-                table, confusion, units = batch.iou(self.iou_threshold, names, want)
-                for key, count in confusion.items():
-                    self._confusion[key] = self._confusion.get(key, 0) + count
+                table, cells, units = batch.iou(self.iou_threshold, names, want)
             else:
                 table, units = batch.overlap(self.overlap_threshold, want)
+                cells = {}
+            confusion = self._confusion[scheme]
+            for key, count in cells.items():
+                confusion[key] = confusion.get(key, 0) + count
             tally = self._tallies[scheme]
             for label_id in numpy.flatnonzero(table.any(axis=1)).tolist():
                 row = tally[names[label_id]]
@@ -382,7 +385,7 @@ class SpanScorer:
         if "iou" in self._tallies:
             iou_document(
                 gold, pred, pairs, self.iou_threshold,
-                self._tallies["iou"], self._confusion, units["iou"],
+                self._tallies["iou"], self._confusion["iou"], units["iou"],
             )
         if "overlap" in self._tallies:
             overlap_document(
@@ -429,7 +432,7 @@ class SpanScorer:
             rule = SEMEVAL_RULES[scheme]
             counts = semeval_counts(
                 gold, pred, all_gold, all_pred, candidates, rule, self.min_overlap,
-                units[scheme] if units is not None else None,
+                units[scheme] if units is not None else None, self._confusion[scheme],
             )
             total = self._semeval_totals[scheme]
             for i in range(5):
@@ -466,8 +469,12 @@ class SpanScorer:
                     numpy.concatenate(tables) if tables
                     else numpy.zeros((0, len(self._count_names[scheme])), dtype=numpy.int64)
                 )
+            if scheme == "overlap":
+                confusion = overlap_confusion(per_label)
+            else:
+                confusion = Confusion(self._confusion[scheme], per_label)
             out[scheme] = SchemeResult(
-                scheme, totals, per_label, dict(self._confusion) if scheme == "iou" else {},
+                scheme, totals, per_label, confusion,
                 tuple(self._outcomes[scheme]), per_doc, self.kept if scheme in self._kept_schemes else None,
                 self.n_docs,
             )

@@ -303,6 +303,7 @@ def make_spanf1_scorer_v1(
     confidence: Optional[float] = None,
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
+    confusion: bool = False,
 ) -> Callable[..., Dict[str, Any]]:
     """Make a scorer that reports span P/R/F under every named scheme.
 
@@ -325,6 +326,9 @@ def make_spanf1_scorer_v1(
         for every scheme (documents resampled). None: no intervals.
     n_resamples (int): Bootstrap resamples (at least 1).
     seed (int): Seed of the bootstrap draws.
+    confusion (bool): Add `<prefix>_<scheme>_confusion` for every scheme:
+        {"labels": [...], "matrix": [[...], ...]}, rows gold, columns
+        predicted, "O" (no span) last. False: the keys stay flat.
     RETURNS (Callable): score(examples, **kwargs) -> Dict[str, Any]. The
         keywords a component passes (labels, threshold, ...) are ignored,
         except `spans_key` when the scorer's own is None.
@@ -339,6 +343,8 @@ def make_spanf1_scorer_v1(
             confidence = check_open_fraction("confidence", confidence)
         n_resamples = check_n_resamples(n_resamples)
         seed = check_seed(seed)
+        if not isinstance(confusion, bool):
+            raise SettingError(f"'confusion' must be true or false, not {confusion!r}", "confusion")
     except SettingError as err:
         # spaCy's CLI prints a ConfigValidationError as a message, any other
         # error with a traceback. It is a ValueError too.
@@ -355,6 +361,8 @@ def make_spanf1_scorer_v1(
         scores = scores_to_keys(results, prefix, match.beta)
         if confidence is not None:
             scores.update(interval_keys(results, prefix, confidence, n_resamples, seed))
+        if confusion:
+            scores.update({f"{prefix}_{scheme}_confusion": r.confusion.to_dict() for scheme, r in results.items()})
         return scores
 
     return score_spanf1_v1

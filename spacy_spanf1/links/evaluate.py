@@ -4,6 +4,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 
+from ..engine.confusion import Confusion
 from ..engine.counts import PRFCounts
 from ..engine.result import Counts, SchemeResult
 from ..engine.scorer import BATCH_SIZE
@@ -79,7 +80,7 @@ class _Tally:
         per_doc = None
         if self.rows is not None:
             per_doc = numpy.concatenate(self.rows) if self.rows else numpy.zeros((0, 3), dtype=numpy.int64)
-        return SchemeResult(scheme, PRFCounts(*map(int, self.totals)), per_label, {}, (), per_doc, None, n_docs)
+        return SchemeResult(scheme, PRFCounts(*map(int, self.totals)), per_label, Confusion(), (), per_doc, None, n_docs)
 
 
 def _labelled(labels: Sequence[str], table: numpy.ndarray):

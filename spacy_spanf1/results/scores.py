@@ -230,15 +230,16 @@ class CorpusScores:
         scores (`SchemeResult.to_dict`), the documents, the analysis
         blocks (ci, comparison, breakdown) and the signature."""
         data: Dict[str, Any] = {
-            "schemes": {name: result.summary() for name, result in self.results.items()},
+            "schemes": {
+                name: {**result.summary(), "confusion": result.confusion.to_dict()}
+                for name, result in self.results.items()
+            },
             "documents": self.documents,
             "skipped": self.skipped,
             "unit": self.unit,
             "labels": sorted(self.labels_seen),
             "label_counts": {name: result.label_counts() for name, result in self.results.items()},
         }
-        if "iou" in self.results:
-            data["confusion"] = self.results["iou"].confusion_rows()
         if self.official_score is not None:
             data["official_score"] = self.official_score
         if self.not_scored:
@@ -268,7 +269,7 @@ class CorpusScores:
             label_counts = data.get("label_counts", {})
             results = {
                 name: SchemeResult.from_dict(
-                    {**block, "label_counts": label_counts.get(name), "confusion": data.get("confusion", ()) if name == "iou" else ()},
+                    {**block, "label_counts": label_counts.get(name), "confusion": _confusion_of(data, name, block)},
                     name,
                 )
                 for name, block in schemes.items()
@@ -292,3 +293,11 @@ class CorpusScores:
             )
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"not the JSON of CorpusScores.to_dict ({type(err).__name__}: {err})") from None
+
+
+def _confusion_of(data: Mapping[str, Any], name: str, block: Mapping[str, Any]) -> Any:
+    """A scheme's confusion in the JSON: in its block, or (older JSON) the
+    rows of `iou`'s beside the blocks."""
+    if "confusion" in block:
+        return block["confusion"]
+    return data.get("confusion") if name == "iou" else None

@@ -110,7 +110,7 @@ def test_compare_each_format(round_trip, corpus_dir, fmt):
     strict = data["schemes"]["strict"]
     assert strict["counts"] == STRICT_COUNTS
     assert strict["p"] == pytest.approx(0.5) and strict["r"] == pytest.approx(4 / 9)
-    assert set(strict) == {"p", "r", "f", "macro_f", "counts", "per_type"}
+    assert set(strict) == {"p", "r", "f", "macro_f", "counts", "per_type", "confusion"}
     assert set(strict["per_type"]) == {"LOC", "ORG", "PER"}
     assert set(strict["per_type"]["LOC"]) == {"p", "r", "f"}
     # printed: a row per scheme with P, R, F as percentages, and the counts
