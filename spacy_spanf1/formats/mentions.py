@@ -131,6 +131,7 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
     # examples are kept (room None).
     room: Optional[Dict[str, int]] = None
     first = True
+    source = str(path)
     for lineno, record in json_lines(path):
         key = record_key(record)
         if first:
@@ -157,7 +158,8 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         if isinstance(answer, list):  # checked pairs: nothing to parse, grounded without records
             mentions = answer
             spans, kinds = ground_noted(text, mentions, ground, threshold, unplaced)
-            row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()})
+            # the common document: every mention exact, no kind noted
+            row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()} if kinds else EMPTY)
             notes = _notes_of_kinds(mentions, row, kinds, where, room)
         else:
             mentions, placed, failure = read_prediction(answer, text, label)
@@ -169,15 +171,17 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                     left = room.get(kind, NOTE_EXAMPLES)
                     del noted["examples"][left:]
                     room[kind] = left - len(noted["examples"])
-        meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
+        meta = {} if _NOT_META.issuperset(record) else {k: v for k, v in record.items() if k not in _NOT_META}
+        # `mentions` is the reader's own list (checked pairs, or what parsing made)
         yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno,
-                       key=key, source=str(path),
-                       notes=notes or EMPTY, strings=list(mentions), unplaced=unplaced or None)
+                       key=key, source=source, notes=notes or EMPTY, strings=mentions, unplaced=unplaced or None)
 
 
 #: Makes a Span of a (start, end, label) tuple without the keyword handling
 #: of its constructor.
 _span = partial(tuple.__new__, Span)
+#: The fields of a record that are not its metadata.
+_NOT_META = frozenset(("text", "mentions", "output", "label"))
 
 
 def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
