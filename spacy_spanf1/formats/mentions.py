@@ -161,6 +161,11 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
             # the common document: every mention exact, no kind noted
             row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()} if kinds else EMPTY)
             notes = _notes_of_kinds(mentions, row, kinds, where, room)
+            # Two exact mentions never share a place (a place's characters
+            # are its string, and a repeated string takes another candidate
+            # or none): only normalized or fuzzy ones can make a span twice.
+            if "grounded_normalized" in kinds or "grounded_fuzzy" in kinds:
+                spans = list(set(spans))
         else:
             mentions, placed, failure = read_prediction(answer, text, label)
             grounded = ground_document(text, mentions, placed, ground, threshold)
@@ -171,9 +176,11 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                     left = room.get(kind, NOTE_EXAMPLES)
                     del noted["examples"][left:]
                     room[kind] = left - len(noted["examples"])
+            spans = list(set(spans))
+        spans.sort()
         meta = {} if _NOT_META.issuperset(record) else {k: v for k, v in record.items() if k not in _NOT_META}
         # `mentions` is the reader's own list (checked pairs, or what parsing made)
-        yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno,
+        yield Document(where, list(map(_span, spans)), text, meta=meta, line=lineno,
                        key=key, source=source, notes=notes or EMPTY, strings=mentions, unplaced=unplaced or None)
 
 
