@@ -133,10 +133,12 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
     first = True
     source = str(path)
     for lineno, record in json_lines(path):
-        key = record_key(record)
+        key = record_key(record) if "id" in record else None
         if first:
             room, first = ({} if key is None else None), False
-        text = record_text(record, "text", "the record", path, lineno)
+        text = record.get("text")
+        if type(text) is not str or not text.isascii():  # an ASCII string is fine as it is
+            text = record_text(record, "text", "the record", path, lineno)
         where = f"line {lineno}"
         if "mentions" in record:
             answer: Any = _checked_mentions(record["mentions"], path, lineno)
@@ -152,7 +154,6 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                 path,
                 lineno,
             )
-        label = record.get("label") if isinstance(record.get("label"), str) else None
         # not found and duplicates: spans past the text, which match nothing
         unplaced: Dict[int, Any] = {}
         if isinstance(answer, list):  # checked pairs: nothing to parse, grounded without records
@@ -167,6 +168,7 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
             if "grounded_normalized" in kinds or "grounded_fuzzy" in kinds:
                 spans = list(set(spans))
         else:
+            label = record.get("label") if isinstance(record.get("label"), str) else None
             mentions, placed, failure = read_prediction(answer, text, label)
             grounded = ground_document(text, mentions, placed, ground, threshold)
             row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None, unplaced)
@@ -273,7 +275,7 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
                                    "examples": [f"{prefix}{string!r} ({label})" for string, label in examples]}
         if room is not None:
             room["grounded_exact"] = limit - len(examples)
-    for kind in NOTED_KINDS:
+    for kind in NOTED_KINDS if kinds else ():
         if kind in kinds:
             listed = kinds[kind]
             limit = NOTE_EXAMPLES if room is None else room.get(kind, NOTE_EXAMPLES)

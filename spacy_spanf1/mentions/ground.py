@@ -212,9 +212,12 @@ def ground_mentions(
     fuzzy (Optional[float]): The similarity threshold of fuzzy grounding,
         in (0, 1]; None: no fuzzy stage.
     """
-    check_choice("ground", ground, GROUNDINGS)
-    threshold = check_fuzzy(fuzzy)
-    return ground_in(Text(check_mention_text(text, "the text")), check_mentions(mentions), ground, threshold)
+    if ground not in GROUNDINGS:  # the checks, each called only when it has something to say
+        check_choice("ground", ground, GROUNDINGS)
+    threshold = None if fuzzy is None else check_fuzzy(fuzzy)
+    if type(text) is not str:
+        check_mention_text(text, "the text")
+    return ground_in(Text(text), check_mentions(mentions), ground, threshold)
 
 
 def ground_in(
