@@ -329,7 +329,7 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
                  unplaced: Dict[int, Any]) -> Tuple[List[Tuple[int, int, str]], Dict[str, List[int]]]:
     """The spans of `row_and_spans(ground_in(...))` of one document's
     checked pairs in char unit, without a record a mention (the mentions
-    reader's documents, and `score.spans_in_bulk`, which grounds a corpus),
+    reader's documents, and `predicted.spans_in_bulk`, which grounds a corpus),
     and the positions in `pairs` of the mentions of each kind of
     `NOTED_KINDS`, in order (its grounding row: `noted_row`); `unplaced`
     filled. A mention of none of the first four kinds is exact: the common
@@ -354,7 +354,8 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
                 repeats[string] = k + 1
                 places = assigned(candidates, k, every, ordered)
                 if places is not None:
-                    spans.extend([(start, end, label) for start, end in places])
+                    for start, end in places:
+                        append((start, end, label))
                     continue
             kinds.setdefault("duplicates", []).append(position)
             if not every:
@@ -370,7 +371,8 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
                 continue
             candidates = exact[string] = [(start, end), *occurrences_from(find, string, following)]
             kinds.setdefault("ambiguous", []).append(position)
-            spans.extend([(start, end, label) for start, end in assigned(candidates, 0, every, ordered) or ()])
+            for start, end in assigned(candidates, 0, every, ordered) or ():
+                append((start, end, label))
             continue
         if doc is None:
             doc = Text(text)
@@ -387,7 +389,8 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
             kinds.setdefault("ambiguous", []).append(position)
         places = assigned(candidates, k, every, ordered)
         if places is not None:
-            spans.extend([(start, end, label) for start, end in places])
+            for start, end in places:
+                append((start, end, label))
         else:
             kinds.setdefault("duplicates", []).append(position)
             if not every:
