@@ -91,7 +91,8 @@ def plain_answers(answers: List[Any]) -> Optional[List[Mention]]:
         strings, labels = list(map(itemgetter(0), flat)), set(map(itemgetter(1), flat))
     except IndexError:  # a tuple of one item, or none
         return None
-    if set(map(type, strings)) != {str} or not all(strings) or any(map(str.isspace, strings)):
+    # a string stripped of whitespace is empty when it was empty or blank
+    if set(map(type, strings)) != {str} or not all(map(str.strip, strings)):
         return None
     if set(map(type, labels)) != {str} or "" in labels:
         return None
