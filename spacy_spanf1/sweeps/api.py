@@ -1,5 +1,7 @@
 """`sweep`: every scheme's P, R and F at every threshold of scored
 predictions, from one pass, with AP, best thresholds and calibration."""
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, cast
 
 import numpy
@@ -10,12 +12,13 @@ from ..exceptions import SettingError
 from ..notes import label_warnings, warn_each
 from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
-from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
+from ..spans import Span, checked_offsets, read_doc_spans, spacy_span_tuples
 from .curves import (
     CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, overlaps_gold, run_scorers,
-    score_cluster_steps, span_keys, strict_correct,
+    score_cluster_steps, strict_correct,
 )
 from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
+from .keys import as_int64, label_ids, pack_keys, unique_first
 from .scored import flat_scored
 from .settings import SweepSettings
 
@@ -109,8 +112,9 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
         levels = numpy.unique(scores)
         pred = pred._replace(level=numpy.searchsorted(levels, scores))
     n_labels, n_levels = len(labels), len(levels)
-    tallies = scheme_tallies(gold, pred, match, labels, n_levels)
-    correct = correct_at_lowest(gold, pred, n_docs, match, labels)
+    strict = strict_correct(gold, pred) if {"strict", "exact"} & set(match.schemes) else None
+    tallies = scheme_tallies(gold, pred, match, labels, n_levels, strict)
+    correct = correct_at_lowest(gold, pred, n_docs, match, labels, strict)
     n_gold = len(gold.doc)
     gold_of_label = numpy.bincount(gold.label, minlength=n_labels)
     out = {}
@@ -146,15 +150,16 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
 
 def flat_gold(docs: Sequence[Any], unit: str):
     """The gold spans of every document as (document, start, end, label)
-    columns, checked (all at once for plain tuples; else span by span, to
-    name a bad one)."""
+    columns, checked (all at once for plain tuples, on arrays; else span by
+    span, to name a bad one)."""
     lengths = [len(d) if isinstance(d, (list, tuple)) else -1 for d in docs]
     if min(lengths, default=0) >= 0:
-        flat = [item for d in docs for item in d]
-        if all(type(item) is tuple and len(item) == 3 for item in flat):
-            columns = [list(c) for c in zip(*flat)] if flat else [[], [], []]
-            if check_spans(*columns) is None:
-                return [numpy.repeat(numpy.arange(len(docs)), lengths).tolist()] + columns
+        flat = list(chain.from_iterable(docs))
+        if set(map(type, flat)) <= {tuple} and set(map(len, flat)) <= {3}:
+            starts, ends, names = (list(map(itemgetter(i), flat)) for i in range(3))
+            bad, start, end = checked_offsets(starts, ends, names)
+            if bad is None and start is not None and end is not None:
+                return numpy.repeat(numpy.arange(len(docs)), lengths), start, end, names
     read = [read_doc_spans(d, "gold", i, unit) for i, d in enumerate(docs)]
     return ([i for i, d in enumerate(read) for _ in d], [s[0] for d in read for s in d],
             [s[1] for d in read for s in d], [s[2] for d in read for s in d])
@@ -163,23 +168,23 @@ def flat_gold(docs: Sequence[Any], unit: str):
 def _unique(columns, scores, label_id):
     """Flat spans sorted by (document, start, end, label), each once (with
     its highest score); and the scores in that order."""
-    doc, start, end = (numpy.asarray(c, dtype=numpy.int64) for c in columns[:3])
-    label = numpy.array([label_id[name] for name in columns[3]], dtype=numpy.int64)
-    keys = (label, end, start, doc) if scores is None else (-scores, label, end, start, doc)
-    order = numpy.lexsort(keys)
-    doc, start, end, label = doc[order], start[order], end[order], label[order]
-    first = numpy.ones(len(order), dtype=bool)
-    first[1:] = (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (label[1:] != label[:-1])
-    flat = Flat(doc[first], start[first], end[first], label[first])
+    doc, start, end = (as_int64(c) for c in columns[:3])
+    label = label_ids(columns[3], label_id)
+    [keys] = pack_keys((doc, start, end, label))
+    order, first = unique_first(keys, scores)
+    flat = Flat(doc[order][first], start[order][first], end[order][first], label[order][first])
     return flat, None if scores is None else scores[order][first]
 
 
-def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int) -> Dict[str, Tally]:
-    """Per scheme, what each score level adds (see curves.py)."""
+def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int,
+                   strict_hits: Optional[numpy.ndarray] = None) -> Dict[str, Tally]:
+    """Per scheme, what each score level adds (see curves.py); strict_hits:
+    strict_correct, if known."""
     n_labels = len(labels)
     out: Dict[str, Tally] = {}
     if "strict" in match.schemes or "exact" in match.schemes:
-        strict = closed_form_tally(strict_correct(gold, pred), pred, n_labels, n_levels)
+        hits = strict_correct(gold, pred) if strict_hits is None else strict_hits
+        strict = closed_form_tally(hits, pred, n_labels, n_levels)
         if "strict" in match.schemes:
             out["strict"] = strict
         if "exact" in match.schemes:
@@ -222,26 +227,21 @@ def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, s
     return out
 
 
-def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels) -> Dict[str, numpy.ndarray]:
+def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels,
+                      strict: Optional[numpy.ndarray] = None) -> Dict[str, numpy.ndarray]:
     """Per scheme, whether each prediction (in flat order) is correct (COR,
     TP) with every prediction present, as SpanScorer judges it; under
-    `iou`, a prediction of a TP group."""
+    `iou`, a prediction of a TP group. strict: strict_correct, if known."""
     out = {}
     if "strict" in match.schemes:
-        out["strict"] = strict_correct(gold, pred)
+        out["strict"] = strict_correct(gold, pred) if strict is None else strict
     others = [s for s in match.schemes if s != "strict"]
     if not others:
         return out
     runs = run_scorers(gold, pred, n_docs, others, labels, _match_settings(match), keep_outcomes=True)
-    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
-    n_labels = max(len(labels), 1)
-
-    def key(doc, start, end, label):
-        return ((doc * width + start) * width + end) * n_labels + label
-
-    flat_keys = span_keys(pred, width, n_labels)  # sorted: flat order
+    label_of = {label: i for i, label in enumerate(labels)}
     for scheme in others:
-        found = []
+        found: List[Sequence[numpy.ndarray]] = []
         for scorer, docs in runs:
             for offset, part in scorer.outcome_parts(scheme):
                 if isinstance(part, OutcomeBlock):
@@ -249,13 +249,14 @@ def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings,
                     owner = numpy.repeat(numpy.arange(len(part.doc)), sizes)
                     hit = part.code[owner] == 0  # COR, TP
                     rows = part.pred[hit].astype(numpy.int64)
-                    found.append(key(docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
+                    found.append((docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
                 else:
-                    found.append(numpy.array([
-                        key(int(docs[o.doc + offset]), s.start, s.end, labels.index(s.label))
-                        for o in part if o.count in ("cor", "tp") for s in o.pred
-                    ], dtype=numpy.int64))
-        hits = numpy.concatenate(found) if found else numpy.zeros(0, dtype=numpy.int64)
+                    spans = [(int(docs[o.doc + offset]), s.start, s.end, label_of[s.label])
+                             for o in part if o.count in ("cor", "tp") for s in o.pred]
+                    found.append(tuple(as_int64(c) for c in zip(*spans)) if spans else ())
+        columns = [numpy.concatenate([f[i] for f in found if f]) if any(found) else numpy.zeros(0, dtype=numpy.int64)
+                   for i in range(4)]
+        flat_keys, hits = pack_keys((pred.doc, pred.start, pred.end, pred.label), columns)  # flat order: sorted
         correct = numpy.zeros(len(flat_keys), dtype=bool)
         correct[numpy.searchsorted(flat_keys, hits)] = True
         out[scheme] = correct
