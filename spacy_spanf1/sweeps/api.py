@@ -18,6 +18,8 @@ from .curves import (
     score_cluster_steps, strict_correct,
 )
 from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
+from .flatdocs import batch_of, correct_preds, self_overlapping
+from .iou import iou_tally
 from .keys import as_int64, label_ids, pack_keys, unique_first
 from .scored import flat_scored
 from .settings import SweepSettings
@@ -113,8 +115,9 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
         pred = pred._replace(level=numpy.searchsorted(levels, scores))
     n_labels, n_levels = len(labels), len(levels)
     strict = strict_correct(gold, pred) if {"strict", "exact"} & set(match.schemes) else None
-    tallies = scheme_tallies(gold, pred, match, labels, n_levels, strict)
-    correct = correct_at_lowest(gold, pred, n_docs, match, labels, strict)
+    iou = iou_tally(gold, pred, n_labels, n_levels, match.iou_threshold) if "iou" in match.schemes else None
+    tallies = scheme_tallies(gold, pred, match, labels, n_levels, strict, None if iou is None else iou[0])
+    correct = correct_at_lowest(gold, pred, n_docs, match, labels, strict, None if iou is None else iou[1])
     n_gold = len(gold.doc)
     gold_of_label = numpy.bincount(gold.label, minlength=n_labels)
     out = {}
@@ -177,11 +180,11 @@ def _unique(columns, scores, label_id):
 
 
 def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int,
-                   strict_hits: Optional[numpy.ndarray] = None) -> Dict[str, Tally]:
+                   strict_hits: Optional[numpy.ndarray] = None, iou: Optional[Tally] = None) -> Dict[str, Tally]:
     """Per scheme, what each score level adds (see curves.py); strict_hits:
-    strict_correct, if known."""
+    strict_correct, if known; iou: the iou tally, if known (iou.py)."""
     n_labels = len(labels)
-    out: Dict[str, Tally] = {}
+    out: Dict[str, Tally] = {} if iou is None else {"iou": iou}
     if "strict" in match.schemes or "exact" in match.schemes:
         hits = strict_correct(gold, pred) if strict_hits is None else strict_hits
         strict = closed_form_tally(hits, pred, n_labels, n_levels)
@@ -190,7 +193,7 @@ def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequenc
         if "exact" in match.schemes:
             overall = closed_form_tally(exact_correct(gold, pred), pred, n_labels, n_levels)
             out["exact"] = overall._replace(label_credit=strict.label_credit, label_predicted=strict.label_predicted)
-    cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes]
+    cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes and s not in out]
     if not cluster_schemes:
         return out
     settings = _match_settings(match)
@@ -228,21 +231,35 @@ def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, s
 
 
 def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels,
-                      strict: Optional[numpy.ndarray] = None) -> Dict[str, numpy.ndarray]:
+                      strict: Optional[numpy.ndarray] = None,
+                      iou: Optional[numpy.ndarray] = None) -> Dict[str, numpy.ndarray]:
     """Per scheme, whether each prediction (in flat order) is correct (COR,
     TP) with every prediction present, as SpanScorer judges it; under
-    `iou`, a prediction of a TP group. strict: strict_correct, if known."""
-    out = {}
+    `iou`, a prediction of a TP group. strict, iou: what strict_correct
+    and iou_tally found, if known."""
+    out = {} if iou is None else {"iou": iou}
     if "strict" in match.schemes:
         out["strict"] = strict_correct(gold, pred) if strict is None else strict
-    others = [s for s in match.schemes if s != "strict"]
+    others = [s for s in match.schemes if s not in out]
     if not others:
         return out
-    runs = run_scorers(gold, pred, n_docs, others, labels, _match_settings(match), keep_outcomes=True)
+    settings = _match_settings(match)
+    alone = self_overlapping(gold, pred, n_docs)  # scored by SpanScorer, the others on one Batch
+    on_batch = ~alone[pred.doc]
+    batch = batch_of(gold.select(~alone[gold.doc]), pred.select(on_batch), n_docs, len(labels))
+    lonely = numpy.flatnonzero(alone)
+    renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
+    renumber[lonely] = numpy.arange(len(lonely))
+    g, p = gold.select(alone[gold.doc]), pred.select(~on_batch)
+    runs = run_scorers(g._replace(doc=renumber[g.doc]), p._replace(doc=renumber[p.doc]), len(lonely), others, labels,
+                       settings, keep_outcomes=True) if len(lonely) else []
     label_of = {label: i for i, label in enumerate(labels)}
     for scheme in others:
+        correct = numpy.zeros(len(pred.doc), dtype=bool)
+        correct[on_batch] = correct_preds(batch, scheme, settings)
         found: List[Sequence[numpy.ndarray]] = []
         for scorer, docs in runs:
+            docs = lonely[docs]
             for offset, part in scorer.outcome_parts(scheme):
                 if isinstance(part, OutcomeBlock):
                     sizes = numpy.diff(part.pred_ptr)
@@ -254,11 +271,10 @@ def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings,
                     spans = [(int(docs[o.doc + offset]), s.start, s.end, label_of[s.label])
                              for o in part if o.count in ("cor", "tp") for s in o.pred]
                     found.append(tuple(as_int64(c) for c in zip(*spans)) if spans else ())
-        columns = [numpy.concatenate([f[i] for f in found if f]) if any(found) else numpy.zeros(0, dtype=numpy.int64)
-                   for i in range(4)]
-        flat_keys, hits = pack_keys((pred.doc, pred.start, pred.end, pred.label), columns)  # flat order: sorted
-        correct = numpy.zeros(len(flat_keys), dtype=bool)
-        correct[numpy.searchsorted(flat_keys, hits)] = True
+        if any(found):
+            columns = [numpy.concatenate([f[i] for f in found if f]) for i in range(4)]
+            flat_keys, hits = pack_keys((pred.doc, pred.start, pred.end, pred.label), columns)  # flat order: sorted
+            correct[numpy.searchsorted(flat_keys, hits)] = True
         out[scheme] = correct
     return out
 

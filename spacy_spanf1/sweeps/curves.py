@@ -31,6 +31,7 @@ from ..engine.batched import Side, overlapping_docs
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.scorer import SpanScorer
 from ..spans import Span
+from .flatdocs import batch_of, doc_credit, self_overlapping
 from .keys import exact_ranks_correct, member, pack_keys
 
 #: The schemes swept on clusters (the others have closed forms).
@@ -203,14 +204,29 @@ def _expand(copies: numpy.ndarray, first: numpy.ndarray) -> numpy.ndarray:
 
 
 def _virtual_rows(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, scorer_settings):
-    """Per scheme, (credit, predicted) of each virtual document."""
+    """Per scheme, (credit, predicted) of each virtual document: those in
+    which no side overlaps itself on one Batch, the others by SpanScorer."""
     out = {s: (numpy.zeros(n_docs), numpy.zeros(n_docs)) for s in schemes}
     # within one virtual document (one view and document) the spans are in
     # their order, sorted: a stable sort by document sorts them all
     gold = gold.select(numpy.argsort(gold.doc, kind="stable"))
     pred = pred.select(numpy.argsort(pred.doc, kind="stable"))
-    for scorer, docs in run_scorers(gold, pred, n_docs, schemes, label_names, scorer_settings, per_doc=True):
-        _store(scorer, out, docs)
+    if "iou" in schemes:  # iou's groups on arrays are iou.py's; here, when they are too large
+        for scorer, docs in run_scorers(gold, pred, n_docs, schemes, label_names, scorer_settings, per_doc=True):
+            _store(scorer, out, docs)
+        return out
+    alone = self_overlapping(gold, pred, n_docs)
+    batch = batch_of(gold.select(~alone[gold.doc]), pred.select(~alone[pred.doc]), n_docs, len(label_names))
+    for scheme in schemes:
+        out[scheme] = doc_credit(batch, scheme, n_docs, scorer_settings)
+    lonely = numpy.flatnonzero(alone)
+    if len(lonely):
+        renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
+        renumber[lonely] = numpy.arange(len(lonely))
+        g, p = gold.select(alone[gold.doc]), pred.select(alone[pred.doc])
+        g, p = g._replace(doc=renumber[g.doc]), p._replace(doc=renumber[p.doc])
+        for scorer, docs in run_scorers(g, p, len(lonely), schemes, label_names, scorer_settings, per_doc=True):
+            _store(scorer, out, lonely[docs])
     return out
 
 
