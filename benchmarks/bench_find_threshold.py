@@ -14,7 +14,7 @@ Each tool runs in a fresh Python process of its own, so that neither pays
 for the other's imports, and is timed from the call that loads the
 pipeline to its answer (loading the pipeline, spaCy's entry-point plugins
 included, reading the corpus, running, scoring); importing spaCy and the
-tool's module comes before the timer. The rounds are interleaved (one run
+tool's module come before the timer. The rounds are interleaved (one run
 of each tool per round) and each tool's figure is its best round, in CPU
 time of its process (wall-clock time beside it), so that other jobs on a
 shared machine weigh less. `--sentences N` takes the corpus's first N
@@ -38,6 +38,7 @@ CHILD = r"""
 import json, sys, time
 tool, model, corpus, pipe, key, n_trials = sys.argv[1:7]
 n_trials = int(n_trials)
+import spacy  # noqa: F401  (both tools need it; neither is timed importing it)
 if tool == "find-threshold":
     from spacy.cli.find_threshold import find_threshold
     cpu, wall = time.process_time(), time.perf_counter()
@@ -46,17 +47,18 @@ if tool == "find-threshold":
     answer = (float(best), float(score))
 else:
     from spacy_spanf1 import SCHEMES, sweep_pipeline
-    schemes = ["strict"] if tool == "strict" else list(SCHEMES)
+    schemes = {"strict": ["strict"], "strict+iou": ["strict", "iou"]}.get(tool, list(SCHEMES))
     cpu, wall = time.process_time(), time.perf_counter()
     found = sweep_pipeline(model, corpus, pipe=pipe, schemes=schemes, grid="spacy", n_trials=n_trials)["strict"].best
     answer = (found.threshold, found.f1)
 print(json.dumps({"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall, "answer": answer}))
 """
 
-TOOLS = ("find-threshold", "strict", "six")
+TOOLS = ("find-threshold", "strict", "strict+iou", "six")
 NAMES = {
     "find-threshold": "spacy find-threshold, {n} trials, strict F",
     "strict": "sweep_pipeline, spaCy's grid, strict",
+    "strict+iou": "sweep_pipeline, spaCy's grid, strict and iou",
     "six": "sweep_pipeline, spaCy's grid, six schemes",
 }
 

@@ -245,6 +245,8 @@ def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings,
         return out
     settings = _match_settings(match)
     alone = self_overlapping(gold, pred, n_docs)  # scored by SpanScorer, the others on one Batch
+    if "iou" in others:  # iou's groups were too large for iou.py: every document by SpanScorer
+        alone[:] = True
     on_batch = ~alone[pred.doc]
     batch = batch_of(gold.select(~alone[gold.doc]), pred.select(on_batch), n_docs, len(labels))
     lonely = numpy.flatnonzero(alone)
@@ -256,7 +258,8 @@ def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings,
     label_of = {label: i for i, label in enumerate(labels)}
     for scheme in others:
         correct = numpy.zeros(len(pred.doc), dtype=bool)
-        correct[on_batch] = correct_preds(batch, scheme, settings)
+        if on_batch.any():
+            correct[on_batch] = correct_preds(batch, scheme, settings)
         found: List[Sequence[numpy.ndarray]] = []
         for scorer, docs in runs:
             docs = lonely[docs]
