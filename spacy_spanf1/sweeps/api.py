@@ -126,17 +126,17 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
         credit, predicted = _cumulative(tally.credit), _cumulative(tally.predicted)
         ap = average_precision(credit, predicted, n_gold)
         reported = levels if points is None else points
-        at = _positions(levels, reported)
+        at = slice(0, n_levels) if points is None else _positions(levels, reported)  # every level: its own
         p, r, f = prf(credit[at], predicted[at], n_gold)
         best = best_threshold(reported, f, settings.ties)
         if best is not None and analysis.bootstrap is not None:
             best = _with_interval(best, scheme, gold, pred, scores, n_docs, match, analysis, labels)
         per_label, per_label_best = {}, {}
+        label_p, label_r, label_f = prf(_cumulative(tally.label_credit)[:, at], _cumulative(tally.label_predicted)[:, at],
+                                        gold_of_label[:, None])  # every label at once, row by row
         for i, label in enumerate(labels):
-            lp, lr, lf = prf(_cumulative(tally.label_credit[i])[at], _cumulative(tally.label_predicted[i])[at],
-                             int(gold_of_label[i]))
-            per_label[label] = LabelCurve(lp, lr, lf)
-            label_best = best_threshold(reported, lf, settings.ties)
+            per_label[label] = LabelCurve(label_p[i], label_r[i], label_f[i])
+            label_best = best_threshold(reported, label_f[i], settings.ties)
             if label_best is not None:
                 per_label_best[label] = label_best
         out[scheme] = SchemeSweep(
@@ -295,9 +295,10 @@ def _match_settings(match: MatchSettings) -> Dict[str, Any]:
 
 
 def _cumulative(per_level: numpy.ndarray) -> numpy.ndarray:
-    """At each level, the sum over that level and every higher one, with a
-    0 after the highest (nothing predicted)."""
-    return numpy.r_[numpy.cumsum(per_level[::-1])[::-1], 0.0]
+    """At each level (the last axis), the sum over that level and every
+    higher one, with a 0 after the highest (nothing predicted)."""
+    summed = numpy.cumsum(per_level[..., ::-1], axis=-1)[..., ::-1]
+    return numpy.concatenate([summed, numpy.zeros(per_level.shape[:-1] + (1,))], axis=-1)
 
 
 def _positions(levels: numpy.ndarray, points: numpy.ndarray) -> numpy.ndarray:
@@ -306,17 +307,19 @@ def _positions(levels: numpy.ndarray, points: numpy.ndarray) -> numpy.ndarray:
     return numpy.searchsorted(levels, points, side="left")
 
 
-def prf(credit: numpy.ndarray, predicted: numpy.ndarray, possible: int):
-    """P, R, F as the count records compute them (0.0 where undefined)."""
+def prf(credit: numpy.ndarray, predicted: numpy.ndarray, possible):
+    """P, R, F as the count records compute them (0.0 where undefined);
+    possible: a number, or one per row of 2-D counts."""
     precision = _divide(credit, predicted)
-    recall = _divide(credit, numpy.full(len(credit), float(possible)))
+    recall = _divide(credit, numpy.broadcast_to(numpy.asarray(possible, dtype=numpy.float64), credit.shape))
     total = precision + recall
     return precision, recall, 2 * _divide(precision * recall, total)
 
 
 def _divide(numerator, denominator):
-    safe = numpy.where(denominator == 0, 1.0, denominator)
-    return numpy.where(denominator == 0, 0.0, numerator / safe)
+    """numerator / denominator, 0.0 where the denominator is 0."""
+    out = numpy.zeros(numpy.broadcast(numerator, denominator).shape)
+    return numpy.divide(numerator, denominator, out=out, where=denominator != 0)
 
 
 def average_precision(credit: numpy.ndarray, predicted: numpy.ndarray, n_gold: int) -> float:
