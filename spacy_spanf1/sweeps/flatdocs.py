@@ -8,25 +8,23 @@ credit and predicted count, and with every prediction present whether
 each prediction is correct. Both come from the same Batch matchings the
 scorer counts (`Batch.semeval` over all pairs, `Batch.overlap_matches`),
 so the figures are the scorer's; tests hold the sweep equal to
-evaluate_spans at every threshold.
+evaluate_spans at every threshold. gold and pred are the sweep's Flat
+spans (curves.py; not imported, which imports this module).
 """
-from typing import TYPE_CHECKING, Dict, Tuple
+from typing import Any, Dict, Tuple
 
 import numpy
 
 from ..engine.batched import COR, PAR, Batch, Side, overlapping_docs
 from ..engine.matching import SEMEVAL_RULES
 
-if TYPE_CHECKING:
-    from .curves import Flat
 
-
-def self_overlapping(gold: "Flat", pred: "Flat", n_docs: int) -> numpy.ndarray:
+def self_overlapping(gold: Any, pred: Any, n_docs: int) -> numpy.ndarray:
     """Per document, whether a side overlaps itself (spans sorted)."""
     return overlapping_docs(_side(gold), n_docs) | overlapping_docs(_side(pred), n_docs)
 
 
-def batch_of(gold: "Flat", pred: "Flat", n_docs: int, n_labels: int) -> Batch:
+def batch_of(gold: Any, pred: Any, n_docs: int, n_labels: int) -> Batch:
     """The Batch of documents in which no side overlaps itself (spans
     sorted by document, start, end)."""
     return Batch(_side(gold), _side(pred), n_docs, n_labels)
@@ -62,5 +60,5 @@ def correct_preds(batch: Batch, scheme: str, settings: Dict) -> numpy.ndarray:
     raise ValueError(f"no per-prediction outcome of {scheme!r} here")
 
 
-def _side(flat: "Flat") -> Side:
+def _side(flat: Any) -> Side:
     return Side(flat.doc, flat.start, flat.end, flat.label)
