@@ -371,10 +371,9 @@ class Batch:
 
     # overlap ------------------------------------------------------------
 
-    def overlap(self, threshold: float, want_units: bool = False):
-        """Per label [tp, fp, fn] (n_labels × 3), and the Units (None unless
-        want_units; an unmatched span is shown with the span of the other
-        side it shares most positions with)."""
+    def overlap_matches(self, threshold: float) -> numpy.ndarray:
+        """For each gold span, the prediction `overlap` matches it with (-1:
+        none): what `overlap` counts, for a caller that needs no table."""
         gold_cover = self.shared / self.g_len[self.pg]
         pred_cover = self.shared / self.p_len[self.pp]
         cand = self.same_label & (gold_cover >= threshold) & (pred_cover >= threshold)
@@ -396,6 +395,13 @@ class Batch:
                     continue
                 matched_gold[gi] = pi
                 used_pred.add(pi)
+        return matched_gold
+
+    def overlap(self, threshold: float, want_units: bool = False):
+        """Per label [tp, fp, fn] (n_labels × 3), and the Units (None unless
+        want_units; an unmatched span is shown with the span of the other
+        side it shares most positions with)."""
+        matched_gold = self.overlap_matches(threshold)
         is_matched = matched_gold >= 0
         tp = self.label_counts(self.gold.label[is_matched])
         table = numpy.stack(

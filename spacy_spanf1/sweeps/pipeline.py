@@ -63,7 +63,7 @@ def sweep_spancat(model: Any, corpus_path: PathLike, match: MatchSettings, thres
     key = component.key
     for name, value in OPEN.items():
         component.cfg[name] = value
-    references = list(read_docbin(corpus_path, nlp.vocab))
+    references = read_references(corpus_path, nlp.vocab)
     gold, pred = read_predictions(nlp, references, key, unit, batch_size, pipe)
     if not gold:
         raise InputError(
@@ -77,6 +77,29 @@ def sweep_spancat(model: Any, corpus_path: PathLike, match: MatchSettings, thres
     return result.replace(signature=result.signature.replace(pipeline={
         "pipe": pipe, "spans_key": key, "n_docs": len(gold), "skipped": len(references) - len(gold),
     }))
+
+
+def read_references(corpus_path: PathLike, vocab: Any) -> List[Any]:
+    """The docs of a DocBin, with srsly's msgpack decoders looked up once.
+
+    srsly looks its decoders up on every unpack, and the lookup scans the
+    environment's entry points; a DocBin unpacks each doc's span groups on
+    their own, so that reading a corpus of a few hundred sentences spent
+    most of its time scanning entry points. While the docs are read the
+    decoders are what the first lookup found (nothing registers one in the
+    meantime), and the lookup is srsly's own again after.
+    """
+    import srsly
+
+    decoders = getattr(getattr(srsly, "msgpack", None), "msgpack_decoders", None)
+    if decoders is None or "get_all" in vars(decoders):
+        return list(read_docbin(corpus_path, vocab))
+    found = decoders.get_all()
+    decoders.get_all = lambda: dict(found)
+    try:
+        return list(read_docbin(corpus_path, vocab))
+    finally:
+        del decoders.get_all
 
 
 def _component(nlp: Any, pipe: str, model: Any) -> Any:
