@@ -58,11 +58,15 @@ msg.show_color = msg.show_color and sys.stdout.isatty()  # plain text in logs
 
 from spacy_spanf1 import SCHEMES  # noqa: E402 (the one list of scheme names)
 
-# The references written in pandas, the tag conversion and the path of the
-# reference libraries installed apart (benchmarks/common.py).
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames, find_references, iob2  # noqa: E402
+# The path of the reference libraries installed apart (benchmarks/common.py);
+# the Feedback Prize metric in pandas and the tag conversion (transcriptions/,
+# at the top of the checkout, shared with the tests).
+for folder in (Path(__file__).resolve().parent, Path(__file__).resolve().parent.parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+from common import find_references  # noqa: E402
+from transcriptions.feedback_prize import OVERLAP_THRESHOLD, feedback_prize, feedback_prize_frames  # noqa: E402
+from transcriptions.tags import iob2  # noqa: E402
 
 find_references()
 

@@ -19,7 +19,6 @@ machine may be shared, and the fastest run is the least disturbed):
 """
 import random
 import sys
-import time
 from pathlib import Path
 
 import numpy
@@ -29,20 +28,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import LABELS, SCHEMES, make_corpus  # noqa: E402
+from common import timed  # noqa: E402
 from spacy_spanf1 import evaluate_spans  # noqa: E402
 from spacy_spanf1.agreements import agreement  # noqa: E402
 from spacy_spanf1.agreements.tokens import (  # noqa: E402
     MISSING, Positions, agreeing_pairs, alpha_of_rows, alpha_rows, cohen_kappa, fleiss_kappa,
 )
-
-
-def timed(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def variant(gold, lengths, rng: random.Random):
@@ -97,8 +88,8 @@ def main(n_docs: int = 10000, annotators: int = 5, positions: int = 2_000_000, r
     result = agreement(docs, schemes=schemes, lengths=corpus.lengths)  # warm-up, and the check below
     single = evaluate_spans(first, second, schemes=schemes)
     assert result.pairwise["strict"][("ann0", "ann1")] == single["strict"]
-    one = timed(lambda: evaluate_spans(first, second, schemes=schemes), runs)
-    agree = timed(lambda: agreement(docs, schemes=schemes, lengths=corpus.lengths), runs)
+    one = timed(lambda: evaluate_spans(first, second, schemes=schemes), runs, min)
+    agree = timed(lambda: agreement(docs, schemes=schemes, lengths=corpus.lengths), runs, min)
 
     codes, with_missing = token_arrays(positions, annotators, seed)
     x, y = codes[0], codes[1]
@@ -108,15 +99,15 @@ def main(n_docs: int = 10000, annotators: int = 5, positions: int = 2_000_000, r
     assert abs(package_alpha(with_missing) - krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")) < 1e-9
     table = numpy.stack([numpy.bincount(column, minlength=7) for column in codes[:, :100000].T])
     assert abs(fleiss_kappa(codes[:, :100000], agreeing_pairs(codes[:, :100000]), 7) - statsmodels_fleiss(table)) < 1e-9
-    t_cohen = timed(lambda: cohen_kappa(x, y, 7), runs)
-    t_sklearn = timed(lambda: cohen_kappa_score(x, y), runs)
-    t_alpha = timed(lambda: package_alpha(with_missing), runs)
-    t_kripp = timed(lambda: krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), runs)
-    t_fleiss = timed(lambda: fleiss_kappa(codes, agreeing_pairs(codes), 7), runs)
+    t_cohen = timed(lambda: cohen_kappa(x, y, 7), runs, min)
+    t_sklearn = timed(lambda: cohen_kappa_score(x, y), runs, min)
+    t_alpha = timed(lambda: package_alpha(with_missing), runs, min)
+    t_kripp = timed(lambda: krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"), runs, min)
+    t_fleiss = timed(lambda: fleiss_kappa(codes, agreeing_pairs(codes), 7), runs, min)
     full = numpy.zeros((positions, 7), dtype=numpy.int64)
     for row in codes:
         full[numpy.arange(positions), row] += 1
-    t_statsmodels = timed(lambda: statsmodels_fleiss(full), runs)
+    t_statsmodels = timed(lambda: statsmodels_fleiss(full), runs, min)
 
     print(f"corpus: {n_docs} documents, {sum(corpus.lengths)} tokens, {annotators} annotators; fastest of {runs} runs")
     print(f"{'task':<66}{'seconds':>9}{'ratio':>8}{'target':>9}{'ok':>5}")

@@ -93,6 +93,33 @@ def write_corpus(directory: Path, n: int, seed: int = 0) -> None:
             p.write(json.dumps({"text": text, "spans": pred}) + "\n")
 
 
+def corpora(sizes, note: str = ""):
+    """Each size's JSONL pair (write_corpus) in a temporary directory, its
+    size printed (with `note`): yields (n, directory, megabytes); the
+    directory is removed when the next size is asked for."""
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            directory = Path(tmp)
+            t = time.perf_counter()
+            write_corpus(directory, n)
+            size = sum(f.stat().st_size for f in directory.glob("*.jsonl")) / 1e6
+            print(f"{n} documents, {size:.0f} MB written in {time.perf_counter() - t:.1f}s{note}", flush=True)
+            yield n, directory, size
+
+
+def print_runs(runs) -> None:
+    """The time of every run: runs is a list of (what, seconds of each run)."""
+    print("  runs: " + "; ".join(f"{what} " + ", ".join(f"{t:.2f}" for t in times) for what, times in runs), flush=True)
+
+
+def print_growth(rows, key: str, what: str = "") -> None:
+    """The growth of rows[key] (a peak RSS) from the first size to the
+    second, when there are two."""
+    if len(rows) == 2:
+        change = rows[1][key] / rows[0][key] - 1
+        print(f"  {what}peak RSS growth {rows[0]['docs']} -> {rows[1]['docs']}: {change * 100:+.1f}% (target < 20%)")
+
+
 BRAT_FLOOR = r"""
 import resource, sys, time
 from pathlib import Path
@@ -191,32 +218,22 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
                 "(target < 3)", flush=True,
             )
     rows = []
-    for n in [docs] + ([growth] if growth else []):
-        with tempfile.TemporaryDirectory() as tmp:
-            directory = Path(tmp)
-            t = time.perf_counter()
-            write_corpus(directory, n)
-            size = sum(f.stat().st_size for f in directory.glob("*.jsonl")) / 1e6
-            print(f"{n} documents, {size:.0f} MB written in {time.perf_counter() - t:.1f}s", flush=True)
-            row = dict(docs=n, mb=size, **measure(directory, env, repeat))
-            row["ratio"] = row["compare_s"] / row["floor_s"]
-            row["cpu_ratio"] = row["compare_cpu_s"] / row["floor_cpu_s"]
-            rows.append(row)
-            print(
-                f"  compare {row['compare_s']:.2f}s (peak RSS {row['compare_rss_mb']:.0f} MB)  "
-                f"floor {row['floor_s']:.2f}s (peak RSS {row['floor_rss_mb']:.0f} MB)  "
-                f"ratio {row['ratio']:.2f} (target <= 1.5)", flush=True,
-            )
-            print(f"  CPU time: compare {row['compare_cpu_s']:.2f}s  floor {row['floor_cpu_s']:.2f}s  "
-                  f"ratio {row['cpu_ratio']:.2f} (a shared machine moves wall time more)", flush=True)
-            if repeat > 1:
-                print("  runs: compare " + ", ".join(f"{t:.2f}" for t in row["compare_runs"])
-                      + "; floor " + ", ".join(f"{t:.2f}" for t in row["floor_runs"]), flush=True)
-                print("  CPU runs: compare " + ", ".join(f"{t:.2f}" for t in row["compare_cpu_runs"])
-                      + "; floor " + ", ".join(f"{t:.2f}" for t in row["floor_cpu_runs"]), flush=True)
-    if len(rows) == 2:
-        change = rows[1]["compare_rss_mb"] / rows[0]["compare_rss_mb"] - 1
-        print(f"  peak RSS growth {rows[0]['docs']} -> {rows[1]['docs']}: {change * 100:+.1f}% (target < 20%)")
+    for n, directory, size in corpora([docs] + ([growth] if growth else [])):
+        row = dict(docs=n, mb=size, **measure(directory, env, repeat))
+        row["ratio"] = row["compare_s"] / row["floor_s"]
+        row["cpu_ratio"] = row["compare_cpu_s"] / row["floor_cpu_s"]
+        rows.append(row)
+        print(
+            f"  compare {row['compare_s']:.2f}s (peak RSS {row['compare_rss_mb']:.0f} MB)  "
+            f"floor {row['floor_s']:.2f}s (peak RSS {row['floor_rss_mb']:.0f} MB)  "
+            f"ratio {row['ratio']:.2f} (target <= 1.5)", flush=True,
+        )
+        print(f"  CPU time: compare {row['compare_cpu_s']:.2f}s  floor {row['floor_cpu_s']:.2f}s  "
+              f"ratio {row['cpu_ratio']:.2f} (a shared machine moves wall time more)", flush=True)
+        if repeat > 1:
+            print_runs([("compare", row["compare_runs"]), ("floor", row["floor_runs"])])
+            print_runs([("compare CPU", row["compare_cpu_runs"]), ("floor CPU", row["floor_cpu_runs"])])
+    print_growth(rows, "compare_rss_mb")
 
 
 if __name__ == "__main__":

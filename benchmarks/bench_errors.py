@@ -15,13 +15,11 @@ counts (on a shared machine a run moves by 10-30 %).
 """
 import json
 import os
-import tempfile
-import time
 from pathlib import Path
 
 import typer
 
-from bench_compare import COMPARE, ROOT, run_child, write_corpus
+from bench_compare import COMPARE, ROOT, corpora, print_growth, print_runs, run_child
 
 from spacy_spanf1 import SCHEMES
 
@@ -62,28 +60,18 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
          schemes: str = typer.Option(",".join(SCHEMES), help="The schemes of both commands (the first is primary)")):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     rows = []
-    for n in [docs] + ([growth] if growth else []):
-        with tempfile.TemporaryDirectory() as tmp:
-            directory = Path(tmp)
-            t = time.perf_counter()
-            write_corpus(directory, n)
-            size = sum(f.stat().st_size for f in directory.glob("*.jsonl")) / 1e6
-            print(f"{n} documents, {size:.0f} MB written in {time.perf_counter() - t:.1f}s; schemes {schemes}", flush=True)
-            row = dict(docs=n, **measure(directory, env, schemes, repeat))
-            rows.append(row)
-            print(
-                f"  compare {row['plain_s']:.2f}s (peak RSS {row['plain_rss_mb']:.0f} MB)  "
-                f"--errors --html {row['errors_s']:.2f}s (peak RSS {row['errors_rss_mb']:.0f} MB, target < 300)  "
-                f"ratio {row['ratio']:.2f} (target <= 1.5); {row['error_records']} error records, "
-                f"{row['errors_mb']:.0f} MB", flush=True,
-            )
-            if repeat > 1:
-                print("  runs: compare " + ", ".join(f"{t:.2f}" for t in row["plain_runs"])
-                      + "; --errors --html " + ", ".join(f"{t:.2f}" for t in row["errors_runs"]), flush=True)
-    if len(rows) == 2:
-        change = rows[1]["errors_rss_mb"] / rows[0]["errors_rss_mb"] - 1
-        print(f"  --errors --html peak RSS growth {rows[0]['docs']} -> {rows[1]['docs']}: {change * 100:+.1f}% "
-              "(target < 20%)")
+    for n, directory, _ in corpora([docs] + ([growth] if growth else []), f"; schemes {schemes}"):
+        row = dict(docs=n, **measure(directory, env, schemes, repeat))
+        rows.append(row)
+        print(
+            f"  compare {row['plain_s']:.2f}s (peak RSS {row['plain_rss_mb']:.0f} MB)  "
+            f"--errors --html {row['errors_s']:.2f}s (peak RSS {row['errors_rss_mb']:.0f} MB, target < 300)  "
+            f"ratio {row['ratio']:.2f} (target <= 1.5); {row['error_records']} error records, "
+            f"{row['errors_mb']:.0f} MB", flush=True,
+        )
+        if repeat > 1:
+            print_runs([("compare", row["plain_runs"]), ("--errors --html", row["errors_runs"])])
+    print_growth(rows, "errors_rss_mb", "--errors --html ")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,7 @@ and reports the size of the largest (resamples x documents) array a batch
 holds.
 """
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy
@@ -28,18 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import SCHEMES, make_corpus  # noqa: E402
+from common import timed  # noqa: E402
 from spacy_spanf1 import evaluate_spans  # noqa: E402
 from spacy_spanf1.stats import bootstrap_ci, paired_test  # noqa: E402
 from spacy_spanf1.stats.bootstrap import MAX_ELEMENTS, batch_size  # noqa: E402
-
-
-def timed(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def naive_bootstrap(gold, pred, n_resamples: int, seed: int = 12345) -> None:

@@ -165,21 +165,15 @@ def test_the_sample_has_five_text_mismatches_all_predicted():
     assert _text_mismatches(PRED) == PRED_TEXT_MISMATCHES
 
 
-def test_strict_is_brateval_exact_span_exact_type(scores):
-    published = _rows(EXACT_EXACT)
-    result = scores.results["strict"]
-    _assert_row(_brateval_view(result.totals), published["all"])
-    assert {label: _brateval_view(c)[:3] for label, c in result.per_type.items()} == {
-        label: row[:3] for label, row in published.items() if label != "all"
-    }
-    for label, counts in result.per_type.items():
-        _assert_row(_brateval_view(counts), published[label])
-
-
-def test_type_is_brateval_overlap_exact_type(scores):
-    published = _rows(OVERLAP_EXACT)
-    result = scores.results["type"]
-    assert result.totals.par == 0
+@pytest.mark.parametrize(
+    "scheme,table",
+    [("strict", EXACT_EXACT), ("type", OVERLAP_EXACT)],
+    ids=["strict_is_exact_span_exact_type", "type_is_overlap_exact_type"],
+)
+def test_scheme_is_brateval_with_exact_type_overall_and_per_type(scores, scheme, table):
+    published = _rows(table)
+    result = scores.results[scheme]
+    assert result.totals.par == 0  # neither scheme counts a partial match
     _assert_row(_brateval_view(result.totals), published["all"])
     assert {label: _brateval_view(c)[:3] for label, c in result.per_type.items()} == {
         label: row[:3] for label, row in published.items() if label != "all"

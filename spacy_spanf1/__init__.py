@@ -6,7 +6,7 @@ from .engine.outcomes import SpanError
 from .engine.scorer import SpanScorer, evaluate_spans
 from .exceptions import InputError, SettingError
 from .engine.result import SchemeResult
-from .settings import SCHEMES, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+from .settings import LINK_SCHEMES, SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
@@ -27,7 +27,10 @@ _LAZY = {
     "agreement": "agreements",
     "consensus": "agreements",
     "agree_files": "api",
-    "sweep_pipeline": "sweeps",
+    "sweep_files": "api",
+    "sweep_pipeline": "api",
+    "SweepSettings": "sweeps",
+    "evaluate_links": "links",
 }
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
@@ -45,9 +48,11 @@ def __getattr__(name):
 
 
 __all__ = [
+    "AgreementSettings",
     "AnalysisSettings",
     "CorpusScores",
     "InputError",
+    "LINK_SCHEMES",
     "MatchSettings",
     "PRFCounts",
     "ReadSettings",
@@ -59,6 +64,7 @@ __all__ = [
     "Span",
     "SpanError",
     "SpanScorer",
+    "SweepSettings",
     "TagReport",
     "TagScore",
     "__version__",
@@ -69,6 +75,7 @@ __all__ = [
     "compare_files",
     "consensus",
     "evaluate_examples",
+    "evaluate_links",
     "evaluate_pipeline",
     "evaluate_spans",
     "evaluate_mentions",
@@ -78,5 +85,6 @@ __all__ = [
     "score_pairs",
     "spans_from_tags",
     "sweep",
+    "sweep_files",
     "sweep_pipeline",
 ]

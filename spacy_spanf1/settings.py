@@ -23,21 +23,16 @@ import numbers
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Mapping, Optional, Tuple, Type, TypeVar, Union
 
+from . import values
 from .exceptions import SettingError
+from .label_map import MAP_UNLISTED, LabelMap, check_label_map
+from .values import *  # noqa: F403 (every name of values.py is one of this module: __all__)
 from .values import (
     ATTRIBUTES,
-    DOC_ATTRIBUTES,
-    GROUNDINGS,
     METHODS,
-    MISSING_PRED,
     O_TOKENS,
-    SCHEMES,
-    SEMEVAL_SCHEMES,
-    SPAN_ATTRIBUTES,
     STRING_SCHEMES,
     TESTS,
-    TEXT_MISMATCH,
-    UNITS,
     check_beta,
     check_choice,
     check_count,
@@ -52,39 +47,17 @@ from .values import (
     comma_list,
 )
 
+#: This module's own names, and every name of values.py (its lists and
+#: checks are imported from either).
 __all__ = [
     "AgreementSettings",
     "AnalysisSettings",
-    "ATTRIBUTES",
-    "DOC_ATTRIBUTES",
-    "GROUNDINGS",
     "MatchSettings",
-    "METHODS",
-    "MISSING_PRED",
-    "O_TOKENS",
     "ReadSettings",
     "RunSettings",
-    "SCHEMES",
-    "SEMEVAL_SCHEMES",
-    "SPAN_ATTRIBUTES",
-    "STRING_SCHEMES",
-    "TESTS",
-    "TEXT_MISMATCH",
-    "UNITS",
-    "check_beta",
-    "check_choice",
-    "check_count",
-    "check_fraction",
-    "check_labels",
-    "check_name",
-    "check_n_resamples",
-    "check_open_fraction",
-    "check_schemes",
-    "check_seed",
-    "check_unit",
-    "comma_list",
     "default_of",
     "split_keywords",
+    *values.__all__,
 ]
 
 
@@ -144,11 +117,15 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if isinstance(value, Mapping):
         return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, LabelMap):
+        return value.to_dict()
     return value
 
 
 #: The settings of MatchSettings that SpanScorer takes besides the schemes.
-SCORER_SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels")
+SCORER_SETTINGS: Tuple[str, ...] = (
+    "iou_threshold", "overlap_threshold", "min_overlap", "labels", "label_map", "map_unlisted",
+)
 
 
 @dataclass(frozen=True)
@@ -166,6 +143,10 @@ class MatchSettings(Settings):
     min_overlap (Optional[float]): Share of a gold span a prediction must
         cover to overlap it (SemEval schemes), in (0, 1]; None: any overlap.
     beta (float): Of the F-beta the spaCy scorer adds when it is not 1.
+    label_map (Optional[LabelMap]): Labels renamed, merged or dropped
+        before matching (a dict: `label_map.LabelMap.from_dict`); None: none.
+    map_unlisted (str): "keep" the labels the map does not name (counted
+        in a note) or "error".
     """
 
     schemes: Tuple[str, ...] = None  # type: ignore[assignment]  # required: None is an error naming it
@@ -176,6 +157,8 @@ class MatchSettings(Settings):
     overlap_threshold: float = 0.5
     min_overlap: Optional[float] = None
     beta: float = 1.0
+    label_map: Optional[LabelMap] = None
+    map_unlisted: str = MAP_UNLISTED[0]
 
     if TYPE_CHECKING:
         # What it is built from: `_check` makes the schemes and labels tuples.
@@ -183,6 +166,7 @@ class MatchSettings(Settings):
             self, schemes: Union[str, Iterable[str], None] = ..., unit: Optional[str] = ..., spans_key: Optional[str] = ...,
             labels: Optional[Iterable[str]] = ..., iou_threshold: float = ..., overlap_threshold: float = ...,
             min_overlap: Optional[float] = ..., beta: float = ...,
+            label_map: Union[LabelMap, Mapping[str, Any], None] = ..., map_unlisted: str = ...,
         ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
@@ -195,6 +179,8 @@ class MatchSettings(Settings):
             "overlap_threshold": check_fraction("overlap_threshold", self.overlap_threshold),
             "min_overlap": check_fraction("min_overlap", self.min_overlap, optional=True),
             "beta": check_beta(self.beta),
+            "label_map": check_label_map(self.label_map),
+            "map_unlisted": check_choice("map_unlisted", self.map_unlisted, MAP_UNLISTED),
         }
 
     @property

@@ -16,6 +16,7 @@ __all__ = [
     "ATTRIBUTES",
     "DOC_ATTRIBUTES",
     "GROUNDINGS",
+    "LINK_SCHEMES",
     "METHODS",
     "MISSING_PRED",
     "O_TOKENS",
@@ -50,6 +51,15 @@ SEMEVAL_SCHEMES: Tuple[str, ...] = SCHEMES[:4]
 #: primary scheme. `strings`: multisets (unitxt's NER metric);
 #: `strings_normalized`: sets after the SQuAD normalization (UniversalNER).
 STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
+#: The link schemes (entity linking, `evaluate_links`), in the order
+#: tables list them: neleval 3.1.1's ten tagging measures under its names,
+#: GERBIL's weak annotation match, and spaCy's `Scorer.score_links`.
+LINK_SCHEMES: Tuple[str, ...] = (
+    "strong_mention_match", "strong_typed_mention_match", "strong_linked_mention_match",
+    "strong_link_match", "strong_nil_match", "strong_all_match",
+    "strong_typed_link_match", "strong_typed_nil_match", "strong_typed_all_match",
+    "entity_match", "weak_all_match", "nel",
+)
 UNITS: Tuple[str, ...] = ("token", "char")
 #: Paired tests and bootstrap interval methods.
 TESTS: Tuple[str, ...] = ("randomization", "bootstrap")

@@ -1,5 +1,7 @@
 """Plain helpers shared by the test modules; the fixtures are in conftest.py.
-The benchmarks share nothing with them (they have benchmarks/common.py).
+The benchmarks share nothing with them (they have benchmarks/common.py);
+the references that are not pip packages, which both run, are written once
+in transcriptions/ at the top of the checkout.
 
 pyproject.toml's pytest `pythonpath` puts `tests/` on sys.path, so every
 module, in any subdirectory, imports these as `from helpers import ...`.
@@ -19,7 +21,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Tuple
 
 import numpy
 
@@ -79,17 +81,6 @@ def char_offsets(words) -> List[Tuple[int, int]]:
     return offsets
 
 
-def iob2(n, spans) -> List[str]:
-    """IOB2 tags of n tokens for (start, end, label) token spans, end
-    exclusive, that do not overlap."""
-    tags = ["O"] * n
-    for start, end, label in spans:
-        tags[start] = f"B-{label}"
-        for i in range(start + 1, end):
-            tags[i] = f"I-{label}"
-    return tags
-
-
 # --------------------------------------------------------------------------
 # The readers (spacy_spanf1.formats)
 # --------------------------------------------------------------------------
@@ -141,6 +132,18 @@ def one_line(err):
     msg = str(err.value)
     assert "\n" not in msg
     return msg
+
+
+def read_error(name, path, **options) -> str:
+    """The message of the InputError that reading `path` with the reader
+    `name` raises (`read`'s keywords), checked to be one line."""
+    import pytest
+
+    from spacy_spanf1.formats import InputError
+
+    with pytest.raises(InputError) as err:
+        read(name, path, **options)
+    return one_line(err)
 
 
 def load_corpus(gold, pred, fmt=None, **options):
@@ -312,7 +315,8 @@ def measure_in_chromium(page, script, workdir):
 
 
 # --------------------------------------------------------------------------
-# References: Presidio's SpanEvaluator (iou) and the Feedback Prize metric (overlap)
+# References: Presidio's SpanEvaluator (iou); the Feedback Prize metric
+# (overlap) is in transcriptions/, shared with the benchmarks
 # --------------------------------------------------------------------------
 #
 # SpanEvaluator reads a DataFrame with one row per token (sentence_id, token,
@@ -365,81 +369,6 @@ def presidio_iou(gold_docs, pred_docs, tokens, threshold):
         for label, m in result.per_type.items()
     }
     return per_type, Counter(result.results), result
-
-
-#: The overlap threshold of the Feedback Prize.
-OVERLAP_THRESHOLD = 0.5
-
-
-def feedback_prize_frames(gold_docs: Sequence[Sequence[tuple]], pred_docs: Sequence[Sequence[tuple]]):
-    """(pred_df, gt_df) as the Feedback Prize metric reads them: one row per
-    span of (start, end, label) tuples, its token indices as a
-    space-separated "predictionstring"; documents are ids 0, 1, ..."""
-    import pandas as pd
-
-    def rows(docs) -> List[Tuple[int, str, str]]:
-        return [
-            (i, label, " ".join(str(t) for t in range(s, e)))
-            for i, spans in enumerate(docs)
-            for s, e, label in sorted(spans)
-        ]
-
-    pred_df = pd.DataFrame(rows(pred_docs), columns=["id", "class", "predictionstring"])
-    gt_df = pd.DataFrame(rows(gold_docs), columns=["id", "discourse_type", "predictionstring"])
-    return pred_df, gt_df
-
-
-def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict[str, Tuple[int, int, int]]:
-    """The Feedback Prize (Kaggle) span-overlap metric in pandas, as the
-    competition's reference code computes it: predictions and gold merged on
-    document and class, both overlap ratios as set-size ratios of the token
-    indices, a pair is a potential TP when both reach the threshold. The
-    one-to-one de-duplication is greedy in the package's order (highest gold
-    overlap, then highest prediction overlap, then earlier gold, then earlier
-    prediction). RETURNS: label -> (tp, fp, fn)."""
-    import pandas as pd
-
-    gt_df = gt_df[["id", "discourse_type", "predictionstring"]].reset_index(drop=True).copy()
-    pred_df = pred_df[["id", "class", "predictionstring"]].reset_index(drop=True).copy()
-    pred_df["pred_id"] = pred_df.index
-    gt_df["gt_id"] = gt_df.index
-    joined = pred_df.merge(
-        gt_df, left_on=["id", "class"], right_on=["id", "discourse_type"],
-        how="outer", suffixes=("_pred", "_gt"),
-    )
-    joined["predictionstring_gt"] = joined["predictionstring_gt"].fillna(" ")
-    joined["predictionstring_pred"] = joined["predictionstring_pred"].fillna(" ")
-
-    def calc_overlap(gt_string: str, pred_string: str) -> Tuple[float, float]:
-        set_pred = set(pred_string.split(" "))
-        set_gt = set(gt_string.split(" "))
-        inter = len(set_gt.intersection(set_pred))
-        return inter / len(set_gt), inter / len(set_pred)
-
-    overlaps = [
-        calc_overlap(g, p) for g, p in zip(joined["predictionstring_gt"], joined["predictionstring_pred"])
-    ]
-    joined["overlap1"] = [o1 for o1, _ in overlaps]
-    joined["overlap2"] = [o2 for _, o2 in overlaps]
-    joined["potential_TP"] = (joined["overlap1"] >= threshold) & (joined["overlap2"] >= threshold)
-    potential = joined[joined["potential_TP"]].sort_values(
-        ["overlap1", "overlap2", "gt_id", "pred_id"], ascending=[False, False, True, True]
-    )
-    used_gt, used_pred, tp_labels = set(), set(), []
-    for gt_id, pred_id, label in zip(potential["gt_id"], potential["pred_id"], potential["discourse_type"]):
-        if gt_id in used_gt or pred_id in used_pred:
-            continue
-        used_gt.add(gt_id)
-        used_pred.add(pred_id)
-        tp_labels.append(label)
-    tp = pd.Series(tp_labels, dtype=object).value_counts()
-    n_pred = pred_df["class"].value_counts()
-    n_gold = gt_df["discourse_type"].value_counts()
-    out = {}
-    for label in set(n_pred.index) | set(n_gold.index):
-        t = int(tp.get(label, 0))
-        out[label] = (t, int(n_pred.get(label, 0)) - t, int(n_gold.get(label, 0)) - t)
-    return out
 
 
 # --------------------------------------------------------------------------

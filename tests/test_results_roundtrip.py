@@ -20,7 +20,7 @@ from spacy_spanf1.settings import SCHEMES
 from spacy_spanf1.signature import Signature, make_signature
 from spacy_spanf1.settings import MatchSettings, ReadSettings
 from spacy_spanf1.sweeps.api import sweep
-from spacy_spanf1.sweeps.files import sweep_files
+from spacy_spanf1.api import sweep_files
 from spacy_spanf1.sweeps.results import SweepResult
 
 EXAMPLES = ROOT / "examples"
@@ -65,7 +65,11 @@ def test_a_scheme_result_names_its_scheme_and_label_counts():
     assert data["scheme"] == "iou"
     # A: the same span; B: (3, 4) against (3, 5), IoU 1/2, at the default threshold 0.5 a match
     assert data["label_counts"] == {"A": {"tp": 1, "fp": 0, "fn": 0}, "B": {"tp": 1, "fp": 0, "fn": 0}}
-    assert data["confusion"] == [["A", "A", 1], ["B", "B", 1]]
+    # rows gold, columns predicted, "O" last: both spans matched with their own label
+    assert data["confusion"] == {"labels": ["A", "B", "O"], "matrix": [[1, 0, 0], [0, 1, 0], [0, 0, 0]]}
+    # the older JSON held the cells that are not zero as [gold, predicted, n] rows
+    older = {**data, "confusion": [["A", "A", 1], ["B", "B", 1]]}
+    assert SchemeResult.from_dict(older) == result
 
 
 def test_corpus_scores_read_back_what_they_wrote():

@@ -217,7 +217,7 @@ def test_signature_names_every_match_setting():
     signed = make_signature(MatchSettings(["iou"]), unit="token")
     assert signed["match"] == {
         "schemes": ["iou"], "unit": "token", "spans_key": None, "labels": None, "iou_threshold": 0.5,
-        "overlap_threshold": 0.5, "min_overlap": None, "beta": 1.0,
+        "overlap_threshold": 0.5, "min_overlap": None, "beta": 1.0, "label_map": None, "map_unlisted": "keep",
     }
     assert signed["read"] is None and signed["analysis"] is None
 

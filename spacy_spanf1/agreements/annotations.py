@@ -5,7 +5,7 @@ the engine, documents numbered over the whole corpus, labels as ids of one
 sorted label list): the pairs, the token figures, the consensus and the
 disagreements all read these arrays, none reads the user's lists again.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -14,6 +14,7 @@ import numpy
 
 from ..engine.batched import Side
 from ..exceptions import InputError, SettingError
+from ..label_map import LabelMap
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
 
@@ -29,6 +30,8 @@ class Annotations:
     labels (Tuple[str, ...]): Every label any annotator used, sorted.
     unit (str): What the offsets count ("token" or "char").
     lengths (Optional[numpy.ndarray]): Each document's number of units.
+    unmapped (Mapping[str, Mapping[str, int]]): With a label map, by
+        annotator, the labels it does not name and their spans.
     """
 
     names: Tuple[str, ...]
@@ -37,6 +40,7 @@ class Annotations:
     labels: Tuple[str, ...]
     unit: str
     lengths: Optional[numpy.ndarray] = None
+    unmapped: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     @property
     def n_docs(self) -> int:
@@ -108,6 +112,8 @@ def read_annotations(
     *,
     labels: Optional[Iterable[str]] = None,
     lengths: Optional[Sequence[int]] = None,
+    label_map: Optional[LabelMap] = None,
+    refuse_unlisted: bool = False,
 ) -> Annotations:
     """Read and check every annotator's documents once.
 
@@ -119,6 +125,9 @@ def read_annotations(
     labels (Optional[Iterable[str]]): Keep only spans of these labels.
     lengths (Optional[Sequence[int]]): Each document's number of units; a
         span that ends past its document is an InputError.
+    label_map (Optional[LabelMap]): One map for every annotator, applied
+        before `labels`; spans it makes identical count once.
+    refuse_unlisted (bool): A label the map does not name is an InputError.
     """
     items = annotator_items(annotations)
     entries = []
@@ -138,6 +147,12 @@ def read_annotations(
             setting="annotations",
         )
     n_docs = counts[0]
+    unmapped: Dict[str, Dict[str, int]] = {}
+    if label_map is not None:
+        entries = [
+            _relabelled(name, docs, unit, label_map, refuse_unlisted, unmapped.setdefault(name, {}))
+            for (name, _), docs in zip(items, entries)
+        ]
     keep = None if labels is None else frozenset(labels)
     read = [_read_annotator(name, docs, unit, keep) for (name, _), docs in zip(items, entries)]
     names_used = sorted(set(chain.from_iterable(found[4] for found in read)))
@@ -149,7 +164,38 @@ def read_annotations(
         checked_lengths = check_lengths(lengths, n_docs)
         for (name, _), side in zip(items, sides):
             _check_ends(name, side, checked_lengths, unit, names_used)
-    return Annotations(tuple(name for name, _ in items), done, sides, tuple(names_used), unit, checked_lengths)
+    return Annotations(tuple(name for name, _ in items), done, sides, tuple(names_used), unit, checked_lengths,
+                       {name: found for name, found in unmapped.items() if found})
+
+
+def _relabelled(name: str, docs: List[Any], unit: str, label_map: LabelMap, refuse: bool,
+                unmapped: Dict[str, int]) -> List[Any]:
+    """One annotator's entries with the map applied (identical spans once),
+    the spans of labels it does not name counted in `unmapped`."""
+    if not label_map.both:
+        raise SettingError(
+            "agreement compares annotators, not a gold and a predicted side: give one map for all of them "
+            "(a dict of labels), not a map of sides",
+            "label_map",
+        )
+    mapping, listed = label_map.side("gold"), label_map.listed("gold")
+    out: List[Any] = []
+    for doc, entry in enumerate(docs):
+        if entry is None:
+            out.append(None)
+            continue
+        spans = read_doc_spans(spacy_span_tuples(entry, unit), f"annotator {name!r}", doc, unit)
+        for span in spans:
+            if span[2] not in listed:
+                if refuse:
+                    raise InputError(
+                        f"the label map does not name the label {span[2]!r} of annotator {name!r} (document {doc}): "
+                        "map it (null drops it), or set 'map_unlisted' to keep",
+                        setting="label_map",
+                    )
+                unmapped[span[2]] = unmapped.get(span[2], 0) + 1
+        out.append(sorted({Span(s, e, new) for s, e, label in spans if (new := mapping.get(label, label)) is not None}))
+    return out
 
 
 def check_lengths(lengths: Sequence[int], n_docs: int) -> numpy.ndarray:

@@ -1,13 +1,14 @@
 """What the annotators agree on and where they differ: the consensus spans
-(`consensus`) and every span not shared by all who did its document
-(`disagreements`)."""
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+(`consensus`), each annotator scored against them (`Consensus`), and
+every span not shared by all who did its document (`disagreements`)."""
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
+from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
-from ..settings import UNITS, AgreementSettings, check_unit
+from ..settings import UNITS, AgreementSettings, MatchSettings, check_unit
 from ..spans import Span
 from .annotations import Annotations, read_annotations
 
@@ -57,6 +58,47 @@ def _votes(read: Annotations):
     first = numpy.flatnonzero(new)
     votes = numpy.diff(numpy.r_[first, len(doc)])
     return doc[first], start[first], end[first], label[first], votes
+
+
+@dataclass(frozen=True)
+class Consensus:
+    """The consensus of the annotators, and each scored against it.
+
+    scores (Mapping[str, Mapping[str, Mapping[str, Any]]]): annotator ->
+        scheme -> that annotator's spans scored against the consensus as
+        gold, over the documents they did (`SchemeResult.summary()`).
+    spans (Optional[Sequence[Optional[List[Span]]]]): Per document, the
+        consensus spans (None: a document no annotator did); None when
+        read back from JSON (`from_dict`).
+    """
+
+    scores: Mapping[str, Mapping[str, Mapping[str, Any]]]
+    spans: Optional[Sequence[Optional[List[Span]]]] = field(default=None, repr=False, compare=False)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """annotator -> scheme -> summary: the "consensus" of the agreement's JSON."""
+        return {name: {scheme: dict(summary) for scheme, summary in by_scheme.items()}
+                for name, by_scheme in self.scores.items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Consensus":
+        return cls({name: {scheme: dict(summary) for scheme, summary in by_scheme.items()}
+                    for name, by_scheme in data.items()})
+
+
+def scored_consensus(annotations: Mapping[str, Sequence[Any]], unit: str, match: MatchSettings,
+                     min_votes: Optional[int]) -> Consensus:
+    """The consensus of the annotations (as `consensus` makes it), and each
+    annotator scored against it under the match settings (schemes,
+    thresholds, labels), over the documents they did."""
+    agreed = consensus(annotations, min_votes=min_votes, unit=unit)
+    scores = {}
+    for name, docs in annotations.items():
+        did = [i for i, entry in enumerate(docs) if entry is not None]
+        scored = evaluate_spans([agreed[i] or [] for i in did], [docs[i] for i in did], schemes=list(match.schemes),
+                                unit=unit, **match.scorer_settings())
+        scores[name] = {scheme: r.summary() for scheme, r in scored.items()}
+    return Consensus(scores, agreed)
 
 
 @dataclass(frozen=True)

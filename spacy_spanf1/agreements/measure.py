@@ -5,7 +5,7 @@ from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 import numpy
 
 from ..exceptions import InputError, SettingError
-from ..notes import closest_label, one_sided_labels, quoted, warn_each
+from ..notes import closest_label, one_sided_labels, quoted, spans_counted, warn_each
 from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AgreementSettings, AnalysisSettings, MatchSettings, comma_list, split_keywords
 from .annotations import Annotations, read_annotations
@@ -16,7 +16,8 @@ from .tokens import label_positions, token_agreement
 
 #: The settings `agreement` takes, by the settings class that checks them.
 TAKEN: Dict[Any, Tuple[str, ...]] = {
-    MatchSettings: ("schemes", "unit", "labels", "iou_threshold", "overlap_threshold", "min_overlap"),
+    MatchSettings: ("schemes", "unit", "labels", "iou_threshold", "overlap_threshold", "min_overlap", "label_map",
+                    "map_unlisted"),
     AgreementSettings: ("o_tokens",),
     AnalysisSettings: ("bootstrap", "confidence", "method", "seed", "resample_by"),
 }
@@ -36,14 +37,20 @@ def agreement_settings(settings: Dict[str, Any], where: str = "agreement") -> Tu
                 name,
             )
     matching, agree, analysis, _ = split_keywords(settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where)
-    match = MatchSettings(**matching)
+    match = span_schemes_only(MatchSettings(**matching))
+    return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
+
+
+def span_schemes_only(match: MatchSettings) -> MatchSettings:
+    """match, if it names no string scheme (annotators are compared by
+    their spans' offsets); else a SettingError."""
     if match.string_schemes:
         raise SettingError(
             f"the scheme {match.string_schemes[0]!r} compares span texts; agreement compares span offsets: "
             f"name span schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
-    return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
+    return match
 
 
 def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, groups: Optional[Sequence[Any]] = None,
@@ -87,7 +94,8 @@ def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, grou
             "resample_by",
         )
     unit = match.unit or UNITS[0]
-    read = read_annotations(annotations, unit, labels=match.labels, lengths=lengths)
+    read = read_annotations(annotations, unit, labels=match.labels, lengths=lengths, label_map=match.label_map,
+                            refuse_unlisted=match.map_unlisted == "error")
     result = agreement_of(read, match, agree, analysis, groups=groups)
     warn_each(result.warnings)
     return result
@@ -101,7 +109,8 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
     they were read as)."""
     check_pairs_share(read)
     with_rows = analysis.bootstrap is not None
-    pairwise = score_annotator_pairs(read, match, per_doc=with_rows)
+    # The annotations were read with the label map applied: the pairs are scored on them as they are.
+    pairwise = score_annotator_pairs(read, match.replace(label_map=None), per_doc=with_rows)
     lengths = read.lengths
     if lengths is None and agree.o_tokens == "exclude":
         lengths = spanned_lengths(read)
@@ -119,7 +128,16 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
     signature = make_signature(match, unit=read.unit, read=read_signature, fmt=fmt, analysis=analysis,
                                agreement={**agree.to_dict(), "lengths": read.lengths is not None})
     return AgreementResult(read.names, read.n_docs, pairwise, shared_counts(read), tokens, intervals, signature,
-                           warnings=tuple(annotator_label_warnings(read)))
+                           warnings=tuple(annotator_label_warnings(read)) + unmapped_warnings(read))
+
+
+def unmapped_warnings(read: Annotations) -> Tuple[str, ...]:
+    """A warning naming, by annotator, the labels the label map does not name."""
+    if not read.unmapped:
+        return ()
+    parts = [f"annotator {name!r}: " + ", ".join(f"{quoted(label)} ({spans_counted(n)})" for label, n in sorted(found.items()))
+             for name, found in read.unmapped.items()]
+    return ("the label map does not name the labels of " + "; ".join(parts) + ": scored as they are",)
 
 
 def annotator_label_warnings(read: Annotations) -> List[str]:

@@ -123,7 +123,7 @@ def mirror(result: SchemeResult) -> SchemeResult:
     per_doc = None if result.per_doc is None else result.per_doc[:, MIRRORED_COLUMNS]
     return SchemeResult(result.scheme, swapped(result.totals),
                         {label: swapped(counts) for label, counts in result.per_label.items()},
-                        {}, (), per_doc, None, result.n_docs)
+                        result.confusion.transposed(), (), per_doc, None, result.n_docs)
 
 
 def _joined(first: SchemeResult, second: SchemeResult, is_first: numpy.ndarray) -> SchemeResult:

@@ -9,6 +9,7 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 from ..engine.metrics import mean
 from ..results import SchemeResult
 from ..signature import Signature
+from .consensus import Consensus
 from .intervals import AgreementIntervals
 from .tokens import TokenAgreement
 
@@ -34,6 +35,8 @@ class AgreementResult:
         texts and keys, for writing the consensus).
     warnings (Tuple[str, ...]): What looks off but is not wrong: a label
         one annotator alone uses (`measure.annotator_label_warnings`).
+    consensus (Optional[Consensus]): When it was asked for (`agree_files`
+        with consensus=True): its spans and each annotator against it.
     """
 
     annotators: Tuple[str, ...]
@@ -46,6 +49,7 @@ class AgreementResult:
     notes: Mapping[str, int] = field(default_factory=dict)
     files: Any = field(default=None, repr=False, compare=False)
     warnings: Tuple[str, ...] = field(default=(), repr=False, compare=False)
+    consensus: Optional[Consensus] = field(default=None, repr=False, compare=False)
 
     def replace(self, **changes: Any) -> "AgreementResult":
         """A copy with some fields changed."""
@@ -119,7 +123,8 @@ class AgreementResult:
         scheme the F matrix, mean and micro F, every pair's result (with
         its label counts: `SchemeResult.to_dict`), the micro result and
         each annotator against the others; tokens, intervals, notes,
-        "warnings" (when there are any) and signature."""
+        "warnings" (when there are any), signature, and "consensus" (each
+        annotator against it, when it was asked for)."""
         schemes = {}
         for scheme, pairs in self.pairwise.items():
             schemes[scheme] = {
@@ -143,6 +148,8 @@ class AgreementResult:
         if self.warnings:
             data["warnings"] = list(self.warnings)
         data["signature"] = dict(self.signature)
+        if self.consensus is not None:
+            data["consensus"] = self.consensus.to_dict()
         return data
 
     @classmethod
@@ -166,6 +173,7 @@ class AgreementResult:
                 Signature.from_dict(signed) if signed else {},
                 dict(data.get("notes", {})),
                 warnings=tuple(data.get("warnings", ())),
+                consensus=None if data.get("consensus") is None else Consensus.from_dict(data["consensus"]),
             )
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"not the JSON of AgreementResult.to_dict ({type(err).__name__}: {err})") from None

@@ -4,7 +4,7 @@ One module per command, each a thin typer function over a plain function
 that returns the scores (`evaluate.evaluate_model` over
 `api.evaluate_pipeline`, `compare.compare_command` over `api.compare_files`,
 `prf`, `agree.agree_command` over `api.agree_files`, `sweep.sweep_command`
-over the sweeps package); `options` declares every option once, `output`
+over `api.sweep_source`); `options` declares every option once, `output`
 prints and writes, `main` holds the app and turns errors into one line: bad
 input exits with status 1, a bad setting with status 2 and names its flag;
 any other exception keeps its traceback and exits with status 70.

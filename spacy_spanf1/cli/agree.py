@@ -5,12 +5,11 @@ from typing import Any, Dict, List, Optional
 
 import typer
 
-from ..agreements.consensus import Disagreement, check_min_votes, consensus, disagreements
+from ..agreements.consensus import Disagreement, disagreements
 from ..agreements.page import render_agreement_html
 from ..agreements.tokens import position_name
 from ..agreements.written import is_docbin_path, prepare_consensus
 from ..api import agree_files
-from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
 from ..html.page import write_html
 from ..notes import warnings_shown
@@ -22,7 +21,7 @@ from .output import print_warnings, printer, say, writing
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
     "input_paths", "schemes", "format", "names", "unit", "labels", "iou_threshold", "overlap_threshold",
-    "min_overlap", "o_tokens", "bootstrap", "confidence", "method", "seed", "resample_by", "min_votes", "consensus_path",
+    "min_overlap", "label_map", "map_unlisted", "o_tokens", "bootstrap", "confidence", "method", "seed", "resample_by", "min_votes", "consensus_path",
     "spans_key", "disagreements_path", "html_path", "html_docs", "output_path", "silent",
 )
 
@@ -40,27 +39,24 @@ def agree_command(input_paths: List[Path], *, schemes: str, names: Optional[str]
                   spans_key: Optional[str] = None, disagreements_path: Optional[Path] = None,
                   html_path: Optional[Path] = None, html_docs: int = HTML_DOCS,
                   output_path: Optional[Path] = None, silent: bool = False, **settings: Any) -> Dict[str, Any]:
-    """`agree_files`, printed and written as the command does. RETURNS
-    (Dict[str, Any]): `AgreementResult.to_dict()` (with "consensus" when
-    --consensus is given). Every figure and file is made before anything
+    """`agree_files` (with the consensus when --consensus is given),
+    printed and written as the command does. RETURNS (Dict[str, Any]):
+    `AgreementResult.to_dict()`. Every figure and file is made before anything
     is printed, so that bad settings fail before any output."""
     settings = {name: value for name, value in settings.items() if value is not None}
-    fmt = settings.pop("format", None)
     if consensus_path is None and min_votes is not None:
         raise SettingError("'min_votes' sets the votes of the consensus: give 'consensus_path' too", "min_votes")
     if spans_key is not None and (consensus_path is None or not is_docbin_path(consensus_path)):
         raise SettingError("'spans_key' names the span group of a .spacy consensus: give 'consensus_path' "
                            "ending in .spacy", "spans_key")
     with warnings_shown():  # printed below
-        result = agree_files(list(input_paths), fmt, names, schemes=schemes, **settings)
+        result = agree_files(list(input_paths), names=names, schemes=schemes, min_votes=min_votes,
+                             consensus=consensus_path is not None, **settings)
     files = result.files
     data = result.to_dict()
     written = None
-    if consensus_path is not None:
-        check_min_votes(min_votes, len(result.annotators))
-        agreed = consensus(files.annotations, min_votes=min_votes, unit=files.unit)
-        written = prepare_consensus(consensus_path, files, agreed, spans_key)
-        data["consensus"] = _against_consensus(files.annotations, agreed, result.schemes)
+    if consensus_path is not None and result.consensus is not None and result.consensus.spans is not None:
+        written = prepare_consensus(consensus_path, files, result.consensus.spans, spans_key)
     found: List[Disagreement] = []
     if disagreements_path is not None or html_path is not None:
         found = disagreements(files.annotations, unit=files.unit)
@@ -122,17 +118,6 @@ def _print(msg, result, against: Optional[Dict[str, Any]], written, consensus_pa
             say(msg, "info", f"consensus: {consensus_path} (spans in doc.{written.where})")
         for name, scores in against.items():
             say(msg, "info", f"{name} against the consensus: F ({primary}) {_percent(scores[primary]['f'])}")
-
-
-def _against_consensus(annotations, agreed, schemes) -> Dict[str, Any]:
-    """annotator -> scheme -> that annotator scored against the consensus,
-    over the documents they did."""
-    out = {}
-    for name, docs in annotations.items():
-        did = [i for i, entry in enumerate(docs) if entry is not None]
-        scored = evaluate_spans([agreed[i] for i in did], [docs[i] for i in did], schemes=list(schemes))
-        out[name] = {scheme: r.summary() for scheme, r in scored.items()}
-    return out
 
 
 @command(app, "agree", NAMES)

@@ -13,8 +13,8 @@ from .output import score_and_report
 NAMES = (
     "gold_path", "pred_path", "schemes", "format", "gold_format", "pred_format", "spans_key", "unit", "labels", "tag_column", "gold_column",
     "pred_column", "tag_mode", "tag_scheme", "fragments", "newlines", "text_mismatch", "missing_pred", "ground", "fuzzy", "annotator", "pred_annotator", "model_version", "pred_from",
-    "text_field", "tag_field", "token_field", "label_names", "iou_threshold", "overlap_threshold", "min_overlap",
-    "output_path", "errors_path", "html_path", "silent", "bootstrap", "confidence", "method", "seed",
+    "text_field", "tag_field", "token_field", "label_names", "iou_threshold", "overlap_threshold", "min_overlap", "label_map", "map_unlisted",
+    "output_path", "errors_path", "html_path", "silent", "confusion", "bootstrap", "confidence", "method", "seed",
     "resample_by", "baseline", "test", "alpha", "by", "buckets", "html_docs", "cluster", "scheduler",
     "scheduler_file",
 )

@@ -11,7 +11,7 @@ from .output import score_and_report
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
     "model", "data_path", "schemes", "spans_key", "unit", "labels", "iou_threshold", "overlap_threshold",
-    "min_overlap", "output_path", "errors_path", "html_path", "n_process", "batch_size", "silent", "bootstrap",
+    "min_overlap", "label_map", "map_unlisted", "output_path", "errors_path", "html_path", "n_process", "batch_size", "silent", "confusion", "bootstrap",
     "confidence", "method", "seed", "resample_by", "baseline", "test", "alpha", "by", "buckets", "html_docs",
     "shard_docs", "cluster", "scheduler", "scheduler_file", "code",
 )

@@ -19,6 +19,7 @@ from typer.core import TyperCommand
 from typer.exceptions import TyperException
 
 from ..formats import extension_map, format_names, get_format
+from ..label_map import MAP_UNLISTED
 from ..settings import (
     GROUNDINGS,
     HTML_DOCS,
@@ -130,6 +131,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("iou_threshold", ("--iou-threshold",), float, "Combined IoU a gold span needs under iou, in (0, 1]", of=MatchSettings),
     Option("overlap_threshold", ("--overlap-threshold",), float, "Coverage both ways under overlap, in (0, 1]", of=MatchSettings),
     Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
+    Option("label_map", ("--label-map",), _OPTIONAL_PATH, 'A JSON file of labels renamed, merged or dropped before matching: {"PERSON": "PER", "NORP": null} on both sides, or {"gold": {...}, "pred": {...}}; labels it does not name are scored as they are and listed', of=MatchSettings, extra={"show_default": False}),
+    Option("map_unlisted", ("--map-unlisted",), str, f"With --label-map, labels the map does not name: {', '.join(MAP_UNLISTED)} (error: refuse them)", of=MatchSettings),
     # what shapes reading
     Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
     Option("gold_format", ("--gold-format",), _OPTIONAL_STR, f"compare: the format of GOLD alone ({', '.join(format_names())}), over --format (e.g. --gold-format spacy --pred-format jsonl); default: --format, else from GOLD's extension", extra={"show_default": False}),
@@ -187,6 +190,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("html_path", ("--html",), _OPTIONAL_PATH, "Write a self-contained HTML page: scores, per-label chart, and each document with errors, gold and predicted spans side by side; agree: the pairwise F heat map, kappas and alpha, and each document the annotators disagree on, every annotator's spans one above the other; sweep: the precision-recall, F-by-threshold and reliability charts with the best thresholds", extra={"dir_okay": False}),
     Option("html_docs", ("--html-docs",), int, "Show at most N documents with errors (agree: with disagreements) in the --html page, the most first", own_default=HTML_DOCS, extra={"min": 0}),
     Option("silent", ("--silent",), bool, "Print nothing but errors", own_default=False),
+    Option("confusion", ("--confusion",), bool, "Print a confusion matrix per scheme: rows gold labels, columns predicted labels, O for no span (the matrices are in the --output JSON either way)", own_default=False),
     # clusters
     Option("cluster", ("--cluster",), _OPTIONAL_STR, "Run on a local Dask cluster of N worker processes (local:N), started and closed by the command; needs the [dask] extra", extra={"show_default": False}),
     Option("scheduler", ("--scheduler",), _OPTIONAL_STR, "Run on a running Dask cluster: the scheduler's address (tcp://HOST:8786)", extra={"show_default": False}),

@@ -186,13 +186,31 @@ def write_outputs(
 
 
 def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path, html_docs: int = HTML_DOCS,
-           error_file: Optional[ErrorFile] = None) -> Dict[str, Any]:
+           error_file: Optional[ErrorFile] = None, confusion: bool = False) -> Dict[str, Any]:
     msg = printer(silent)
     print_scores(msg, scores)
+    if confusion:
+        print_confusion(msg, scores)
     print_analysis(msg, scores)
     write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
                   html_docs=html_docs, error_file=error_file)
     return scores.to_dict()
+
+
+def print_confusion(msg: Printer, scores: CorpusScores) -> None:
+    """One table per scheme: a row per gold label, a column per predicted
+    label, labels sorted and O (no span) last."""
+    for name, result in scores.results.items():
+        confusion = result.confusion
+        labels = confusion.labels
+        rows = [(gold, *row) for gold, row in zip(labels, confusion.matrix)]
+        msg.table(
+            rows,
+            header=("gold \\ pred", *labels),
+            aligns=("l",) + ("r",) * len(labels),
+            max_col=80,
+            title=f"{name} confusion (rows gold, columns predicted, O: no span)",
+        )
 
 
 def format_ci(value: float, low: float, high: float) -> str:
@@ -279,6 +297,7 @@ def score_and_report(
     html_path: Optional[Path] = None,
     silent: bool = False,
     html_docs: int = HTML_DOCS,
+    confusion: bool = False,
     **settings: Any,
 ) -> Dict[str, Any]:
     """front_door(*inputs, **settings) (`compare_files`, `evaluate_pipeline`),
@@ -288,21 +307,23 @@ def score_and_report(
     html_docs documents the --html page shows are kept (with the counts
     of all errors).
 
-    The result's warnings are printed, not given as UserWarnings.
+    The result's warnings are printed, not given as UserWarnings;
+    confusion: print every scheme's confusion matrix too.
 
     RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
     with warnings_shown():
         return _score_and_report(front_door, *inputs, schemes=schemes, output_path=output_path,
                                  errors_path=errors_path, html_path=html_path, silent=silent, html_docs=html_docs,
-                                 **settings)
+                                 confusion=confusion, **settings)
 
 
 def _score_and_report(front_door: Callable[..., CorpusScores], *inputs: Any, schemes: Optional[str],
                       output_path: Optional[Path], errors_path: Optional[Path], html_path: Optional[Path],
-                      silent: bool, html_docs: int, **settings: Any) -> Dict[str, Any]:
+                      silent: bool, html_docs: int, confusion: bool, **settings: Any) -> Dict[str, Any]:
     if not (errors_path or html_path):
         scores = front_door(*inputs, schemes=schemes, progress=not silent, **settings)
-        return report(scores, silent=silent, output_path=output_path, errors_path=None, html_path=None)
+        return report(scores, silent=silent, output_path=output_path, errors_path=None, html_path=None,
+                      confusion=confusion)
     error_file = None if errors_path is None else writing(errors_path, ErrorFile)
     with error_file or contextlib.nullcontext():
         scores = front_door(
@@ -310,4 +331,4 @@ def _score_and_report(front_door: Callable[..., CorpusScores], *inputs: Any, sch
             on_errors=error_file, progress=not silent, **settings
         )
         return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
-                      html_docs=html_docs, error_file=error_file)
+                      html_docs=html_docs, error_file=error_file, confusion=confusion)

@@ -6,8 +6,11 @@ from typing import Any, Dict, Optional, cast
 import srsly
 import typer
 
-from ..exceptions import InputError, SettingError
+from ..api import is_pipeline, sweep_source
+from ..exceptions import SettingError
 from ..notes import warnings_shown
+from ..sweeps.page import write_sweep_html
+from ..sweeps.pipeline import write_config
 from ..sweeps.results import BestThreshold, SweepResult
 from ..sweeps.settings import PIPE
 from .main import app, one_schemes, run
@@ -20,70 +23,38 @@ NAMES = (
     "iou_threshold", "overlap_threshold", "min_overlap", "n_thresholds", "grid", "n_trials", "bootstrap",
     "pipe", "config_path", "batch_size", "output_path", "html_path", "silent",
 )
-#: The options that only a pipeline's sweep takes, and only a file's.
-PIPELINE_ONLY = ("pipe", "config_path", "batch_size")
-FILES_ONLY = ("format", "text_mismatch", "missing_pred")
-
-
-def is_pipeline(source: str) -> bool:
-    """Whether the first argument names a pipeline: a directory with a
-    config.cfg, or an installed package that is not a file here."""
-    path = Path(source)
-    if path.is_dir():
-        return (path / "config.cfg").is_file()
-    if path.exists():
-        return False
-    from spacy.util import is_package
-
-    return is_package(source)
+#: The options of a pipeline's sweep that a sweep of files leaves out at their defaults.
+PIPELINE_ONLY = ("pipe", "batch_size")
 
 
 def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path] = None,
-                  html_path: Optional[Path] = None, silent: bool = False, **options: Any) -> Dict[str, Any]:
-    """A sweep of a pipeline over a corpus (`sweep_pipeline`, --write-config
-    writing the best threshold) or of files (`sweep_files`), printed and
-    written as the command does (html_path: the page of its charts).
-    RETURNS (Dict[str, Any]): the JSON written (its warnings printed, not
-    given as UserWarnings)."""
+                  html_path: Optional[Path] = None, config_path: Optional[Path] = None, silent: bool = False,
+                  **options: Any) -> Dict[str, Any]:
+    """`sweep_source` (a pipeline's sweep, --write-config writing the best
+    threshold, or a sweep of files), printed and written as the command
+    does (html_path: the page of its charts). RETURNS (Dict[str, Any]): the
+    JSON written (its warnings printed, not given as UserWarnings)."""
     with warnings_shown():
-        return _sweep_command(source, target, output_path=output_path, html_path=html_path, silent=silent, **options)
-
-
-def _sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path], html_path: Optional[Path],
-                   silent: bool, **options: Any) -> Dict[str, Any]:
-    pipeline = is_pipeline(source)
-    unused = FILES_ONLY if pipeline else PIPELINE_ONLY
-    for name in unused:
-        if options.get(name) is not None and options[name] != OPTIONS[name].default:
-            given, other = ("files", "a pipeline") if pipeline else ("a pipeline", "files")
-            raise SettingError(f"'{name}' applies to a sweep of {given}, not of {other}", name)
-    options = {k: v for k, v in options.items() if k not in unused and v is not None}
-    config_path = options.pop("config_path", None)
-    if pipeline:
-        from ..sweeps.pipeline import sweep_pipeline, write_config
-
-        if target is None:
-            raise InputError(f"give the .spacy corpus the pipeline {source!r} runs over")
-        result = sweep_pipeline(source, target, **options)
+        pipeline = is_pipeline(source)
+        if config_path is not None and not pipeline:
+            raise SettingError("'config_path' applies to a sweep of a pipeline, not of files", "config_path")
+        if not pipeline:  # the defaults the command shows of a pipeline's options are not given
+            options = {k: v for k, v in options.items() if k not in PIPELINE_ONLY or v != OPTIONS[k].default}
+        result = sweep_source(source, target, **{k: v for k, v in options.items() if v is not None})
+        out = result.to_dict()
         if config_path is not None:
-            writing(config_path, lambda path: write_config(source, path, result, pipe=options.get("pipe", PIPE)))
-    else:
-        from ..sweeps.files import sweep_files
-
-        result = sweep_files(Path(source), target, **options)
-    out = result.to_dict()
-    print_sweep(result, silent)
-    if output_path is not None:
-        writing(output_path, lambda path: srsly.write_json(path, out))
-    if html_path is not None:
-        from ..sweeps.page import write_sweep_html
-
-        sources = [str(source)] + ([] if target is None else [str(target)])
-        writing(html_path, lambda path: write_sweep_html(path, result, sources=sources))
-    if config_path is not None and not silent:
-        say(printer(silent), "good", f"Wrote the config with threshold {cast(BestThreshold, result[result.primary].best).threshold:g}: "
-            f"{config_path}")
-    return out
+            pipe = options.get("pipe") or PIPE
+            writing(config_path, lambda path: write_config(source, path, result, pipe=pipe))
+        print_sweep(result, silent)
+        if output_path is not None:
+            writing(output_path, lambda path: srsly.write_json(path, out))
+        if html_path is not None:
+            sources = [str(source)] + ([] if target is None else [str(target)])
+            writing(html_path, lambda path: write_sweep_html(path, result, sources=sources))
+        if config_path is not None and not silent:
+            best = cast(BestThreshold, result[result.primary].best)
+            say(printer(silent), "good", f"Wrote the config with threshold {best.threshold:g}: {config_path}")
+        return out
 
 
 def print_sweep(result: SweepResult, silent: bool) -> None:

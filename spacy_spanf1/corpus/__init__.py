@@ -5,7 +5,7 @@ over a DocBin: `pipeline.pipeline_pairs`), the errors as they stream
 corpus (`checks`: `check_outcome`, `finish`).
 
 Everything that scores a corpus comes through here: the Python front
-doors (`api.py`) for one corpus, the Dask tasks (`distributed/`) for each
+doors (`api/`) for one corpus, the Dask tasks (`distributed/`) for each
 shard, which are merged with `CorpusScores.__add__` and then checked.
 Memory is bounded: a batch of documents at a time, plus only what `Keep`
 asks for. Errors can stream too (`ErrorStream`): a batch's errors go to a

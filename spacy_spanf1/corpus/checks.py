@@ -6,6 +6,7 @@ the corpus is whole (`finish`).
 from typing import List, Sequence, Tuple
 
 from ..notes import inside_word_warnings, label_warnings, quoted, spans_counted
+from ..engine.relabel import unmapped_note
 from ..exceptions import InputError
 from ..formats import get_format
 from ..results.scores import CorpusScores
@@ -135,6 +136,9 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
             hint = f"; the {twin} has {_listed(case)}" if case else ""
             found.append(f"the label {quoted(label)} of 'labels' occurs only in the {side}{hint}")
     found.extend(inside_word_warnings(scores.inside_words))
+    note = unmapped_note(scores.unmapped)
+    if note is not None:
+        found.append(note)
     return tuple(found)
 
 

@@ -8,7 +8,7 @@ import gc
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..engine.scorer import BATCH_SIZE, SpanScorer
-from ..mentions.score import StringCounter
+from ..mentions.strings import StringCounter
 from ..notes import InsideWords
 from ..exceptions import InputError
 from ..formats import DocPair, Pairs, PairStats
@@ -186,6 +186,7 @@ def score_pairs(
         notes={side: {kind: dict(n) for kind, n in found.items()} for side, found in stats.notes.items()},
         span_groups=dict(sorted(stats.spans_keys.items())) if isinstance(stats.spans_keys, Mapping) else {},
         inside_words={} if inside_words is None else inside_words.as_dict(),
+        unmapped={side: dict(labels) for side, labels in scorer.unmapped.items() if labels},
     )
     return errors.finish(scores) if with_errors else scores
 

@@ -12,6 +12,7 @@ an exact match is a component of its own in the overlap graph, and so is
 almost every other pair; only the few longer chains (a prediction over two
 gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
+from functools import cached_property
 from typing import Dict, List, NamedTuple, Tuple
 
 import numpy
@@ -51,6 +52,19 @@ def _units(parts) -> Units:
         numpy.concatenate([numpy.asarray(part[i], dtype=numpy.int64) for part in parts]) for i in range(6)
     )
     return Units(doc, code, kind, gold, numpy.r_[0, numpy.cumsum(sizes)], pred)
+
+
+def _named_cells(codes: numpy.ndarray, n_labels: int, labels: List[str], counted: bool = False) -> Dict[Tuple[str, str], int]:
+    """Confusion cells from codes gold * (n_labels + 1) + predicted, label
+    ids from 0, n_labels standing for "O" (counted: codes is already the
+    count of each code): (gold, predicted) -> n."""
+    width = n_labels + 1
+    counts = codes if counted else numpy.bincount(codes, minlength=width * width)
+    names = list(labels[:n_labels]) + ["O"]
+    return {
+        (names[code // width], names[code % width]): n
+        for code, n in zip(numpy.flatnonzero(counts).tolist(), counts[counts > 0].tolist())
+    }
 
 
 def _single(n: int) -> numpy.ndarray:
@@ -115,6 +129,11 @@ class Batch:
 
     def label_counts(self, labels: numpy.ndarray) -> numpy.ndarray:
         return numpy.bincount(labels, minlength=self.n_labels)
+
+    @cached_property
+    def gold_label_counts(self) -> numpy.ndarray:
+        """How many gold spans each label has."""
+        return self.label_counts(self.gold.label)
 
     # SemEval ------------------------------------------------------------
 
@@ -185,14 +204,16 @@ class Batch:
                 outcome[pi] = leftover
                 partner[pi] = first
 
-    def semeval_counts(self, scheme: str, min_overlap, want_units: bool = False):
-        """Overall [cor, inc, par, mis, spu], per label (n_labels × 5), and
-        the Units of the overall matching (None unless want_units)."""
+    def semeval_counts(self, scheme: str, min_overlap, labels: List[str], want_units: bool = False):
+        """Overall [cor, inc, par, mis, spu], per label (n_labels × 5), the
+        confusion cells of the overall matching ((gold, predicted) -> n,
+        labels named from `labels`) and its Units (None unless want_units)."""
         rule = SEMEVAL_RULES[scheme]
         outcome, matched, partner = self.semeval(rule, min_overlap, per_label=False)
         kinds = numpy.bincount(outcome, minlength=4)
         total = [int(kinds[COR]), int(kinds[INC]), int(kinds[PAR]),
                  int(self.n_gold - matched.sum()), int(kinds[0])]
+        cells = self._semeval_cells(rule, outcome, partner, labels)
         units = self._semeval_units(rule, outcome, matched, partner) if want_units else None
         outcome, matched, _ = self.semeval(rule, min_overlap, per_label=True)
         p_label = self.pred.label
@@ -206,7 +227,28 @@ class Batch:
             ],
             axis=1,
         )
-        return total, table, units
+        return total, table, cells, units
+
+    def _semeval_cells(self, rule: SemEvalRule, outcome, partner, labels: List[str]) -> Dict[Tuple[str, str], int]:
+        """The confusion cells of the overall matching: a pair adds (gold,
+        predicted), except an INC pair of `strict` / `exact` whose
+        boundaries differ, which adds (gold, O) and (O, predicted); a
+        missed gold span adds (gold, O), a spurious prediction (O, predicted)."""
+        gold, pred = self.gold, self.pred
+        n_labels = self.n_labels
+        width = n_labels + 1
+        joined = partner >= 0
+        if rule.leftover == "inc":  # strict, exact: an INC pair whose boundaries differ is split
+            inc = numpy.flatnonzero(outcome == INC)
+            g = partner[inc]
+            joined[inc[(gold.start[g] != pred.start[inc]) | (gold.end[g] != pred.end[inc])]] = False
+        # a prediction: (its partner's label, or O, and its label)
+        rows = numpy.where(joined, gold.label[partner], n_labels) if self.n_gold else numpy.full(self.n_pred, n_labels)
+        cells = numpy.bincount(rows * width + pred.label, minlength=width * width).reshape(width, width)
+        # a gold span in no joined pair: (its label, O), as many as its
+        # label's gold spans less those in the label's row so far
+        cells[:n_labels, n_labels] = self.gold_label_counts - cells[:n_labels].sum(axis=1)
+        return _named_cells(cells.ravel(), n_labels, labels, counted=True)
 
     def _semeval_units(self, rule: SemEvalRule, outcome, matched, partner) -> Units:
         gold, pred = self.gold, self.pred
@@ -250,15 +292,14 @@ class Batch:
         inter = numpy.add.reduceat(self.shared[order], starts) if len(starts) else empty
         pred_len = numpy.add.reduceat(self.p_len[self.pp[order]], starts) if len(starts) else empty
         iou = inter / (self.g_len[group_gold] + pred_len - inter)
-        same = group_label == g_label[group_gold]
+        group_gold_label = g_label[group_gold]
+        same = group_label == group_gold_label
         reached = iou >= threshold
         tp_group = same & reached
         wrong_type = ~same & reached
         fp_group = ~tp_group
         gold_tp = numpy.zeros(self.n_gold, dtype=bool)
         gold_tp[group_gold[tp_group]] = True
-        gold_wrong_type = numpy.zeros(self.n_gold, dtype=bool)
-        gold_wrong_type[group_gold[wrong_type]] = True
         spurious = numpy.bincount(self.pp, minlength=self.n_pred) == 0
         table = numpy.stack(
             [
@@ -268,25 +309,8 @@ class Batch:
             ],
             axis=1,
         )
-        confusion: Dict[Tuple[str, str], int] = {}
-
-        def add_pairs(gold_ids, pred_ids):
-            if len(gold_ids) == 0:
-                return
-            codes, counts = numpy.unique(gold_ids * (n_labels + 1) + pred_ids, return_counts=True)
-            for code, count in zip(codes.tolist(), counts.tolist()):
-                g, p = divmod(code, n_labels + 1)
-                name = (labels[g] if g < n_labels else "O", labels[p] if p < n_labels else "O")
-                confusion[name] = confusion.get(name, 0) + count
-
-        outside = numpy.full(1, n_labels)
-        add_pairs(group_label[tp_group], group_label[tp_group])
-        add_pairs(g_label[group_gold[wrong_type]], group_label[wrong_type])
-        other_fp = fp_group & ~wrong_type
-        add_pairs(numpy.repeat(outside, other_fp.sum()), group_label[other_fp])
-        add_pairs(numpy.repeat(outside, spurious.sum()), p_label[spurious])
-        fn_plain = ~gold_tp & ~gold_wrong_type
-        add_pairs(g_label[fn_plain], numpy.repeat(outside, fn_plain.sum()))
+        confusion = self._iou_cells(order, starts, group_gold, group_gold_label, group_label, same, reached, spurious,
+                                    labels)
         if not want_units:
             return table, confusion, None
         n_groups = len(starts)
@@ -309,12 +333,47 @@ class Batch:
         ])
         return table, confusion, units
 
+    def _iou_cells(self, order, starts, group_gold, group_gold_label, group_label, same, reached, spurious,
+                   labels: List[str]) -> Dict[Tuple[str, str], int]:
+        """`iou`'s confusion cells as presidio-evaluator 0.3.2 fills them:
+        a group reaching the threshold adds (gold, its label), one below it
+        (O, its label); a group of another label below the threshold also
+        adds (gold, O), and so does one of the gold label below it when it
+        is the first group over its gold span (in order of start); a gold
+        span that nothing overlaps adds (gold, O), a prediction that
+        overlaps nothing (O, its label)."""
+        n_labels = self.n_labels
+        width = n_labels + 1
+        # groups of one gold span are side by side
+        new_gold = numpy.r_[True, group_gold[1:] != group_gold[:-1]] if len(starts) else numpy.zeros(0, dtype=bool)
+        also_outside = ~same & ~reached
+        low_same = numpy.flatnonzero(same & ~reached)
+        if len(low_same):
+            # Is the group the first over its gold span? No prediction of a
+            # batch overlaps another, so those over a gold span are
+            # consecutive: it is first unless the prediction just before
+            # its first one overlaps the gold span too.
+            first_pred = self.pp[order[starts[low_same]]]
+            gold_ids = group_gold[low_same]
+            before = numpy.maximum(first_pred - 1, 0)
+            later = (first_pred > 0) & (self.pred.doc[before] == self.gold.doc[gold_ids]) & (
+                self.pred.end[before] > self.gold.start[gold_ids])
+            also_outside[low_same[~later]] = True
+        codes = numpy.concatenate([
+            numpy.where(reached, group_gold_label, n_labels) * width + group_label,
+            group_gold_label[also_outside] * width + n_labels,
+            n_labels * width + self.pred.label[spurious],
+        ])
+        cells = numpy.bincount(codes, minlength=width * width).reshape(width, width)
+        # gold spans that nothing overlaps: (their label, O)
+        cells[:n_labels, n_labels] += self.gold_label_counts - self.label_counts(group_gold_label[new_gold])
+        return _named_cells(cells.ravel(), n_labels, labels, counted=True)
+
     # overlap ------------------------------------------------------------
 
-    def overlap(self, threshold: float, want_units: bool = False):
-        """Per label [tp, fp, fn] (n_labels × 3), and the Units (None unless
-        want_units; an unmatched span is shown with the span of the other
-        side it shares most positions with)."""
+    def overlap_matches(self, threshold: float) -> numpy.ndarray:
+        """For each gold span, the prediction `overlap` matches it with (-1:
+        none): what `overlap` counts, for a caller that needs no table."""
         gold_cover = self.shared / self.g_len[self.pg]
         pred_cover = self.shared / self.p_len[self.pp]
         cand = self.same_label & (gold_cover >= threshold) & (pred_cover >= threshold)
@@ -336,6 +395,13 @@ class Batch:
                     continue
                 matched_gold[gi] = pi
                 used_pred.add(pi)
+        return matched_gold
+
+    def overlap(self, threshold: float, want_units: bool = False):
+        """Per label [tp, fp, fn] (n_labels × 3), and the Units (None unless
+        want_units; an unmatched span is shown with the span of the other
+        side it shares most positions with)."""
+        matched_gold = self.overlap_matches(threshold)
         is_matched = matched_gold >= 0
         tp = self.label_counts(self.gold.label[is_matched])
         table = numpy.stack(

@@ -99,6 +99,7 @@ def semeval_counts(
     rule: SemEvalRule,
     min_overlap: Optional[float],
     units: Optional[List[Unit]] = None,
+    cells: Optional[Dict[Tuple[str, str], int]] = None,
 ) -> Tuple[int, int, int, int, int]:
     """SemEval counts (cor, inc, par, mis, spu) of one document.
 
@@ -108,6 +109,8 @@ def semeval_counts(
         gold order, restricted to the spans taking part.
     units: when given, one outcome per prediction and per missed gold span
         is appended to it.
+    cells: when given, the confusion cells of the matching are added to it
+        (`semeval_cells`).
     Exact matches are paired first; the other predictions are then matched
     in order to the remaining gold spans as nervaluate 1.2.1 does.
     """
@@ -129,6 +132,8 @@ def semeval_counts(
                 cor += 1
                 if units is not None:
                     units.append((COR, NOT_AN_ERROR, gi, (pi,)))
+                if cells is not None:
+                    _add_cell(cells, g[2], p[2])
                 break
         else:
             unmatched_pred.append(pi)
@@ -157,6 +162,8 @@ def semeval_counts(
             cor += 1
             if units is not None:
                 units.append((COR, NOT_AN_ERROR, closest, (pi,)))
+            if cells is not None:
+                _add_cell(cells, gold[closest][2], p[2])
         elif first is not None:
             matched_gold.add(first)
             code = PAR if leftover == "par" else INC
@@ -166,14 +173,31 @@ def semeval_counts(
                 inc += 1
             if units is not None:
                 units.append((code, semeval_kind(rule, gold[first], p), first, (pi,)))
+            if cells is not None:
+                g = gold[first]
+                if code == INC and leftover == "inc" and (g[0] != p[0] or g[1] != p[1]):
+                    _add_cell(cells, g[2], "O")
+                    _add_cell(cells, "O", p[2])
+                else:
+                    _add_cell(cells, g[2], p[2])
         else:
             spu += 1
             if units is not None:
                 units.append((SPU, SPURIOUS, -1, (pi,)))
+            if cells is not None:
+                _add_cell(cells, "O", p[2])
     mis = len(gold_ids) - len(matched_gold)
     if units is not None and mis:
         units.extend((MIS, MISSED, gi, ()) for gi in gold_ids if gi not in matched_gold)
+    if cells is not None and mis:
+        for gi in gold_ids:
+            if gi not in matched_gold:
+                _add_cell(cells, gold[gi][2], "O")
     return cor, inc, par, mis, spu
+
+
+def _add_cell(cells: Dict[Tuple[str, str], int], gold: str, pred: str) -> None:
+    cells[(gold, pred)] = cells.get((gold, pred), 0) + 1
 
 
 def combined_iou(g: Span, group: Sequence[Span]) -> float:
@@ -208,40 +232,41 @@ def iou_document(
         groups = by_gold.get(gi)
         if not groups:
             tally[label][2] += 1
-            confusion[(label, "O")] = confusion.get((label, "O"), 0) + 1
+            _add_cell(confusion, label, "O")
             units.append((FN, MISSED, gi, ()))
             continue
         matched = False
-        wrong_type = False
-        for pred_label, members in groups.items():
+        # The groups in order of their first prediction's start, as
+        # presidio-evaluator 0.3.2 takes them for its confusion cells.
+        for k, (pred_label, members) in enumerate(groups.items()):
             iou = combined_iou(g, [pred[pi] for pi in members])
             if pred_label == label:
                 if iou >= threshold:
                     matched = True
                     tally[label][0] += 1
-                    confusion[(label, label)] = confusion.get((label, label), 0) + 1
+                    _add_cell(confusion, label, label)
                     units.append((TP, NOT_AN_ERROR, gi, tuple(members)))
                     continue
                 kind = WRONG_BOUNDARIES
+                _add_cell(confusion, "O", pred_label)
+                if k == 0:  # presidio: (gold, O) when nothing over the gold span counted before
+                    _add_cell(confusion, label, "O")
+            elif iou >= threshold:
+                kind = WRONG_TYPE
+                _add_cell(confusion, label, pred_label)
             else:
-                kind = WRONG_TYPE if iou >= threshold else LOW_OVERLAP
+                kind = LOW_OVERLAP
+                _add_cell(confusion, "O", pred_label)
+                _add_cell(confusion, label, "O")
             tally[pred_label][1] += 1
-            if kind == WRONG_TYPE:
-                wrong_type = True
-                key = (label, pred_label)
-            else:
-                key = ("O", pred_label)
-            confusion[key] = confusion.get(key, 0) + 1
             units.append((FP, kind, gi, tuple(members)))
         if not matched:
             tally[label][2] += 1
             units.append((FN, NOT_AN_ERROR, gi, ()))
-            if not wrong_type:
-                confusion[(label, "O")] = confusion.get((label, "O"), 0) + 1
     for pi, p in enumerate(pred):
         if pi not in overlapped:
             tally[p[2]][1] += 1
-            confusion[("O", p[2])] = confusion.get(("O", p[2]), 0) + 1
+            _add_cell(confusion, "O", p[2])
             units.append((FP, SPURIOUS, -1, (pi,)))
 
 

@@ -13,10 +13,11 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
+from .confusion import Confusion
 from .counts import PRFCounts, SemEvalCounts
 from .metrics import mean
 from .outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from ..settings import SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES
+from ..settings import LINK_SCHEMES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES
 
 __all__ = ["Counts", "SchemeResult", "count_errors", "errors_of", "outcomes_of", "parts_by_doc"]
 
@@ -28,7 +29,9 @@ class SchemeResult:
     """The score of one scheme over a corpus (or a part of one).
 
     totals: the pooled counts. per_label: counts of each label's spans
-    alone. confusion: only for `iou`. per_doc: when asked for, one row of
+    alone. confusion: the scheme's confusion matrix (`Confusion`: a
+    mapping (gold label, predicted label) -> n, "O" for no span, with
+    `labels`, `matrix` and `to_frame()`). per_doc: when asked for, one row of
     counts per document (columns in the order of `counts`). Results of the
     same scheme add up (`a + b`: the documents of a, then those of b), so a
     corpus can be scored in parts; they pickle.
@@ -41,11 +44,15 @@ class SchemeResult:
     scheme: str
     totals: Counts
     per_label: Dict[str, Counts] = field(default_factory=dict)
-    confusion: Dict[Tuple[str, str], int] = field(default_factory=dict)
+    confusion: Confusion = field(default_factory=Confusion)
     outcome_parts: Tuple[Any, ...] = field(default=(), repr=False, compare=False)
     per_doc: Optional[numpy.ndarray] = field(default=None, repr=False, compare=False)
     kept: Optional[str] = field(default=None, compare=False)
     n_docs: int = field(default=0, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.confusion, Confusion):  # a plain dict of cells
+            object.__setattr__(self, "confusion", Confusion(self.confusion))
 
     def _check_kept(self, need: str) -> None:
         if self.kept is None or (need == "outcomes" and self.kept != "outcomes"):
@@ -104,9 +111,7 @@ class SchemeResult:
         per_label = dict(self.per_label)
         for label, counts in other.per_label.items():
             per_label[label] = per_label[label] + counts if label in per_label else counts
-        confusion = dict(self.confusion)
-        for key, n in other.confusion.items():
-            confusion[key] = confusion.get(key, 0) + n
+        confusion = self.confusion + other.confusion
         per_doc = None
         if self.per_doc is not None and other.per_doc is not None:
             per_doc = numpy.concatenate([self.per_doc, other.per_doc])
@@ -146,13 +151,11 @@ class SchemeResult:
 
     def to_dict(self) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): the scheme, its `summary()`, the counts
-        of each label ("label_counts") and, for `iou`, the confusion rows
-        ("confusion"): what `from_dict` needs to give this result back
-        (not the per-document rows or outcomes)."""
-        data = {"scheme": self.scheme, **self.summary(), "label_counts": self.label_counts()}
-        if self.scheme == "iou":
-            data["confusion"] = self.confusion_rows()
-        return data
+        of each label ("label_counts") and the confusion matrix
+        ("confusion": {"labels", "matrix"}): what `from_dict` needs to
+        give this result back (not the per-document rows or outcomes)."""
+        return {"scheme": self.scheme, **self.summary(), "label_counts": self.label_counts(),
+                "confusion": self.confusion.to_dict()}
 
     def label_counts(self) -> Dict[str, Dict[str, int]]:
         """label -> the counts of that label's spans alone, in the order
@@ -161,27 +164,30 @@ class SchemeResult:
         return {label: c.to_dict() for label, c in self.per_label.items()}
 
     def confusion_rows(self) -> List[List[Any]]:
-        """`iou`'s confusion as [gold label or "O", predicted label or "O", n] rows."""
+        """The confusion's cells that are not zero as [gold label or "O",
+        predicted label or "O", n] rows, sorted."""
         return [[gold, pred, n] for (gold, pred), n in sorted(self.confusion.items())]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], scheme: Optional[str] = None) -> "SchemeResult":
         """The result `to_dict` wrote (no per-document rows or outcomes);
         `scheme` when data does not name it (a block of `summary()` with
-        "label_counts" and "confusion" added)."""
+        "label_counts" and "confusion" added). "confusion" may be the
+        older list of [gold, predicted, n] rows."""
         scheme = data.get("scheme") if scheme is None else scheme
         label_counts = data.get("label_counts")
-        confusion = data.get("confusion", ())
-        if scheme not in SCHEMES and scheme not in STRING_SCHEMES:
-            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}")
+        confusion = data.get("confusion")
+        known = SCHEMES + STRING_SCHEMES + LINK_SCHEMES
+        if scheme not in known:
+            raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(known)}")
         kind = SemEvalCounts if scheme in SEMEVAL_SCHEMES else PRFCounts
         try:
             per_label = {label: kind(**counts) for label, counts in (label_counts or {}).items()}
-            rows = {(gold, pred): int(n) for gold, pred, n in confusion}
+            cells = Confusion.from_dict(confusion)
             totals = kind(**data["counts"])
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a result of {scheme!r} as to_dict writes it ({type(err).__name__}: {err})") from None
-        return cls(scheme, totals, per_label, rows)
+        return cls(scheme, totals, per_label, cells)
 
 
 

@@ -6,7 +6,7 @@ from itertools import chain, islice
 from operator import itemgetter
 
 import numpy
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Sized, Tuple, Union, cast
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Sized, Tuple, Union, cast
 
 from .counts import PRFCounts, SemEvalCounts
 from .matching import (
@@ -17,6 +17,7 @@ from .matching import (
     semeval_counts,
 )
 from .batched import Batch, Side, Units, overlapping_docs
+from .confusion import Confusion, overlap_confusion
 from .outcomes import (
     ERROR_KINDS,
     PRF_COUNTS,
@@ -25,8 +26,10 @@ from .outcomes import (
     SpanOutcome,
     per_doc_rows,
 )
+from .relabel import Relabel, unmapped_note
 from .result import SchemeResult
 from ..exceptions import SettingError
+from ..label_map import LabelMap
 from ..settings import UNITS, MatchSettings, check_unit
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
@@ -74,6 +77,8 @@ class SpanScorer:
         overlap_threshold: float = MatchSettings.overlap_threshold,
         min_overlap: Optional[float] = MatchSettings.min_overlap,
         labels: Optional[Iterable[str]] = MatchSettings.labels,
+        label_map: Union[LabelMap, Mapping[str, Any], None] = MatchSettings.label_map,
+        map_unlisted: str = MatchSettings.map_unlisted,
         per_doc: bool = False,
         keep_errors: bool = False,
         keep_outcomes: bool = False,
@@ -83,7 +88,7 @@ class SpanScorer:
     ) -> None:
         settings = MatchSettings(
             schemes, labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
-            min_overlap=min_overlap,
+            min_overlap=min_overlap, label_map=label_map, map_unlisted=map_unlisted,
         )
         self.settings = settings
         self.schemes = settings.schemes
@@ -91,6 +96,9 @@ class SpanScorer:
         self.overlap_threshold = settings.overlap_threshold
         self.min_overlap = settings.min_overlap
         self.labels = None if settings.labels is None else frozenset(settings.labels)
+        self.relabel = None if settings.label_map is None else Relabel(
+            settings.label_map, refuse_unlisted=settings.map_unlisted == "error"
+        )
         self.per_doc = bool(per_doc)
         self.kept = "outcomes" if keep_outcomes else "errors" if keep_errors else None
         self._kept_schemes = frozenset() if self.kept is None else frozenset(
@@ -105,7 +113,7 @@ class SpanScorer:
         self._tallies: Dict[str, Dict[str, List[int]]] = {
             s: defaultdict(partial(_zeros, len(self._count_names[s]))) for s in self.schemes
         }
-        self._confusion: Dict[Tuple[str, str], int] = {}
+        self._confusion: Dict[str, Dict[Tuple[str, str], int]] = {s: {} for s in self.schemes}
         self._outcomes: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         self._rows: Dict[str, List[numpy.ndarray]] = {s: [] for s in self.schemes}
         self._label_ids: Dict[str, int] = {}
@@ -217,6 +225,8 @@ class SpanScorer:
         batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
         offset = self.n_docs
         self.n_docs += n
+        if self.relabel is not None:
+            gold, pred, spans_of = self._relabelled(gold, pred, offset, spans_of)
         if self.labels is not None:
             allowed = numpy.array(
                 [label in self.labels for label in self._label_ids], dtype=bool
@@ -240,6 +250,25 @@ class SpanScorer:
         if rows is not None:
             for scheme, table in rows.items():
                 self._rows[scheme].append(table)
+
+    def _relabelled(self, gold: Side, pred: Side, offset: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]):
+        """Both sides and spans_of with the label map applied."""
+        relabel = cast(Relabel, self.relabel)
+        self.label_ids(relabel.targets())
+        ids = self._label_ids
+        gold, pred = relabel.side("gold", gold, ids, offset), relabel.side("pred", pred, ids, offset)
+
+        def mapped_spans_of(doc: int) -> Tuple[List[Span], List[Span]]:
+            gold_spans, pred_spans = spans_of(doc)
+            return relabel.spans("gold", gold_spans, ids), relabel.spans("pred", pred_spans, ids)
+
+        return gold, pred, mapped_spans_of
+
+    @property
+    def unmapped(self) -> Dict[str, Dict[str, int]]:
+        """side -> label -> spans: the labels the label map does not name
+        (kept as they are); empty without a label map."""
+        return {} if self.relabel is None else self.relabel.unmapped
 
     def _plain_side(self, docs: Sequence[Any]) -> Optional[Side]:
         """The spans of plain (start, end, label) tuples or {"start", "end",
@@ -306,16 +335,18 @@ class SpanScorer:
         for scheme in self.schemes:
             want = self.per_doc or scheme in self._kept_schemes
             if scheme in SEMEVAL_RULES:
-                total, table, units = batch.semeval_counts(scheme, self.min_overlap, want)
+                total, table, cells, units = batch.semeval_counts(scheme, self.min_overlap, names, want)
                 totals = self._semeval_totals[scheme]
                 for i in range(5):
                     totals[i] += total[i]
             elif scheme == "iou":
-                table, confusion, units = batch.iou(self.iou_threshold, names, want)
-                for key, count in confusion.items():
-                    self._confusion[key] = self._confusion.get(key, 0) + count
+                table, cells, units = batch.iou(self.iou_threshold, names, want)
             else:
                 table, units = batch.overlap(self.overlap_threshold, want)
+                cells = {}
+            confusion = self._confusion[scheme]
+            for key, count in cells.items():
+                confusion[key] = confusion.get(key, 0) + count
             tally = self._tallies[scheme]
             for label_id in numpy.flatnonzero(table.any(axis=1)).tolist():
                 row = tally[names[label_id]]
@@ -354,7 +385,7 @@ class SpanScorer:
         if "iou" in self._tallies:
             iou_document(
                 gold, pred, pairs, self.iou_threshold,
-                self._tallies["iou"], self._confusion, units["iou"],
+                self._tallies["iou"], self._confusion["iou"], units["iou"],
             )
         if "overlap" in self._tallies:
             overlap_document(
@@ -401,7 +432,7 @@ class SpanScorer:
             rule = SEMEVAL_RULES[scheme]
             counts = semeval_counts(
                 gold, pred, all_gold, all_pred, candidates, rule, self.min_overlap,
-                units[scheme] if units is not None else None,
+                units[scheme] if units is not None else None, self._confusion[scheme],
             )
             total = self._semeval_totals[scheme]
             for i in range(5):
@@ -438,8 +469,12 @@ class SpanScorer:
                     numpy.concatenate(tables) if tables
                     else numpy.zeros((0, len(self._count_names[scheme])), dtype=numpy.int64)
                 )
+            if scheme == "overlap":
+                confusion = overlap_confusion(per_label)
+            else:
+                confusion = Confusion(self._confusion[scheme], per_label)
             out[scheme] = SchemeResult(
-                scheme, totals, per_label, dict(self._confusion) if scheme == "iou" else {},
+                scheme, totals, per_label, confusion,
                 tuple(self._outcomes[scheme]), per_doc, self.kept if scheme in self._kept_schemes else None,
                 self.n_docs,
             )
@@ -455,6 +490,8 @@ def evaluate_spans(
     overlap_threshold: float = MatchSettings.overlap_threshold,
     min_overlap: Optional[float] = MatchSettings.min_overlap,
     labels: Optional[Iterable[str]] = MatchSettings.labels,
+    label_map: Union[LabelMap, Mapping[str, Any], None] = MatchSettings.label_map,
+    map_unlisted: str = MatchSettings.map_unlisted,
     unit: str = UNITS[0],
     per_doc: bool = False,
     keep_errors: bool = False,
@@ -469,6 +506,12 @@ def evaluate_spans(
         Generators are fine: the documents are read once, a batch at a time.
     schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
         Required: there is no default scheme.
+    labels (Iterable[str]): Score only these labels (after the label map).
+    label_map (Mapping): Labels renamed, merged or dropped before matching:
+        `{"PERSON": "PER", "NORP": None}` for both sides, or
+        `{"gold": {...}, "pred": {...}}`; spans the map makes identical
+        count once. Labels it does not name are kept, with a UserWarning
+        naming them, or an error with map_unlisted="error".
     unit (str): "token" or "char": what the offsets count. Plain spans are
         scored as given; spaCy Spans give their token or character offsets.
     per_doc (bool): Keep one row of counts per document (`result.per_doc`).
@@ -481,7 +524,8 @@ def evaluate_spans(
     """
     check_unit(unit)
     match = MatchSettings(schemes, labels=labels, iou_threshold=iou_threshold,
-                          overlap_threshold=overlap_threshold, min_overlap=min_overlap)
+                          overlap_threshold=overlap_threshold, min_overlap=min_overlap,
+                          label_map=label_map, map_unlisted=map_unlisted)
     scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
@@ -499,6 +543,9 @@ def evaluate_spans(
             break
         scorer.add_many(gold_chunk, pred_chunk, unit)
     warn_unseen_labels(scorer)
+    note = unmapped_note(scorer.unmapped)
+    if note is not None:
+        warnings.warn(note, UserWarning, stacklevel=2)
     return scorer.results()
 
 

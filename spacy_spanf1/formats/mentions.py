@@ -28,7 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set,
 
 from ..mentions.ground import NOTED_KINDS, check_fuzzy, ground_noted, mention_problem, noted_row
 from ..mentions.parse import LABEL_KEYS, STRING_KEYS, mention_parts, plain_pairs, short_repr
-from ..mentions.score import ground_document, read_prediction, row_and_spans
+from ..mentions.predicted import ground_document, read_prediction, row_and_spans
 from ..notes import Notes, note
 from ..registry import formats
 from ..settings import GROUNDINGS, NOTE_EXAMPLES, check_choice
@@ -131,11 +131,14 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
     # examples are kept (room None).
     room: Optional[Dict[str, int]] = None
     first = True
+    source = str(path)
     for lineno, record in json_lines(path):
-        key = record_key(record)
+        key = record_key(record) if "id" in record else None
         if first:
             room, first = ({} if key is None else None), False
-        text = record_text(record, "text", "the record", path, lineno)
+        text = record.get("text")
+        if type(text) is not str or not text.isascii():  # an ASCII string is fine as it is
+            text = record_text(record, "text", "the record", path, lineno)
         where = f"line {lineno}"
         if "mentions" in record:
             answer: Any = _checked_mentions(record["mentions"], path, lineno)
@@ -151,15 +154,21 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                 path,
                 lineno,
             )
-        label = record.get("label") if isinstance(record.get("label"), str) else None
         # not found and duplicates: spans past the text, which match nothing
         unplaced: Dict[int, Any] = {}
         if isinstance(answer, list):  # checked pairs: nothing to parse, grounded without records
             mentions = answer
             spans, kinds = ground_noted(text, mentions, ground, threshold, unplaced)
-            row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()})
+            # the common document: every mention exact, no kind noted
+            row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()} if kinds else EMPTY)
             notes = _notes_of_kinds(mentions, row, kinds, where, room)
+            # Two exact mentions never share a place (a place's characters
+            # are its string, and a repeated string takes another candidate
+            # or none): only normalized or fuzzy ones can make a span twice.
+            if "grounded_normalized" in kinds or "grounded_fuzzy" in kinds:
+                spans = list(set(spans))
         else:
+            label = record.get("label") if isinstance(record.get("label"), str) else None
             mentions, placed, failure = read_prediction(answer, text, label)
             grounded = ground_document(text, mentions, placed, ground, threshold)
             row, spans = row_and_spans(grounded, len(text), ground != "all", failure is not None, unplaced)
@@ -169,15 +178,19 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
                     left = room.get(kind, NOTE_EXAMPLES)
                     del noted["examples"][left:]
                     room[kind] = left - len(noted["examples"])
-        meta = {k: v for k, v in record.items() if k not in ("text", "mentions", "output", "label")}
-        yield Document(where, list(map(_span, sorted(set(spans)))), text, meta=meta, line=lineno,
-                       key=key, source=str(path),
-                       notes=notes or EMPTY, strings=list(mentions), unplaced=unplaced or None)
+            spans = list(set(spans))
+        spans.sort()
+        meta = {} if _NOT_META.issuperset(record) else {k: v for k, v in record.items() if k not in _NOT_META}
+        # `mentions` is the reader's own list (checked pairs, or what parsing made)
+        yield Document(where, list(map(_span, spans)), text, meta=meta, line=lineno,
+                       key=key, source=source, notes=notes or EMPTY, strings=mentions, unplaced=unplaced or None)
 
 
 #: Makes a Span of a (start, end, label) tuple without the keyword handling
 #: of its constructor.
 _span = partial(tuple.__new__, Span)
+#: The fields of a record that are not its metadata.
+_NOT_META = frozenset(("text", "mentions", "output", "label"))
 
 
 def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
@@ -262,7 +275,7 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
                                    "examples": [f"{prefix}{string!r} ({label})" for string, label in examples]}
         if room is not None:
             room["grounded_exact"] = limit - len(examples)
-    for kind in NOTED_KINDS:
+    for kind in NOTED_KINDS if kinds else ():
         if kind in kinds:
             listed = kinds[kind]
             limit = NOTE_EXAMPLES if room is None else room.get(kind, NOTE_EXAMPLES)

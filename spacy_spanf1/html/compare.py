@@ -1,5 +1,6 @@
 """The page of `compare --html` and `evaluate --html`: the scores of
-every scheme, a per-label chart of the primary scheme, the intervals, the
+every scheme, a per-label chart and the confusion matrix of the primary
+scheme, the intervals, the
 test against a baseline and the breakdowns when computed, the error counts
 by kind, and each document with errors, gold and predicted spans side by
 side (the error records of `report.records`)."""
@@ -12,6 +13,7 @@ from ..notes import note_lines
 from ..report.text import format_counts, format_delta, format_pct
 from ..results.errors import ErrorCounts
 from ..settings import HTML_DOCS, UNITS
+from .confusion import CSS as CONFUSION_CSS, confusion_html
 from .page import escape, render_page, signature_block, sources_text
 from .spans import label_colors, render_spans
 from .tables import TABLE_END, bar_cell, ci_cells, pct_width, table_start, whisker
@@ -104,12 +106,17 @@ def render_html(
                 f"<td>{format_pct(prf['p'])}</td><td>{format_pct(prf['r'])}</td><td>{format_pct(prf['f'])}</td></tr>"
             )
         out.append(TABLE_END)
-    if scores.get("breakdown") and primary is not None:
-        out.extend(_breakdown_html(scores["breakdown"], primary))
-    # Errors by kind, over the whole corpus.
     by_doc: Dict[int, List[Mapping[str, Any]]] = {}
     for record in records:
         by_doc.setdefault(record["doc"], []).append(record)
+    # The page stays a readable size on any corpus: the documents with the
+    # most errors first (ties: in document order), at most max_docs of them.
+    shown = sorted(by_doc, key=lambda index: (-len(by_doc[index]), index))[:max_docs]
+    if primary is not None and schemes[primary].get("confusion"):
+        out.extend(confusion_html(schemes[primary]["confusion"], primary, by_doc, shown))
+    if scores.get("breakdown") and primary is not None:
+        out.extend(_breakdown_html(scores["breakdown"], primary))
+    # Errors by kind, over the whole corpus.
     if counts is None:
         counts = ErrorCounts(tuple(Counter(r["kind"] for r in records).get(kind, 0) for kind in ERROR_KINDS), len(by_doc))
     out.append("<h2>Errors</h2>" + table_start("kinds", ["<th>kind</th>", "<th>n</th>"]))
@@ -118,9 +125,6 @@ def render_html(
     out.append(f"<tr><td>all</td><td>{counts.total}</td></tr>{TABLE_END}")
     # Documents with errors.
     pair_by_index = {pair.index: pair for pair in pairs}
-    # The page stays a readable size on any corpus: the documents with the
-    # most errors first (ties: in document order), at most max_docs of them.
-    shown = sorted(by_doc, key=lambda index: (-len(by_doc[index]), index))[:max_docs]
     out.append(f"<h2>Documents with errors ({counts.documents})</h2>")
     left_out = counts.documents - len(shown)
     out.append(
@@ -148,7 +152,7 @@ def render_html(
                 f'<td class="text">{pred_text}</td><td>{record["iou"]:.2f}</td></tr>'
             )
         out.append(f"{TABLE_END}</section>")
-    return render_page("spacy-spanf1 report", out)
+    return render_page("spacy-spanf1 report", out, css=CONFUSION_CSS)
 
 
 def _comparison_html(comparison: Mapping[str, Any]) -> List[str]:

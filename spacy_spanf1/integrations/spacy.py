@@ -298,9 +298,12 @@ def make_spanf1_scorer_v1(
     min_overlap: Optional[float] = MatchSettings.min_overlap,
     labels: Optional[List[str]] = MatchSettings.labels,  # type: ignore[assignment]  # List for the config's validation; the default is None
     beta: float = MatchSettings.beta,
+    label_map: Optional[Dict[str, Any]] = None,
+    map_unlisted: str = MatchSettings.map_unlisted,
     confidence: Optional[float] = None,
     n_resamples: int = N_RESAMPLES,
     seed: int = SEED,
+    confusion: bool = False,
 ) -> Callable[..., Dict[str, Any]]:
     """Make a scorer that reports span P/R/F under every named scheme.
 
@@ -313,11 +316,19 @@ def make_spanf1_scorer_v1(
     min_overlap (Optional[float]): In (0, 1]; None: any overlap.
     labels (Optional[List[str]]): Score only these labels; None: all.
     beta (float): When not 1, an F-beta key is added per scheme.
+    label_map (Optional[Dict[str, Any]]): Labels renamed, merged or dropped
+        (null) before matching, on both sides or per side ({"gold": {...},
+        "pred": {...}}); labels it does not name are scored as they are.
+    map_unlisted (str): "keep", or "error": a label the map does not name
+        is an error when the scorer runs.
     confidence (Optional[float]): In (0, 1): add bootstrap percentile
         intervals `<prefix>_<scheme>_p_ci`, `_r_ci`, `_f_ci` ([low, high])
         for every scheme (documents resampled). None: no intervals.
     n_resamples (int): Bootstrap resamples (at least 1).
     seed (int): Seed of the bootstrap draws.
+    confusion (bool): Add `<prefix>_<scheme>_confusion` for every scheme:
+        {"labels": [...], "matrix": [[...], ...]}, rows gold, columns
+        predicted, "O" (no span) last. False: the keys stay flat.
     RETURNS (Callable): score(examples, **kwargs) -> Dict[str, Any]. The
         keywords a component passes (labels, threshold, ...) are ignored,
         except `spans_key` when the scorer's own is None.
@@ -326,11 +337,14 @@ def make_spanf1_scorer_v1(
         match = MatchSettings(
             schemes, unit=unit, spans_key=spans_key, labels=labels, iou_threshold=iou_threshold,
             overlap_threshold=overlap_threshold, min_overlap=min_overlap, beta=beta,
+            label_map=label_map, map_unlisted=map_unlisted,
         )
         if confidence is not None:
             confidence = check_open_fraction("confidence", confidence)
         n_resamples = check_n_resamples(n_resamples)
         seed = check_seed(seed)
+        if not isinstance(confusion, bool):
+            raise SettingError(f"'confusion' must be true or false, not {confusion!r}", "confusion")
     except SettingError as err:
         # spaCy's CLI prints a ConfigValidationError as a message, any other
         # error with a traceback. It is a ValueError too.
@@ -347,6 +361,8 @@ def make_spanf1_scorer_v1(
         scores = scores_to_keys(results, prefix, match.beta)
         if confidence is not None:
             scores.update(interval_keys(results, prefix, confidence, n_resamples, seed))
+        if confusion:
+            scores.update({f"{prefix}_{scheme}_confusion": r.confusion.to_dict() for scheme, r in results.items()})
         return scores
 
     return score_spanf1_v1

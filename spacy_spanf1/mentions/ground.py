@@ -20,18 +20,22 @@ counted as duplicates). The grounding key of a mention is its string as its
 method compares it; the label is not part of it. A mention with no
 candidate is not found; one with more than one candidate is ambiguous.
 """
-import re
-import unicodedata
 from functools import cache
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from ..exceptions import InputError, SettingError
 from ..settings import GROUNDINGS, check_choice
+from .normalize import check_mention_text, normalize, normalize_with_offsets
 from .parse import short_repr
 
 #: The methods, in the order they are tried.
 METHODS: Tuple[str, ...] = ("exact", "normalized", "fuzzy")
 STATUSES: Tuple[str, ...] = ("grounded", "not_found", "duplicate")
+#: The counts of a grounding report, in the order reports list them: the
+#: first six partition the mentions (a duplicate counts under no method).
+GROUNDING_COUNTS: Tuple[str, ...] = (
+    "mentions", "exact", "normalized", "fuzzy", "not_found", "duplicates", "ambiguous", "parse_failures",
+)
 
 
 class GroundedMention(NamedTuple):
@@ -67,14 +71,6 @@ def check_fuzzy(fuzzy: Optional[float]) -> Optional[float]:
     if isinstance(fuzzy, bool) or not isinstance(fuzzy, (int, float)) or not 0 < fuzzy <= 1:
         raise SettingError(f"'fuzzy' is a similarity threshold in (0, 1], got {fuzzy!r}", "fuzzy")
     return float(fuzzy)
-
-
-def check_mention_text(text: Any, where: str) -> str:
-    """The text of a document, a string; InputError naming `where` (e.g.
-    "texts[3]") otherwise."""
-    if not isinstance(text, str):
-        raise InputError(f"{where} is {short_repr(text)} ({type(text).__name__}); the text of a document is a string")
-    return text
 
 
 def mention_problem(string: Any, label: Any) -> Optional[str]:
@@ -124,6 +120,8 @@ class Text:
     """A document's text with what grounding needs of it, made once: its
     normalized form and the map back to the original characters."""
 
+    __slots__ = ("text", "_normalized")
+
     def __init__(self, text: str) -> None:
         self.text = text
         self._normalized: Optional[Tuple[str, List[int], List[int]]] = None
@@ -140,10 +138,15 @@ class Text:
         return occurrences(self.text, string)
 
     def normalized_occurrences(self, key: str) -> List[Tuple[int, int]]:
-        norm, starts, ends = self.normalized
+        """The occurrences of a normalized (non-empty) string in the
+        normalized text, as offsets into the original."""
+        if self._normalized is None:
+            self._normalized = normalize_with_offsets(self.text)
+        norm, starts, ends = self._normalized
+        found = occurrences_from(norm.find, key, norm.find(key))
         if type(starts) is range:  # every offset kept (`_normalize_ascii`)
-            return occurrences(norm, key)
-        return [(starts[s], ends[e - 1]) for s, e in occurrences(norm, key)]
+            return found
+        return [(starts[s], ends[e - 1]) for s, e in found]
 
     def fuzzy(self, string: str, threshold: float) -> List[Tuple[int, int]]:
         found = _aligner()(string, self.text, score_cutoff=threshold * 100)
@@ -177,111 +180,20 @@ def occurrences(text: str, string: str) -> List[Tuple[int, int]]:
     """Non-overlapping occurrences of string in text, left to right."""
     if not string:
         return []
+    return occurrences_from(text.find, string, text.find(string))
+
+
+def occurrences_from(find: Any, string: str, start: int) -> List[Tuple[int, int]]:
+    """The non-overlapping occurrences of a non-empty string from the one at
+    start on (none when start is -1), left to right; find: the text's
+    `str.find`."""
     found = []
-    start = text.find(string)
+    n = len(string)
     while start >= 0:
-        end = start + len(string)
+        end = start + n
         found.append((start, end))
-        start = text.find(string, end)
+        start = find(string, end)
     return found
-
-
-def normalize(text: str) -> str:
-    """NFKC, case folding, runs of whitespace as one space, stripped."""
-    try:
-        if text.isascii():  # NFKC changes no ASCII character; folding is lower case
-            return " ".join(text.lower().split())
-        return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-    except (AttributeError, TypeError):
-        check_mention_text(text, "the text to normalize")
-        raise
-
-
-def normalize_with_offsets(text: str) -> Tuple[str, List[int], List[int]]:
-    """text normalized as `normalize` does it (without the strip: leading
-    and trailing whitespace become one space), with the original start and
-    end of each normalized character. The characters that NFKC composes
-    (a base and its combining marks, Hangul jamo) are normalized together
-    and all map to the whole stretch."""
-    if text.isascii():
-        return _normalize_ascii(text)
-    out: List[str] = []
-    starts: List[int] = []
-    ends: List[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        j = i + 1
-        if text[i].isspace():
-            while j < n and text[j].isspace():
-                j += 1
-            piece = " "
-        else:
-            j = _composed_end(text, i)
-            piece = unicodedata.normalize("NFKC", text[i:j]).casefold()
-            # NFKC can make whitespace (U+00B4 is " " + U+0301): a space,
-            # as `normalize` splits on it
-            piece = "".join(" " if c.isspace() else c for c in piece)
-        for char in piece:
-            if char == " " and out and out[-1] == " ":
-                ends[-1] = j
-                continue
-            out.append(char)
-            starts.append(i)
-            ends.append(j)
-        i = j
-    return "".join(out), starts, ends
-
-
-_WHITESPACE = re.compile(r"\s+")
-#: The ASCII whitespace that normalizing changes: two spaces, and every
-#: whitespace character but the space (what str.split splits on).
-_OTHER_WHITESPACE = ("  ",) + tuple(chr(c) for c in range(128) if chr(c).isspace() and c != 32)
-
-
-def _normalize_ascii(text: str) -> Tuple[str, List[int], List[int]]:
-    """`normalize_with_offsets` of an ASCII text, where NFKC changes nothing
-    and case folding is lower case: only runs of whitespace change length,
-    so the offsets are made a stretch at a time."""
-    lowered = text.lower()
-    for other in _OTHER_WHITESPACE:  # `in` is many times faster than a regular expression here
-        if other in text:
-            break
-    else:  # single spaces only: every offset stays
-        return lowered, range(len(text)), range(1, len(text) + 1)  # type: ignore[return-value]
-    pieces: List[str] = []
-    starts: List[int] = []
-    ends: List[int] = []
-    pos = 0
-    for run in _WHITESPACE.finditer(text):
-        start, end = run.span()
-        pieces.append(lowered[pos:start])
-        starts.extend(range(pos, start))
-        ends.extend(range(pos + 1, start + 1))
-        pieces.append(" ")
-        starts.append(start)
-        ends.append(end)
-        pos = end
-    pieces.append(lowered[pos:])
-    starts.extend(range(pos, len(text)))
-    ends.extend(range(pos + 1, len(text) + 1))
-    return "".join(pieces), starts, ends
-
-
-def _composed_end(text: str, i: int) -> int:
-    """The end of the stretch from text[i] that NFKC must see whole: the
-    combining marks after it, and any further character that NFKC composes
-    with what comes before (Hangul jamo, some vowel signs: their combining
-    class is 0). Characters below U+0300 compose with nothing before them."""
-    j, n = i + 1, len(text)
-    while j < n and not text[j].isspace():
-        if not unicodedata.combining(text[j]) and (
-            ord(text[j]) < 0x300
-            or unicodedata.normalize("NFKC", text[i : j + 1])
-            == unicodedata.normalize("NFKC", text[i:j]) + unicodedata.normalize("NFKC", text[j])
-        ):
-            break
-        j += 1
-    return j
 
 
 def ground_mentions(
@@ -300,9 +212,12 @@ def ground_mentions(
     fuzzy (Optional[float]): The similarity threshold of fuzzy grounding,
         in (0, 1]; None: no fuzzy stage.
     """
-    check_choice("ground", ground, GROUNDINGS)
-    threshold = check_fuzzy(fuzzy)
-    return ground_in(Text(check_mention_text(text, "the text")), check_mentions(mentions), ground, threshold)
+    if ground not in GROUNDINGS:  # the checks, each called only when it has something to say
+        check_choice("ground", ground, GROUNDINGS)
+    threshold = None if fuzzy is None else check_fuzzy(fuzzy)
+    if type(text) is not str:
+        check_mention_text(text, "the text")
+    return ground_in(Text(text), check_mentions(mentions), ground, threshold)
 
 
 def ground_in(
@@ -312,8 +227,12 @@ def ground_in(
 
     A string's exact occurrences are found once per document, whatever the
     number of its listings; the normalized and fuzzy stages run only for
-    strings exact search does not find."""
+    strings exact search does not find. The common mention (its string
+    found once, as it is, listed once) costs two finds, a dictionary entry
+    and its record."""
     find = doc.text.find
+    every, ordered = ground == "all", ground == "ordered"
+    record, grounded_mention = _record, GroundedMention
     # a string found as it is: its candidates; how often it was listed, for
     # a string listed more than once
     exact: Dict[str, List[Tuple[int, int]]] = {}
@@ -322,53 +241,58 @@ def ground_in(
     listed: Dict[Tuple[str, str], int] = {}
     out: List[GroundedMention] = []
     append = out.append
-    every = ground == "all"
     for string, label in mentions:
-        candidates = exact.get(string)
-        if candidates is not None:
+        if string in exact:  # listed again
+            candidates = exact[string]
             k = repeats.get(string, 1)
             repeats[string] = k + 1
-            ambiguous = len(candidates) > 1
-            if ground == "ordered" and k < len(candidates):
-                append(_record(GroundedMention, (string, label, [candidates[k]], "exact", "grounded", ambiguous)))
+            places = assigned(candidates, k, every, ordered)
+            if places is None:
+                append(record(grounded_mention, (string, label, [], None, "duplicate", len(candidates) > 1)))
             else:
-                append(_record(GroundedMention, (string, label, [], None, "duplicate", ambiguous)))
+                append(record(grounded_mention, (string, label, places, "exact", "grounded", len(candidates) > 1)))
             continue
-        start = find(string) if string else -1
-        if start >= 0:
+        start = find(string)
+        if start >= 0 and string:
             end = start + len(string)
             following = find(string, end)
             if following < 0:  # the common case: one occurrence
                 # the record's list is the string's candidates: a later
                 # listing only reads that it holds one
                 candidates = exact[string] = [(start, end)]
-                append(_record(GroundedMention, (string, label, candidates, "exact", "grounded", False)))
+                append(record(grounded_mention, (string, label, candidates, "exact", "grounded", False)))
                 continue
-            candidates = [(start, end)]
-            while following >= 0:
-                end = following + len(string)
-                candidates.append((following, end))
-                following = find(string, end)
-            exact[string] = candidates
-            spans = list(candidates) if every else [candidates[0]]
-            append(_record(GroundedMention, (string, label, spans, "exact", "grounded", True)))
+            candidates = exact[string] = [(start, end), *occurrences_from(find, string, following)]
+            places = assigned(candidates, 0, every, ordered)
+            append(record(grounded_mention, (string, label, places, "exact", "grounded", True)))
             continue
         key, candidates = mention_candidates(doc, string, threshold, other)
         if not candidates:
-            append(_record(GroundedMention, (string, label, [], None, "not_found", False)))
+            append(record(grounded_mention, (string, label, [], None, "not_found", False)))
             continue
         k = listed.get(key, 0)
         listed[key] = k + 1
-        ambiguous = len(candidates) > 1
-        if k == 0:
-            spans = list(candidates) if every else [candidates[0]]
-        elif ground == "ordered" and k < len(candidates):
-            spans = [candidates[k]]
+        places = assigned(candidates, k, every, ordered)
+        if places is None:
+            append(record(grounded_mention, (string, label, [], None, "duplicate", len(candidates) > 1)))
         else:
-            append(_record(GroundedMention, (string, label, [], None, "duplicate", ambiguous)))
-            continue
-        append(_record(GroundedMention, (string, label, spans, key[0], "grounded", ambiguous)))
+            append(record(grounded_mention, (string, label, places, key[0], "grounded", len(candidates) > 1)))
     return out
+
+
+def assigned(candidates: List[Tuple[int, int]], k: int, every: bool,
+             ordered: bool) -> Optional[List[Tuple[int, int]]]:
+    """The assignment rule (`ground=`), of both grounding loops: the
+    occurrences that listing k (from 0) of a grounding key takes of its
+    candidates. The first listing takes every candidate under `all`, the
+    first otherwise; a later one its k-th under `ordered`. None: a
+    duplicate (under `first` and `all`, every later listing; under
+    `ordered`, one past the candidates)."""
+    if k == 0:
+        return list(candidates) if every else [candidates[0]]
+    if ordered and k < len(candidates):
+        return [candidates[k]]
+    return None
 
 
 def mention_candidates(
@@ -377,18 +301,21 @@ def mention_candidates(
     """(grounding key, candidate occurrences) of a string exact search did
     not find: by normalized search, else fuzzy alignment (with a threshold);
     the key of a string found by neither is its exact key."""
-    norm_key = ("normalized", normalize(string))
-    if norm_key[1]:
-        if norm_key not in cache:
-            cache[norm_key] = doc.normalized_occurrences(norm_key[1])
-        if cache[norm_key]:
-            return norm_key, cache[norm_key]
+    norm = normalize(string)
+    if norm:
+        key = ("normalized", norm)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = doc.normalized_occurrences(norm)
+        if found:
+            return key, found
     if threshold is not None and string.strip():
-        fuzzy_key = ("fuzzy", string)
-        if fuzzy_key not in cache:
-            cache[fuzzy_key] = doc.fuzzy(string, threshold)
-        if cache[fuzzy_key]:
-            return fuzzy_key, cache[fuzzy_key]
+        key = ("fuzzy", string)
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = doc.fuzzy(string, threshold)
+        if found:
+            return key, found
     return ("exact", string), []
 
 
@@ -402,7 +329,7 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
                  unplaced: Dict[int, Any]) -> Tuple[List[Tuple[int, int, str]], Dict[str, List[int]]]:
     """The spans of `row_and_spans(ground_in(...))` of one document's
     checked pairs in char unit, without a record a mention (the mentions
-    reader's documents, and `score.spans_in_bulk`, which grounds a corpus),
+    reader's documents, and `predicted.spans_in_bulk`, which grounds a corpus),
     and the positions in `pairs` of the mentions of each kind of
     `NOTED_KINDS`, in order (its grounding row: `noted_row`); `unplaced`
     filled. A mention of none of the first four kinds is exact: the common
@@ -425,9 +352,10 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
                 kinds.setdefault("ambiguous", []).append(position)
                 k = repeats.get(string, 1)
                 repeats[string] = k + 1
-                if ordered and k < len(candidates):
-                    start, end = candidates[k]
-                    append((start, end, label))
+                places = assigned(candidates, k, every, ordered)
+                if places is not None:
+                    for start, end in places:
+                        append((start, end, label))
                     continue
             kinds.setdefault("duplicates", []).append(position)
             if not every:
@@ -441,17 +369,9 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
                 exact[string] = None
                 append((start, end, label))
                 continue
-            candidates = [(start, end)]
-            while following >= 0:
-                end = following + len(string)
-                candidates.append((following, end))
-                following = find(string, end)
-            exact[string] = candidates
+            candidates = exact[string] = [(start, end), *occurrences_from(find, string, following)]
             kinds.setdefault("ambiguous", []).append(position)
-            if every:
-                spans.extend([(start, end, label) for start, end in candidates])
-            else:
-                start, end = candidates[0]
+            for start, end in assigned(candidates, 0, every, ordered) or ():
                 append((start, end, label))
             continue
         if doc is None:
@@ -467,15 +387,10 @@ def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, thres
         listed[key] = k + 1
         if len(candidates) > 1:
             kinds.setdefault("ambiguous", []).append(position)
-        if k == 0:
-            if every:
-                spans.extend([(start, end, label) for start, end in candidates])
-            else:
-                start, end = candidates[0]
+        places = assigned(candidates, k, every, ordered)
+        if places is not None:
+            for start, end in places:
                 append((start, end, label))
-        elif ordered and k < len(candidates):
-            start, end = candidates[k]
-            append((start, end, label))
         else:
             kinds.setdefault("duplicates", []).append(position)
             if not every:

@@ -23,6 +23,16 @@ from .errors import ErrorCounts
 __all__ = ["CorpusScores"]
 
 
+def _merged_counts(a: Mapping[str, Mapping[str, int]], b: Mapping[str, Mapping[str, int]]) -> Dict[str, Dict[str, int]]:
+    """side -> label -> count of both, added."""
+    merged: Dict[str, Dict[str, int]] = {side: dict(counts) for side, counts in a.items()}
+    for side, counts in b.items():
+        totals = merged.setdefault(side, {})
+        for label, n in counts.items():
+            totals[label] = totals.get(label, 0) + n
+    return {side: counts for side, counts in merged.items() if counts}
+
+
 def _plain_notes(notes: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> Dict[str, Dict[str, Dict[str, Any]]]:
     """Notes as plain dicts and lists (JSON), by side and kind."""
     return {
@@ -79,6 +89,8 @@ class CorpusScores:
         the spans read, how many of them were looked at, how many of those
         start or end inside a word and the first examples
         (`notes.InsideWords`), for the warnings.
+    unmapped (Mapping[str, Mapping[str, int]]): With a label map, by side,
+        the labels it does not name and their spans (scored as they are).
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
@@ -109,6 +121,7 @@ class CorpusScores:
     error_counts: Optional[ErrorCounts] = field(default=None, repr=False, compare=False)
     span_groups: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     inside_words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    unmapped: Mapping[str, Mapping[str, int]] = field(default_factory=dict, repr=False)
 
     @property
     def scored(self) -> int:
@@ -209,6 +222,7 @@ class CorpusScores:
             span_groups={key: self.span_groups.get(key, 0) + other.span_groups.get(key, 0)
                          for key in sorted(set(self.span_groups) | set(other.span_groups))},
             inside_words=merge_inside_words(self.inside_words, other.inside_words),
+            unmapped=_merged_counts(self.unmapped, other.unmapped),
         )
 
     def to_dict(self) -> Dict[str, Any]:
@@ -216,15 +230,16 @@ class CorpusScores:
         scores (`SchemeResult.to_dict`), the documents, the analysis
         blocks (ci, comparison, breakdown) and the signature."""
         data: Dict[str, Any] = {
-            "schemes": {name: result.summary() for name, result in self.results.items()},
+            "schemes": {
+                name: {**result.summary(), "confusion": result.confusion.to_dict()}
+                for name, result in self.results.items()
+            },
             "documents": self.documents,
             "skipped": self.skipped,
             "unit": self.unit,
             "labels": sorted(self.labels_seen),
             "label_counts": {name: result.label_counts() for name, result in self.results.items()},
         }
-        if "iou" in self.results:
-            data["confusion"] = self.results["iou"].confusion_rows()
         if self.official_score is not None:
             data["official_score"] = self.official_score
         if self.not_scored:
@@ -234,6 +249,8 @@ class CorpusScores:
             grounding = grounding_report(self.notes.get("pred", {}))
             if grounding:
                 data["grounding"] = grounding
+        if any(self.unmapped.values()):
+            data["unmapped"] = {side: dict(sorted(labels.items())) for side, labels in self.unmapped.items() if labels}
         if self.warnings:
             data["warnings"] = list(self.warnings)
         if self.analysis is not None:
@@ -252,7 +269,7 @@ class CorpusScores:
             label_counts = data.get("label_counts", {})
             results = {
                 name: SchemeResult.from_dict(
-                    {**block, "label_counts": label_counts.get(name), "confusion": data.get("confusion", ()) if name == "iou" else ()},
+                    {**block, "label_counts": label_counts.get(name), "confusion": _confusion_of(data, name, block)},
                     name,
                 )
                 for name, block in schemes.items()
@@ -270,8 +287,17 @@ class CorpusScores:
                 not_scored={side: dict(counts) for side, counts in data.get("not_scored", {}).items()},
                 notes=_plain_notes(data.get("notes", {})),
                 warnings=tuple(data.get("warnings", ())),
+                unmapped={side: dict(labels) for side, labels in data.get("unmapped", {}).items()},
                 signature=Signature.from_dict(signed) if signed else {},
                 analysis=RecordedAnalysis(cis, blocks) if cis or blocks else None,
             )
         except (KeyError, TypeError, AttributeError) as err:
             raise ValueError(f"not the JSON of CorpusScores.to_dict ({type(err).__name__}: {err})") from None
+
+
+def _confusion_of(data: Mapping[str, Any], name: str, block: Mapping[str, Any]) -> Any:
+    """A scheme's confusion in the JSON: in its block, or (older JSON) the
+    rows of `iou`'s beside the blocks."""
+    if "confusion" in block:
+        return block["confusion"]
+    return data.get("confusion") if name == "iou" else None

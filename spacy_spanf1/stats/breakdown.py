@@ -25,7 +25,7 @@ from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
 
 #: The settings of evaluate_spans a breakdown passes on.
-SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels", "unit")
+SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels", "label_map", "map_unlisted", "unit")
 
 #: The counts on each side: what a predicted unit and a gold span can add to.
 _SIDES: Dict[Tuple[str, ...], Dict[str, Tuple[str, ...]]] = {
@@ -151,8 +151,8 @@ def breakdown(
         (e.g. its token count), for "doc_length" and "density". Without it a
         document's length is the largest span end in it over both sides
         (before the `labels` filter), 0 for a document without spans.
-    settings: iou_threshold, overlap_threshold, min_overlap, labels, unit,
-        passed on to evaluate_spans.
+    settings: iou_threshold, overlap_threshold, min_overlap, labels,
+        label_map, map_unlisted, unit, passed on to evaluate_spans.
     RETURNS (Dict[str, List[Bucket]]): scheme -> buckets in bucket order.
 
     Text values give one bucket per value, sorted (a label found only in

@@ -1,5 +1,7 @@
 """`sweep`: every scheme's P, R and F at every threshold of scored
 predictions, from one pass, with AP, best thresholds and calibration."""
+from itertools import chain
+from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, cast
 
 import numpy
@@ -10,12 +12,15 @@ from ..exceptions import SettingError
 from ..notes import label_warnings, warn_each
 from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
-from ..spans import Span, check_spans, read_doc_spans, spacy_span_tuples
+from ..spans import Span, checked_offsets, read_doc_spans, spacy_span_tuples
 from .curves import (
     CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, overlaps_gold, run_scorers,
-    score_cluster_steps, span_keys, strict_correct,
+    score_cluster_steps, strict_correct,
 )
 from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
+from .flatdocs import batch_of, correct_preds, self_overlapping
+from .iou import iou_tally
+from .keys import as_int64, label_ids, pack_keys, unique_first
 from .scored import flat_scored
 from .settings import SweepSettings
 
@@ -109,8 +114,10 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
         levels = numpy.unique(scores)
         pred = pred._replace(level=numpy.searchsorted(levels, scores))
     n_labels, n_levels = len(labels), len(levels)
-    tallies = scheme_tallies(gold, pred, match, labels, n_levels)
-    correct = correct_at_lowest(gold, pred, n_docs, match, labels)
+    strict = strict_correct(gold, pred) if {"strict", "exact"} & set(match.schemes) else None
+    iou = iou_tally(gold, pred, n_labels, n_levels, match.iou_threshold) if "iou" in match.schemes else None
+    tallies = scheme_tallies(gold, pred, match, labels, n_levels, strict, None if iou is None else iou[0])
+    correct = correct_at_lowest(gold, pred, n_docs, match, labels, strict, None if iou is None else iou[1])
     n_gold = len(gold.doc)
     gold_of_label = numpy.bincount(gold.label, minlength=n_labels)
     out = {}
@@ -119,17 +126,17 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
         credit, predicted = _cumulative(tally.credit), _cumulative(tally.predicted)
         ap = average_precision(credit, predicted, n_gold)
         reported = levels if points is None else points
-        at = _positions(levels, reported)
+        at = slice(0, n_levels) if points is None else _positions(levels, reported)  # every level: its own
         p, r, f = prf(credit[at], predicted[at], n_gold)
         best = best_threshold(reported, f, settings.ties)
         if best is not None and analysis.bootstrap is not None:
             best = _with_interval(best, scheme, gold, pred, scores, n_docs, match, analysis, labels)
         per_label, per_label_best = {}, {}
+        label_p, label_r, label_f = prf(_cumulative(tally.label_credit)[:, at], _cumulative(tally.label_predicted)[:, at],
+                                        gold_of_label[:, None])  # every label at once, row by row
         for i, label in enumerate(labels):
-            lp, lr, lf = prf(_cumulative(tally.label_credit[i])[at], _cumulative(tally.label_predicted[i])[at],
-                             int(gold_of_label[i]))
-            per_label[label] = LabelCurve(lp, lr, lf)
-            label_best = best_threshold(reported, lf, settings.ties)
+            per_label[label] = LabelCurve(label_p[i], label_r[i], label_f[i])
+            label_best = best_threshold(reported, label_f[i], settings.ties)
             if label_best is not None:
                 per_label_best[label] = label_best
         out[scheme] = SchemeSweep(
@@ -146,15 +153,16 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
 
 def flat_gold(docs: Sequence[Any], unit: str):
     """The gold spans of every document as (document, start, end, label)
-    columns, checked (all at once for plain tuples; else span by span, to
-    name a bad one)."""
+    columns, checked (all at once for plain tuples, on arrays; else span by
+    span, to name a bad one)."""
     lengths = [len(d) if isinstance(d, (list, tuple)) else -1 for d in docs]
     if min(lengths, default=0) >= 0:
-        flat = [item for d in docs for item in d]
-        if all(type(item) is tuple and len(item) == 3 for item in flat):
-            columns = [list(c) for c in zip(*flat)] if flat else [[], [], []]
-            if check_spans(*columns) is None:
-                return [numpy.repeat(numpy.arange(len(docs)), lengths).tolist()] + columns
+        flat = list(chain.from_iterable(docs))
+        if set(map(type, flat)) <= {tuple} and set(map(len, flat)) <= {3}:
+            starts, ends, names = (list(map(itemgetter(i), flat)) for i in range(3))
+            bad, start, end = checked_offsets(starts, ends, names)
+            if bad is None and start is not None and end is not None:
+                return numpy.repeat(numpy.arange(len(docs)), lengths), start, end, names
     read = [read_doc_spans(d, "gold", i, unit) for i, d in enumerate(docs)]
     return ([i for i, d in enumerate(read) for _ in d], [s[0] for d in read for s in d],
             [s[1] for d in read for s in d], [s[2] for d in read for s in d])
@@ -163,29 +171,29 @@ def flat_gold(docs: Sequence[Any], unit: str):
 def _unique(columns, scores, label_id):
     """Flat spans sorted by (document, start, end, label), each once (with
     its highest score); and the scores in that order."""
-    doc, start, end = (numpy.asarray(c, dtype=numpy.int64) for c in columns[:3])
-    label = numpy.array([label_id[name] for name in columns[3]], dtype=numpy.int64)
-    keys = (label, end, start, doc) if scores is None else (-scores, label, end, start, doc)
-    order = numpy.lexsort(keys)
-    doc, start, end, label = doc[order], start[order], end[order], label[order]
-    first = numpy.ones(len(order), dtype=bool)
-    first[1:] = (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (label[1:] != label[:-1])
-    flat = Flat(doc[first], start[first], end[first], label[first])
+    doc, start, end = (as_int64(c) for c in columns[:3])
+    label = label_ids(columns[3], label_id)
+    [keys] = pack_keys((doc, start, end, label))
+    order, first = unique_first(keys, scores)
+    flat = Flat(doc[order][first], start[order][first], end[order][first], label[order][first])
     return flat, None if scores is None else scores[order][first]
 
 
-def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int) -> Dict[str, Tally]:
-    """Per scheme, what each score level adds (see curves.py)."""
+def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int,
+                   strict_hits: Optional[numpy.ndarray] = None, iou: Optional[Tally] = None) -> Dict[str, Tally]:
+    """Per scheme, what each score level adds (see curves.py); strict_hits:
+    strict_correct, if known; iou: the iou tally, if known (iou.py)."""
     n_labels = len(labels)
-    out: Dict[str, Tally] = {}
+    out: Dict[str, Tally] = {} if iou is None else {"iou": iou}
     if "strict" in match.schemes or "exact" in match.schemes:
-        strict = closed_form_tally(strict_correct(gold, pred), pred, n_labels, n_levels)
+        hits = strict_correct(gold, pred) if strict_hits is None else strict_hits
+        strict = closed_form_tally(hits, pred, n_labels, n_levels)
         if "strict" in match.schemes:
             out["strict"] = strict
         if "exact" in match.schemes:
             overall = closed_form_tally(exact_correct(gold, pred), pred, n_labels, n_levels)
             out["exact"] = overall._replace(label_credit=strict.label_credit, label_predicted=strict.label_predicted)
-    cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes]
+    cluster_schemes = [s for s in CLUSTER_SCHEMES if s in match.schemes and s not in out]
     if not cluster_schemes:
         return out
     settings = _match_settings(match)
@@ -222,42 +230,54 @@ def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, s
     return out
 
 
-def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels) -> Dict[str, numpy.ndarray]:
+def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels,
+                      strict: Optional[numpy.ndarray] = None,
+                      iou: Optional[numpy.ndarray] = None) -> Dict[str, numpy.ndarray]:
     """Per scheme, whether each prediction (in flat order) is correct (COR,
     TP) with every prediction present, as SpanScorer judges it; under
-    `iou`, a prediction of a TP group."""
-    out = {}
+    `iou`, a prediction of a TP group. strict, iou: what strict_correct
+    and iou_tally found, if known."""
+    out = {} if iou is None else {"iou": iou}
     if "strict" in match.schemes:
-        out["strict"] = strict_correct(gold, pred)
-    others = [s for s in match.schemes if s != "strict"]
+        out["strict"] = strict_correct(gold, pred) if strict is None else strict
+    others = [s for s in match.schemes if s not in out]
     if not others:
         return out
-    runs = run_scorers(gold, pred, n_docs, others, labels, _match_settings(match), keep_outcomes=True)
-    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
-    n_labels = max(len(labels), 1)
-
-    def key(doc, start, end, label):
-        return ((doc * width + start) * width + end) * n_labels + label
-
-    flat_keys = span_keys(pred, width, n_labels)  # sorted: flat order
+    settings = _match_settings(match)
+    alone = self_overlapping(gold, pred, n_docs)  # scored by SpanScorer, the others on one Batch
+    if "iou" in others:  # iou's groups were too large for iou.py: every document by SpanScorer
+        alone[:] = True
+    on_batch = ~alone[pred.doc]
+    batch = batch_of(gold.select(~alone[gold.doc]), pred.select(on_batch), n_docs, len(labels))
+    lonely = numpy.flatnonzero(alone)
+    renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
+    renumber[lonely] = numpy.arange(len(lonely))
+    g, p = gold.select(alone[gold.doc]), pred.select(~on_batch)
+    runs = run_scorers(g._replace(doc=renumber[g.doc]), p._replace(doc=renumber[p.doc]), len(lonely), others, labels,
+                       settings, keep_outcomes=True) if len(lonely) else []
+    label_of = {label: i for i, label in enumerate(labels)}
     for scheme in others:
-        found = []
+        correct = numpy.zeros(len(pred.doc), dtype=bool)
+        if on_batch.any():
+            correct[on_batch] = correct_preds(batch, scheme, settings)
+        found: List[Sequence[numpy.ndarray]] = []
         for scorer, docs in runs:
+            docs = lonely[docs]
             for offset, part in scorer.outcome_parts(scheme):
                 if isinstance(part, OutcomeBlock):
                     sizes = numpy.diff(part.pred_ptr)
                     owner = numpy.repeat(numpy.arange(len(part.doc)), sizes)
                     hit = part.code[owner] == 0  # COR, TP
                     rows = part.pred[hit].astype(numpy.int64)
-                    found.append(key(docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
+                    found.append((docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
                 else:
-                    found.append(numpy.array([
-                        key(int(docs[o.doc + offset]), s.start, s.end, labels.index(s.label))
-                        for o in part if o.count in ("cor", "tp") for s in o.pred
-                    ], dtype=numpy.int64))
-        hits = numpy.concatenate(found) if found else numpy.zeros(0, dtype=numpy.int64)
-        correct = numpy.zeros(len(flat_keys), dtype=bool)
-        correct[numpy.searchsorted(flat_keys, hits)] = True
+                    spans = [(int(docs[o.doc + offset]), s.start, s.end, label_of[s.label])
+                             for o in part if o.count in ("cor", "tp") for s in o.pred]
+                    found.append(tuple(as_int64(c) for c in zip(*spans)) if spans else ())
+        if any(found):
+            columns = [numpy.concatenate([f[i] for f in found if f]) for i in range(4)]
+            flat_keys, hits = pack_keys((pred.doc, pred.start, pred.end, pred.label), columns)  # flat order: sorted
+            correct[numpy.searchsorted(flat_keys, hits)] = True
         out[scheme] = correct
     return out
 
@@ -275,9 +295,10 @@ def _match_settings(match: MatchSettings) -> Dict[str, Any]:
 
 
 def _cumulative(per_level: numpy.ndarray) -> numpy.ndarray:
-    """At each level, the sum over that level and every higher one, with a
-    0 after the highest (nothing predicted)."""
-    return numpy.r_[numpy.cumsum(per_level[::-1])[::-1], 0.0]
+    """At each level (the last axis), the sum over that level and every
+    higher one, with a 0 after the highest (nothing predicted)."""
+    summed = numpy.cumsum(per_level[..., ::-1], axis=-1)[..., ::-1]
+    return numpy.concatenate([summed, numpy.zeros(per_level.shape[:-1] + (1,))], axis=-1)
 
 
 def _positions(levels: numpy.ndarray, points: numpy.ndarray) -> numpy.ndarray:
@@ -286,17 +307,19 @@ def _positions(levels: numpy.ndarray, points: numpy.ndarray) -> numpy.ndarray:
     return numpy.searchsorted(levels, points, side="left")
 
 
-def prf(credit: numpy.ndarray, predicted: numpy.ndarray, possible: int):
-    """P, R, F as the count records compute them (0.0 where undefined)."""
+def prf(credit: numpy.ndarray, predicted: numpy.ndarray, possible):
+    """P, R, F as the count records compute them (0.0 where undefined);
+    possible: a number, or one per row of 2-D counts."""
     precision = _divide(credit, predicted)
-    recall = _divide(credit, numpy.full(len(credit), float(possible)))
+    recall = _divide(credit, numpy.broadcast_to(numpy.asarray(possible, dtype=numpy.float64), credit.shape))
     total = precision + recall
     return precision, recall, 2 * _divide(precision * recall, total)
 
 
 def _divide(numerator, denominator):
-    safe = numpy.where(denominator == 0, 1.0, denominator)
-    return numpy.where(denominator == 0, 0.0, numerator / safe)
+    """numerator / denominator, 0.0 where the denominator is 0."""
+    out = numpy.zeros(numpy.broadcast(numerator, denominator).shape)
+    return numpy.divide(numerator, denominator, out=out, where=denominator != 0)
 
 
 def average_precision(credit: numpy.ndarray, predicted: numpy.ndarray, n_gold: int) -> float:

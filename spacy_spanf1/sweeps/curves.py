@@ -31,6 +31,8 @@ from ..engine.batched import Side, overlapping_docs
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.scorer import SpanScorer
 from ..spans import Span
+from .flatdocs import batch_of, doc_credit, self_overlapping
+from .keys import exact_ranks_correct, member, pack_keys
 
 #: The schemes swept on clusters (the others have closed forms).
 CLUSTER_SCHEMES: Tuple[str, ...] = ("partial", "type", "iou", "overlap")
@@ -71,35 +73,21 @@ def label_level_sums(label, level, weights, n_labels: int, n_levels: int) -> num
     return flat.astype(numpy.float64).reshape(n_labels, n_levels)
 
 
-def span_keys(flat: Flat, width: int, n_labels: int) -> numpy.ndarray:
-    """One integer per span of (document, start, end, label): in the order
-    of the spans when they are sorted (widths: above every end, every label)."""
-    return ((flat.doc * width + flat.start) * width + flat.end) * n_labels + flat.label
-
-
 def strict_correct(gold: Flat, pred: Flat) -> numpy.ndarray:
     """Whether each prediction has a gold span of the same boundaries and
-    label in its document."""
-    width = int(max(gold.end.max(initial=0), pred.end.max(initial=0))) + 1
-    n_labels = int(max(gold.label.max(initial=0), pred.label.max(initial=0))) + 1
-    return numpy.isin(span_keys(pred, width, n_labels), span_keys(gold, width, n_labels))
+    label in its document (gold sorted, each span once)."""
+    gold_keys, pred_keys = pack_keys((gold.doc, gold.start, gold.end, gold.label),
+                                     (pred.doc, pred.start, pred.end, pred.label))
+    return member(gold_keys, pred_keys)
 
 
 def exact_correct(gold: Flat, pred: Flat) -> numpy.ndarray:
     """Whether each prediction adds a correct one under `exact` at its own
     score: it ranks (by score, highest first) within the predictions of its
-    boundaries no lower than the number of gold spans of those boundaries."""
-    n_gold: Dict[Tuple[int, int, int], int] = {}
-    for key in zip(gold.doc.tolist(), gold.start.tolist(), gold.end.tolist()):
-        n_gold[key] = n_gold.get(key, 0) + 1
-    order = numpy.lexsort((-cast(numpy.ndarray, pred.level), pred.end, pred.start, pred.doc))
-    correct = numpy.zeros(len(pred.doc), dtype=bool)
-    rank: Dict[Tuple[int, int, int], int] = {}
-    for i, key in zip(order.tolist(), zip(pred.doc[order].tolist(), pred.start[order].tolist(), pred.end[order].tolist())):
-        seen = rank.get(key, 0)
-        rank[key] = seen + 1
-        correct[i] = seen < n_gold.get(key, 0)
-    return correct
+    boundaries no lower than the number of gold spans of those boundaries
+    (gold sorted)."""
+    gold_bounds, pred_bounds = pack_keys((gold.doc, gold.start, gold.end), (pred.doc, pred.start, pred.end))
+    return exact_ranks_correct(gold_bounds, pred_bounds, cast(numpy.ndarray, pred.level))
 
 
 def closed_form_tally(correct: numpy.ndarray, pred: Flat, n_labels: int, n_levels: int) -> Tally:
@@ -133,7 +121,8 @@ def overlaps_gold(gold: Flat, pred: Flat, view_gold: numpy.ndarray, view_pred: n
 def cluster_ids(key: numpy.ndarray, start: numpy.ndarray, end: numpy.ndarray) -> numpy.ndarray:
     """Cluster of each span: spans of one key (view and document) linked
     by shared positions, transitively."""
-    order = numpy.lexsort((start, key))
+    [packed] = pack_keys((key, start))
+    order = numpy.argsort(packed, kind="stable")
     k, s, e = key[order], start[order], end[order]
     new = numpy.ones(len(order), dtype=bool)
     if len(order) > 1:
@@ -174,15 +163,15 @@ def score_cluster_steps(
     cluster = cluster_ids(key, numpy.concatenate([gold.start, pred.start]), numpy.concatenate([gold.end, pred.end]))
     gold_cluster, pred_cluster = cluster[:n_gold], cluster[n_gold:]
     # the steps of each cluster: its distinct levels, highest first
-    step_keys = numpy.unique(numpy.stack([pred_cluster, -cast(numpy.ndarray, pred.level)], axis=1), axis=0) if len(pred.doc) else (
-        numpy.zeros((0, 2), dtype=numpy.int64))
-    step_cluster, step_level = step_keys[:, 0], -step_keys[:, 1]
+    level = cast(numpy.ndarray, pred.level)
+    [step_key] = pack_keys((pred_cluster, int(level.max()) - level))
+    _, first_of_step, pred_step = numpy.unique(step_key, return_index=True, return_inverse=True)
+    pred_step = pred_step.reshape(-1)  # a prediction is in its step's virtual document and every later one
+    step_cluster, step_level = pred_cluster[first_of_step], level[first_of_step]
     n_steps = len(step_cluster)
-    first_step = numpy.searchsorted(step_cluster, numpy.arange(int(cluster.max(initial=-1)) + 1), side="left")
-    last_step = numpy.searchsorted(step_cluster, numpy.arange(int(cluster.max(initial=-1)) + 1), side="right")
-    steps_of = last_step - first_step  # per cluster
-    # a prediction is in its step's virtual document and every later one
-    pred_step = _step_of(pred_cluster, pred.level, step_cluster, step_level)
+    steps_of = numpy.bincount(step_cluster, minlength=int(cluster.max(initial=-1)) + 1)  # per cluster
+    last_step = numpy.cumsum(steps_of)
+    first_step = last_step - steps_of
     pred_copies = last_step[pred_cluster] - pred_step
     gold_copies = steps_of[gold_cluster]
     vg = _expand(gold_copies, first_step[gold_cluster])
@@ -207,16 +196,6 @@ def score_cluster_steps(
     return ClusterRows(step_level, step_view, credit, predicted)
 
 
-def _step_of(pred_cluster, pred_level, step_cluster, step_level) -> numpy.ndarray:
-    """The index of each prediction's step (its cluster at its level); steps
-    are sorted by cluster, then level from highest."""
-    if not len(pred_cluster):
-        return numpy.zeros(0, dtype=numpy.int64)
-    width = int(max(pred_level.max(), step_level.max())) + 1
-    step_key = step_cluster * width + (width - 1 - step_level)
-    return numpy.searchsorted(step_key, pred_cluster * width + (width - 1 - pred_level))
-
-
 def _expand(copies: numpy.ndarray, first: numpy.ndarray) -> numpy.ndarray:
     """first, first + 1, ..., first + copies - 1 for each item, end to end."""
     total = int(copies.sum())
@@ -225,12 +204,29 @@ def _expand(copies: numpy.ndarray, first: numpy.ndarray) -> numpy.ndarray:
 
 
 def _virtual_rows(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, scorer_settings):
-    """Per scheme, (credit, predicted) of each virtual document."""
+    """Per scheme, (credit, predicted) of each virtual document: those in
+    which no side overlaps itself on one Batch, the others by SpanScorer."""
     out = {s: (numpy.zeros(n_docs), numpy.zeros(n_docs)) for s in schemes}
-    gold = gold.select(numpy.lexsort((gold.label, gold.end, gold.start, gold.doc)))
-    pred = pred.select(numpy.lexsort((pred.label, pred.end, pred.start, pred.doc)))
-    for scorer, docs in run_scorers(gold, pred, n_docs, schemes, label_names, scorer_settings, per_doc=True):
-        _store(scorer, out, docs)
+    # within one virtual document (one view and document) the spans are in
+    # their order, sorted: a stable sort by document sorts them all
+    gold = gold.select(numpy.argsort(gold.doc, kind="stable"))
+    pred = pred.select(numpy.argsort(pred.doc, kind="stable"))
+    if "iou" in schemes:  # iou's groups on arrays are iou.py's; here, when they are too large
+        for scorer, docs in run_scorers(gold, pred, n_docs, schemes, label_names, scorer_settings, per_doc=True):
+            _store(scorer, out, docs)
+        return out
+    alone = self_overlapping(gold, pred, n_docs)
+    batch = batch_of(gold.select(~alone[gold.doc]), pred.select(~alone[pred.doc]), n_docs, len(label_names))
+    for scheme in schemes:
+        out[scheme] = doc_credit(batch, scheme, n_docs, scorer_settings)
+    lonely = numpy.flatnonzero(alone)
+    if len(lonely):
+        renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
+        renumber[lonely] = numpy.arange(len(lonely))
+        g, p = gold.select(alone[gold.doc]), pred.select(alone[pred.doc])
+        g, p = g._replace(doc=renumber[g.doc]), p._replace(doc=renumber[p.doc])
+        for scorer, docs in run_scorers(g, p, len(lonely), schemes, label_names, scorer_settings, per_doc=True):
+            _store(scorer, out, lonely[docs])
     return out
 
 

@@ -1,33 +1,33 @@
 """A sweep of scored predictions read from files: the readers keep a
 predicted span's score (a JSONL span's "score") beside the document's
 spans, and the pairs are swept as `sweep` sweeps spans given in Python."""
-from typing import Any, List, Optional
+from typing import List, Optional
 
 from ..exceptions import InputError, PathLike
-from ..settings import ReadSettings
+from ..settings import AnalysisSettings, MatchSettings, ReadSettings
 from ..signature import read_block
 from .api import sweep
 from .results import SweepResult
 from .scored import score_problem
+from .settings import SweepSettings
 
-#: The keywords of `sweep` (the others are the readers').
-SWEEP_SETTINGS = (
-    "schemes", "thresholds", "n_thresholds", "grid", "n_trials", "bootstrap", "iou_threshold",
-    "overlap_threshold", "min_overlap",
-)
 #: At most this many documents are named in an error.
 NAMED = 5
 
 
-def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, format: Optional[str] = None,
-                unit: Optional[str] = None, **settings: Any) -> SweepResult:
-    """Sweep the scored predictions of a file against its gold file.
+def sweep_scored_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings,
+                       thresholds: SweepSettings, analysis: AnalysisSettings) -> SweepResult:
+    """Sweep the scored predictions of a file against its gold file (the
+    front door, with its keywords: `api.sweep_files`).
 
-    gold_path, pred_path, format, unit: As `compare_files` (pred_path None:
-        one file holding both sides).
-    **settings: Of `sweep` (schemes, required; thresholds, n_thresholds,
-        grid, n_trials, bootstrap, iou_threshold, overlap_threshold,
-        min_overlap) and of the reader (text_mismatch, missing_pred, ...).
+    gold_path, pred_path: As `compare_files` (pred_path None: one file
+        holding both sides).
+    match (MatchSettings): schemes, unit, iou_threshold, overlap_threshold,
+        min_overlap (as `sweep` takes them).
+    read (ReadSettings): format, gold_format, pred_format and the reader
+        options (text_mismatch, missing_pred, ...).
+    thresholds (SweepSettings), analysis (AnalysisSettings): Which
+        thresholds; the bootstrap of `sweep`.
     RETURNS (SweepResult): As `sweep`; the signature also says how the
         files were read ("read", as `compare_files` signs it; the unit is
         the match block's).
@@ -36,8 +36,8 @@ def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, fo
     """
     from ..formats import open_pairs
 
-    swept = {k: settings.pop(k) for k in SWEEP_SETTINGS if k in settings}
-    pairs = open_pairs(gold_path, pred_path, format, unit=unit, **settings)
+    pairs = open_pairs(gold_path, pred_path, read.format, gold_format=read.gold_format, pred_format=read.pred_format,
+                       unit=match.unit, **read.options)
     gold: List[list] = []
     pred: List[list] = []
     unscored: List[str] = []
@@ -65,7 +65,8 @@ def sweep_files(gold_path: PathLike, pred_path: Optional[PathLike] = None, *, fo
     if not any(pred):
         raise InputError(f"none of the {len(pred)} predicted documents holds a scored span: nothing to sweep",
                          pairs.sources[1])
-    result = sweep(gold, pred, unit=pairs.unit, **swept)
-    sides = {name: settings.pop(name, None) for name in ("gold_format", "pred_format")}
-    read = ReadSettings(format=format, options=settings, **sides)
+    result = sweep(gold, pred, unit=pairs.unit, schemes=match.schemes, thresholds=thresholds.thresholds,
+                   n_thresholds=thresholds.n_thresholds, grid=thresholds.grid, n_trials=thresholds.n_trials,
+                   bootstrap=analysis.bootstrap, iou_threshold=match.iou_threshold,
+                   overlap_threshold=match.overlap_threshold, min_overlap=match.min_overlap)
     return result.replace(signature=result.signature.replace(read=read_block(read, pairs.format.name, pairs.sides)))

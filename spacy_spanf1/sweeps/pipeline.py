@@ -27,58 +27,79 @@ import numpy
 from ..corpus import load_pipeline, pipeline_input
 from ..exceptions import InputError, PathLike
 from ..formats.docbin import read_docbin
-from ..settings import UNITS, check_unit
+from ..settings import UNITS, AnalysisSettings, MatchSettings
 from .api import sweep
 from .results import SweepResult
-from .settings import PIPE
+from .settings import PIPE, SweepSettings
 
 #: The component's config keys a sweep overrides: keep every suggested span.
 OPEN = {"threshold": 0.0, "max_positive": None}
 
 
-def sweep_pipeline(
-    model: Any,
-    corpus_path: PathLike,
-    *,
-    pipe: str = PIPE,
-    batch_size: Optional[int] = None,
-    **settings: Any,
-) -> SweepResult:
+def sweep_spancat(model: Any, corpus_path: PathLike, match: MatchSettings, thresholds: SweepSettings,
+                  analysis: AnalysisSettings, *, pipe: str = PIPE, batch_size: Optional[int] = None) -> SweepResult:
     """Run a span categorizer once over a DocBin with every suggested span
-    kept, and sweep its scores against the DocBin's spans.
+    kept, and sweep its scores against the DocBin's spans (the front door,
+    with its keywords: `api.sweep_pipeline`).
 
     model (str, Path or Language): A package name or path, or a loaded
         pipeline (its component's cfg is changed: threshold 0,
         max_positive None).
     corpus_path (PathLike): A .spacy DocBin holding the reference spans in
         `Doc.spans[key]`, key the component's spans key.
+    match (MatchSettings): schemes, unit (None: token), iou_threshold,
+        overlap_threshold, min_overlap (as `sweep` takes them).
+    thresholds (SweepSettings), analysis (AnalysisSettings): Which
+        thresholds; the bootstrap of `sweep`.
     pipe (str): The component's name; it has `cfg["threshold"]` and a
         spans key (spancat).
     batch_size (Optional[int]): Of `nlp.pipe`; None: the pipeline's own.
-    **settings: Of `sweep`: schemes (required), unit (default token),
-        thresholds, n_thresholds, grid, n_trials, bootstrap, iou_threshold,
-        overlap_threshold, min_overlap.
     RETURNS (SweepResult): As `sweep`; the signature also names the
         component and its spans key ("pipeline").
     """
-    unit = settings.get("unit", UNITS[0])
-    check_unit(unit)
+    unit = match.unit or UNITS[0]
     nlp = load_pipeline(model)
     component = _component(nlp, pipe, model)
     key = component.key
     for name, value in OPEN.items():
         component.cfg[name] = value
-    references = list(read_docbin(corpus_path, nlp.vocab))
+    references = read_references(corpus_path, nlp.vocab)
     gold, pred = read_predictions(nlp, references, key, unit, batch_size, pipe)
     if not gold:
         raise InputError(
             f"none of the {len(references)} reference docs has the span group {key!r} that the "
             f"component {pipe!r} writes: nothing to sweep", corpus_path,
         )
-    result = sweep(gold, pred, **settings)
+    result = sweep(gold, pred, unit=unit, schemes=match.schemes, thresholds=thresholds.thresholds,
+                   n_thresholds=thresholds.n_thresholds, grid=thresholds.grid, n_trials=thresholds.n_trials,
+                   bootstrap=analysis.bootstrap, iou_threshold=match.iou_threshold,
+                   overlap_threshold=match.overlap_threshold, min_overlap=match.min_overlap)
     return result.replace(signature=result.signature.replace(pipeline={
         "pipe": pipe, "spans_key": key, "n_docs": len(gold), "skipped": len(references) - len(gold),
     }))
+
+
+def read_references(corpus_path: PathLike, vocab: Any) -> List[Any]:
+    """The docs of a DocBin, with srsly's msgpack decoders looked up once.
+
+    srsly looks its decoders up on every unpack, and the lookup scans the
+    environment's entry points; a DocBin unpacks each doc's span groups on
+    their own, so that reading a corpus of a few hundred sentences spent
+    most of its time scanning entry points. While the docs are read the
+    decoders are what the first lookup found (nothing registers one in the
+    meantime), and the lookup is srsly's own again after.
+    """
+    import srsly
+
+    decoders = getattr(getattr(srsly, "msgpack", None), "msgpack_decoders", None)
+    if decoders is None or "get_all" in vars(decoders):
+        return list(read_docbin(corpus_path, vocab))
+    found = decoders.get_all()
+    decoders.get_all = lambda: dict(found)
+    try:
+        return list(read_docbin(corpus_path, vocab))
+    finally:
+        del decoders.get_all
 
 
 def _component(nlp: Any, pipe: str, model: Any) -> Any:

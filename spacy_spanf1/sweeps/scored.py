@@ -8,6 +8,7 @@ counts once, with its highest score.
 """
 import math
 from itertools import chain
+from operator import itemgetter
 from numbers import Real
 from typing import Any, Dict, List, Sequence, Tuple
 
@@ -15,7 +16,7 @@ import numpy
 
 from ..exceptions import InputError
 from ..settings import UNITS
-from ..spans import Span, check_spans, is_spacy_span, read_span
+from ..spans import Span, checked_offsets, is_spacy_span, read_span
 
 #: (span, score): one scored prediction of a document.
 Scored = Tuple[Span, float]
@@ -128,30 +129,31 @@ def flat_scored(docs: Sequence[Any], unit: str = UNITS[0]):
             [s[0] for d in read for s, _ in d], [s[1] for d in read for s, _ in d],
             [s[2] for d in read for s, _ in d], [score for d in read for _, score in d],
         )
-    elif not columns[0]:
+    elif not len(columns[0]):
         read_scored_docs(docs, unit)  # raises: no scored span
     return columns
 
 
 def _plain_columns(docs: Sequence[Any]):
     """The columns of documents that are lists of good (start, end, label,
-    score) tuples; None otherwise."""
+    score) tuples, offsets and scores on arrays; None otherwise."""
     try:
-        if any(isinstance(d, (str, bytes, dict)) or hasattr(d, "attrs") for d in docs):
+        if not set(map(type, docs)) <= {list, tuple} and any(
+                isinstance(d, (str, bytes, dict)) or hasattr(d, "attrs") for d in docs):
             return None
         lengths = [len(d) for d in docs]
         flat = list(chain.from_iterable(docs))
-        if not all(type(item) is tuple for item in flat) or set(map(len, flat)) - {4}:
+        if not set(map(type, flat)) <= {tuple} or set(map(len, flat)) - {4}:
             return None
-        starts, ends, labels, scores = (list(column) for column in zip(*flat)) if flat else ([], [], [], [])
+        starts, ends, labels, scores = (list(map(itemgetter(i), flat)) for i in range(4))
     except TypeError:
         return None
-    if check_spans(starts, ends, labels) is not None:
+    bad, start, end = checked_offsets(starts, ends, labels)
+    if bad is not None or start is None:
         return None
     if any(not issubclass(kind, Real) or issubclass(kind, bool) for kind in set(map(type, scores))):
         return None
     values = numpy.asarray(scores, dtype=numpy.float64)
     if not ((values >= 0) & (values <= 1)).all():  # NaN fails too
         return None
-    doc = numpy.repeat(numpy.arange(len(lengths)), lengths).tolist()
-    return doc, starts, ends, labels, values.tolist()
+    return numpy.repeat(numpy.arange(len(lengths)), lengths), start, end, labels, values

@@ -71,7 +71,7 @@ def test_doccano_files(tmp_path, corpus):
         ])
         for name in NAMES
     ]
-    result = agree_files(paths, fmt="doccano", schemes=SCHEMES)
+    result = agree_files(paths, format="doccano", schemes=SCHEMES)
     assert figures(result) == figures(agree_files(jsonl_files(tmp_path, corpus), schemes=SCHEMES))
 
 
@@ -111,11 +111,11 @@ def test_one_label_studio_export_with_three_annotators(tmp_path, corpus):
         tasks.append({"id": 100 + doc, "data": {"text": text}, "annotations": annotations})
     path = tmp_path / "export.json"
     path.write_text(json.dumps(tasks), encoding="utf-8")
-    result = agree_files([path], fmt="labelstudio", names="ann0,ann1,ann2", schemes=SCHEMES)
+    result = agree_files([path], format="labelstudio", names="ann0,ann1,ann2", schemes=SCHEMES)
     assert figures(result) == figures(agree_files(jsonl_files(tmp_path, corpus), schemes=SCHEMES))
     cancelled = sum(1 for task in tasks for a in task["annotations"] if a.get("was_cancelled"))
     assert cancelled and result.notes["cancelled_annotations"] == cancelled
-    assert agree_files(path, fmt="labelstudio", schemes=SCHEMES).annotators == ("1", "2", "3")
+    assert agree_files(path, format="labelstudio", schemes=SCHEMES).annotators == ("1", "2", "3")
 
 
 def test_prodigy_sessions(tmp_path, corpus):
@@ -128,7 +128,7 @@ def test_prodigy_sessions(tmp_path, corpus):
             records.append({"text": text, "_input_hash": doc, "_session_id": f"ner-{name}", "answer": answer,
                             "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in entry or []]})
     path = write_jsonl(tmp_path / "sessions.jsonl", records)
-    result = agree_files(path, fmt="prodigy", names=NAMES, schemes=SCHEMES)
+    result = agree_files(path, format="prodigy", names=NAMES, schemes=SCHEMES)
     assert figures(result) == figures(agree_files(jsonl_files(tmp_path, corpus), schemes=SCHEMES))
 
 

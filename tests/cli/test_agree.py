@@ -3,7 +3,7 @@ consensus and disagreement files, and bad input as one clean line."""
 import json
 
 import pytest
-from helpers import assert_clean_failure, invoke
+from helpers import assert_clean_failure, invoke, write_jsonl
 
 from spacy_spanf1.api import agree_files
 
@@ -15,12 +15,7 @@ C = [{"text": "Ada met Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}, {
 
 
 def files(tmp_path):
-    paths = []
-    for name, records in (("ann", A), ("bob", B), ("cy", C)):
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-        paths.append(path)
-    return paths
+    return [write_jsonl(tmp_path / f"{name}.jsonl", records) for name, records in (("ann", A), ("bob", B), ("cy", C))]
 
 
 def test_prints_the_matrix_mean_f_kappa_and_alpha_and_writes_json(tmp_path):

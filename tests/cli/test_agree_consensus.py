@@ -4,7 +4,7 @@ readers; and settings that cannot work fail before anything is printed."""
 import json
 
 import pytest
-from helpers import assert_clean_failure, invoke
+from helpers import assert_clean_failure, invoke, write_jsonl
 
 from spacy_spanf1.api import agree_files, compare_files
 
@@ -19,15 +19,13 @@ ANNOTATORS = {
 
 
 def write_annotators(tmp_path, annotators=ANNOTATORS):
-    paths = []
-    for name, docs in annotators.items():
-        path = tmp_path / f"{name}.jsonl"
-        lines = [json.dumps({"text": text, "tokens": tokens, "id": f"d{i}",
-                             "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}) + "\n"
-                 for i, (text, tokens, spans) in enumerate(zip(TEXTS, TOKENS, docs)) if spans is not None]
-        path.write_text("".join(lines), encoding="utf-8")
-        paths.append(path)
-    return paths
+    return [
+        write_jsonl(tmp_path / f"{name}.jsonl", (
+            {"text": text, "tokens": tokens, "id": f"d{i}",
+             "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}
+            for i, (text, tokens, spans) in enumerate(zip(TEXTS, TOKENS, docs)) if spans is not None))
+        for name, docs in annotators.items()
+    ]
 
 
 def char_offsets(text, tokens):

@@ -16,8 +16,9 @@ import spacy
 from spacy.tokens import Doc, DocBin, SpanGroup
 from spacy.tokens import Span as SpacySpan
 
-from helpers import assert_clean_failure, char_offsets, figures, invoke, iob2, run, run_many, write_jsonl
+from helpers import assert_clean_failure, char_offsets, figures, invoke, run, run_many, write_jsonl
 from spacy_spanf1.cli import evaluate_model
+from transcriptions.tags import iob2
 
 
 # --------------------------------------------------------------------------
@@ -109,7 +110,7 @@ def test_compare_each_format(round_trip, corpus_dir, fmt):
     strict = data["schemes"]["strict"]
     assert strict["counts"] == STRICT_COUNTS
     assert strict["p"] == pytest.approx(0.5) and strict["r"] == pytest.approx(4 / 9)
-    assert set(strict) == {"p", "r", "f", "macro_f", "counts", "per_type"}
+    assert set(strict) == {"p", "r", "f", "macro_f", "counts", "per_type", "confusion"}
     assert set(strict["per_type"]) == {"LOC", "ORG", "PER"}
     assert set(strict["per_type"]["LOC"]) == {"p", "r", "f"}
     # printed: a row per scheme with P, R, F as percentages, and the counts

@@ -41,10 +41,7 @@ def make_records(n, seed=0, skip_every=0, nested_every=0):
     gold_records, pred_records = [], []
     for i in range(n):
         words = [rng.choice(WORDS) for _ in range(rng.randint(3, 12))]
-        starts, pos = [], 0
-        for word in words:
-            starts.append(pos)
-            pos += len(word) + 1
+        offsets = char_offsets(words)
         text = " ".join(words)
         gold, pred = [], []
         k = 0
@@ -52,8 +49,7 @@ def make_records(n, seed=0, skip_every=0, nested_every=0):
             length = rng.choice((1, 1, 2))
             if k + length > len(words):
                 break
-            span = {"start": starts[k], "end": starts[k + length - 1] + len(words[k + length - 1]),
-                    "label": rng.choice(LABELS)}
+            span = {"start": offsets[k][0], "end": offsets[k + length - 1][1], "label": rng.choice(LABELS)}
             gold.append(span)
             r = rng.random()
             if r < 0.5:
@@ -61,11 +57,11 @@ def make_records(n, seed=0, skip_every=0, nested_every=0):
             elif r < 0.65:
                 pred.append(dict(span, label=rng.choice(LABELS)))
             elif r < 0.8:
-                pred.append(dict(span, end=starts[k] + len(words[k]) - 1))
+                pred.append(dict(span, end=offsets[k][1] - 1))
             k += length + rng.randint(0, 2)
         if rng.random() < 0.3:
             k = rng.randrange(len(words))
-            pred.append({"start": starts[k], "end": starts[k] + len(words[k]), "label": rng.choice(LABELS)})
+            pred.append({"start": offsets[k][0], "end": offsets[k][1], "label": rng.choice(LABELS)})
         if nested_every and i % nested_every == 1 and gold:
             gold.append({"start": 0, "end": len(text), "label": "LOC"})
         gold_record = {"text": text, "spans": sorted(gold, key=lambda s: (s["start"], s["end"], s["label"]))}

@@ -25,7 +25,7 @@ from spacy_spanf1.agreements import agreement
 from spacy_spanf1.api import agree_files
 from spacy_spanf1.exceptions import InputError
 from spacy_spanf1.sweeps import sweep
-from spacy_spanf1.sweeps.files import sweep_files
+from spacy_spanf1.api import sweep_files
 
 TEXT = "Maria Schmidt lives in Berlin"
 PER, LOC = (0, 13), (23, 29)  # "Maria Schmidt", "Berlin"

@@ -65,7 +65,7 @@ def test_batched_equals_per_document(settings, overlapping):
         for scheme in SCHEMES:
             assert fast[scheme].totals == slow[scheme].totals, scheme
             assert fast[scheme].per_label == slow[scheme].per_label, scheme
-        assert fast["iou"].confusion == slow["iou"].confusion
+            assert fast[scheme].confusion == slow[scheme].confusion, scheme
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=["default", "min_overlap", "low", "labels", "extreme"])
@@ -135,7 +135,7 @@ def test_every_plain_shape_equals_span_by_span_reading(settings):
             assert got[scheme].per_label == expected[scheme].per_label, (name, scheme)
             assert got[scheme].per_doc.tolist() == expected[scheme].per_doc.tolist(), (name, scheme)
             assert got[scheme].outcomes == expected[scheme].outcomes, (name, scheme)
-        assert got["iou"].confusion == expected["iou"].confusion, name
+            assert got[scheme].confusion == expected[scheme].confusion, (name, scheme)
 
 
 def test_dict_spans_are_read_on_arrays_not_span_by_span(monkeypatch):

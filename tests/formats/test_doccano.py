@@ -4,7 +4,7 @@ problem named with its file in a one-line error."""
 import pytest
 
 import spacy_spanf1.formats.doccano  # noqa: F401  (registers "doccano")
-from helpers import GOLD, PRED, TEXT, as_jsonl, counts, one_line, read, write, write_jsonl
+from helpers import GOLD, PRED, TEXT, as_jsonl, counts, read, read_error, write, write_jsonl
 from spacy_spanf1.formats import InputError
 from spacy_spanf1.spans import Span
 
@@ -66,26 +66,8 @@ def test_doccano_misspelled_span_field_is_an_error(tmp_path):
         ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3}]}, "lacks 'label'"),
         ({"text": TEXT, "label": [], "entities": []}, "both"),
         ({"label": []}, "no 'text' field"),
-    ],
-    ids=["offsets", "short", "classification", "empty-label", "no-label", "both", "no-text"],
-)
-def test_doccano_errors(tmp_path, record, problem):
-    path = write_jsonl(tmp_path / "d.jsonl", [record])
-    with pytest.raises(InputError) as err:
-        read("doccano", path)
-    assert problem in one_line(err) and f"{path}:1:" in one_line(err)
-
-
-def test_doccano_malformed_json(tmp_path):
-    path = write(tmp_path / "d.jsonl", '{"text": "a"}\n{"text": \n')
-    with pytest.raises(InputError) as err:
-        read("doccano", path)
-    assert f"{path}:2: invalid JSON" in one_line(err)
-
-
-@pytest.mark.parametrize(
-    "record,problem",
-    [
+        # a fourth item is a score or an error (one that is no number was
+        # read as a three-item span, the item dropped)
         ({"text": TEXT, "label": [[0, 3, "PER", "extra"]]},
          "item 0 of \"label\" is [0, 3, 'PER', 'extra'], whose fourth item is not a number"),
         ({"text": TEXT, "label": [[0, 3, "PER", 0.5], [4, 7, "LOC", None]]},
@@ -95,14 +77,19 @@ def test_doccano_malformed_json(tmp_path):
         ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3, "label": "PER", "score": "high"}]},
          "entity 0 has the \"score\" 'high', not a number"),
     ],
-    ids=["word", "null", "bool", "five-items", "entity-score"],
+    ids=["offsets", "short", "classification", "empty-label", "no-label", "both", "no-text",
+         "word", "null", "bool", "five-items", "entity-score"],
 )
-def test_a_fourth_item_is_a_score_or_an_error(tmp_path, record, problem):
-    # A fourth item that is no number was read as a three-item span, the item dropped.
+def test_doccano_errors(tmp_path, record, problem):
     path = write_jsonl(tmp_path / "d.jsonl", [record])
-    with pytest.raises(InputError) as err:
-        read("doccano", path)
-    assert problem in one_line(err) and f"{path}:1:" in one_line(err)
+    message = read_error("doccano", path)
+    assert problem in message and f"{path}:1:" in message
+
+
+def test_doccano_malformed_json(tmp_path):
+    path = write(tmp_path / "d.jsonl", '{"text": "a"}\n{"text": \n')
+    message = read_error("doccano", path)
+    assert f"{path}:2: invalid JSON" in message
 
 
 def test_a_numeric_fourth_item_is_a_score(tmp_path):

@@ -6,7 +6,7 @@ import json
 import pytest
 
 import spacy_spanf1.formats.labelstudio  # noqa: F401  (registers "labelstudio")
-from helpers import GOLD, PRED, TEXT, as_jsonl, counts, invoke, one_line, read, write
+from helpers import GOLD, PRED, TEXT, as_jsonl, counts, invoke, read, read_error, write
 from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.spans import Span
 
@@ -123,16 +123,14 @@ def test_labelstudio_text_field(tmp_path):
 )
 def test_labelstudio_errors(tmp_path, tasks, problem):
     path = ls_export(tmp_path, tasks)
-    with pytest.raises(InputError) as err:
-        read("labelstudio", path)
-    assert problem in one_line(err) and str(path) in one_line(err)
+    message = read_error("labelstudio", path)
+    assert problem in message and str(path) in message
 
 
 def test_labelstudio_invalid_json(tmp_path):
     path = write(tmp_path / "export.json", '[{"id": 1,\n "data": }]')
-    with pytest.raises(InputError) as err:
-        read("labelstudio", path)
-    assert f"{path}:2: invalid JSON" in one_line(err)
+    message = read_error("labelstudio", path)
+    assert f"{path}:2: invalid JSON" in message
 
 
 def test_unknown_option_names_valid_ones(tmp_path):

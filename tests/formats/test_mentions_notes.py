@@ -9,7 +9,7 @@ import pytest
 from helpers import write_jsonl
 from spacy_spanf1.formats.mentions import MENTIONS, _notes, _notes_of_kinds, ground_noted
 from spacy_spanf1.mentions.ground import Text, ground_in, noted_row
-from spacy_spanf1.mentions.score import row_and_spans
+from spacy_spanf1.mentions.predicted import row_and_spans
 
 
 def read(tmp_path, records, **options):

@@ -287,7 +287,7 @@ def test_cli_gold_and_pred_format_flags(tmp_path, vocab, monkeypatch):
 def test_sweep_of_scored_character_predictions_on_docbin_tokens(tmp_path, vocab):
     """A sweep reads the scores where the spans are placed: "ew York" (score
     0.9) is the tokens "New York" in token unit, "Bo" (0.4) stays "Bo"."""
-    from spacy_spanf1.sweeps.files import sweep_files
+    from spacy_spanf1.api import sweep_files
 
     spacy_gold = docbin(tmp_path / "gold.spacy", _gold_docs(vocab))
     scores = [[0.8, 0.9], [0.7, 0.4]]

@@ -127,7 +127,7 @@ def guarded():
 
 def test_compare_files_streams_a_registered_reader(guarded):
     assert get_format("test-stream") is guarded
-    scores = compare_files("any", "any", schemes="strict", fmt="test-stream")
+    scores = compare_files("any", "any", schemes="strict", format="test-stream")
     assert scores.documents == 20_000 and scores.skipped == 0
     counts = scores.results["strict"].counts
     assert counts["cor"] == 10_000 and counts["mis"] == 10_000
@@ -135,7 +135,7 @@ def test_compare_files_streams_a_registered_reader(guarded):
 
 
 def test_compare_files_keeps_only_documents_with_errors(guarded):
-    scores = compare_files("any", "any", schemes="strict", fmt="test-stream", keep_errors=True)
+    scores = compare_files("any", "any", schemes="strict", format="test-stream", keep_errors=True)
     assert len(scores.pairs) == len(scores.errors) == 10_000  # the even documents miss their span
     assert all(pair.pred == [] for pair in scores.pairs.values())
 

@@ -208,6 +208,22 @@ def test_keys(en_vocab):
     assert result["ents_strict_macro_f"] == 0.5
 
 
+def test_confusion_keys_only_when_asked(en_vocab):
+    # gold PER (0, 1), LOC (2, 3); predicted PER (0, 1), LOC (1, 2)
+    reference = Doc(en_vocab, words=["a", "b", "c"], ents=["B-PER", "O", "B-LOC"])
+    predicted = Doc(en_vocab, words=["a", "b", "c"], ents=["B-PER", "B-LOC", "O"])
+    examples = [Example(predicted, reference)]
+    flat = score(examples, schemes=["strict", "type"])
+    assert not any(key.endswith("_confusion") for key in flat)
+    result = score(examples, schemes=["strict", "type"], confusion=True)
+    assert set(result) == set(flat) | {"ents_strict_confusion", "ents_type_confusion"}
+    # PER matched; the LOC prediction overlaps no gold span: (LOC, O) missed, (O, LOC) spurious
+    expected = {"labels": ["LOC", "PER", "O"], "matrix": [[0, 0, 1], [0, 1, 0], [1, 0, 0]]}
+    assert result["ents_strict_confusion"] == result["ents_type_confusion"] == expected
+    with pytest.raises(ValueError, match="'confusion' must be true or false"):
+        make_spanf1_scorer_v1(schemes=["strict"], confusion="yes")
+
+
 @pytest.mark.parametrize(
     "settings,message",
     [
@@ -248,6 +264,19 @@ def test_registered_scorer_resolves_from_config():
     assert spacy.registry.scorers.get("spacy-spanf1.scorer.v1") is make_spanf1_scorer_v1
     nlp = spacy.util.load_model_from_config(spacy.util.load_config_from_str(NER_CONFIG), auto_fill=True)
     assert nlp.get_pipe("ner").scorer.__name__ == "score_spanf1_v1"
+
+
+def test_confusion_from_the_config(en_vocab):
+    config = spacy.util.load_config_from_str(NER_CONFIG + "confusion = true\n")
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True)
+    reference = Doc(nlp.vocab, words=["a", "b", "c"], ents=["B-PER", "O", "B-LOC"])
+    predicted = Doc(nlp.vocab, words=["a", "b", "c"], ents=["B-PER", "O", "B-ORG"])
+    result = nlp.get_pipe("ner").scorer([Example(predicted, reference)])
+    # LOC predicted as ORG with its boundaries: (LOC, ORG) under every scheme but overlap,
+    # which pairs only spans of one label
+    assert result["ents_strict_confusion"]["matrix"] == [[0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0]]
+    assert result["ents_overlap_confusion"]["matrix"] == [[0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 1, 0], [0, 1, 0, 0]]
+    assert result["ents_iou_confusion"]["labels"] == ["LOC", "ORG", "PER", "O"]
 
 
 def test_nlp_evaluate_reports_every_key(en_vocab):

@@ -17,7 +17,7 @@ from rapidfuzz import fuzz
 
 from spacy_spanf1 import SettingError
 from spacy_spanf1.mentions import evaluate_mentions, ground_mentions, normalize
-from spacy_spanf1.mentions.ground import normalize_with_offsets
+from spacy_spanf1.mentions.normalize import normalize_with_offsets
 
 
 def view(grounded):
@@ -494,7 +494,8 @@ def test_the_bulk_grounding_is_ground_mentions_document_by_document(ground, fuzz
     # the text); evaluate_mentions must give the same counts, the same
     # records and the same strict scores.
     from spacy_spanf1 import evaluate_spans
-    from spacy_spanf1.mentions.score import GROUNDING_COUNTS, grounding_row, row_and_spans
+    from spacy_spanf1.mentions import GROUNDING_COUNTS
+    from spacy_spanf1.mentions.predicted import grounding_row, row_and_spans
 
     texts, answers = mixed_corpus()
     gold = [[] for _ in texts]

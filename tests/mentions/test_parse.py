@@ -49,27 +49,19 @@ def test_repeats_are_kept_in_order():
 @pytest.mark.parametrize(
     "answer",
     [
+        # in a code fence
         '```json\n[{"text": "Ann Lee", "label": "PER"}, {"text": "New York", "label": "LOC"}]\n```',
         '```\n[["Ann Lee", "PER"], ["New York", "LOC"]]\n```',
         'Here are the entities:\n\n```json\n{"PER": ["Ann Lee"], "LOC": ["New York"]}\n```\n\nLet me know!',
-    ],
-    ids=["json-fence", "bare-fence", "fence-in-prose"],
-)
-def test_in_a_code_fence(answer):
-    assert parse_answer(answer) == ANN_NY
-
-
-@pytest.mark.parametrize(
-    "answer",
-    [
+        # with prose around
         'The entities are [["Ann Lee", "PER"], ["New York", "LOC"]] and nothing else.',
         'Sure! {"PER": ["Ann Lee"], "LOC": ["New York"]}',
         # "[here]" does not parse as JSON: the first value that does is taken
         'Sure [here]: [{"type": "PER", "entity": "Ann Lee"}, {"type": "LOC", "entity": "New York"}] Done.',
     ],
-    ids=["list-in-prose", "object-after-prose", "unparsable-bracket-first"],
+    ids=["json-fence", "bare-fence", "fence-in-prose", "list-in-prose", "object-after-prose", "unparsable-bracket-first"],
 )
-def test_with_prose_around(answer):
+def test_in_a_code_fence_or_with_prose_around(answer):
     assert parse_answer(answer) == ANN_NY
 
 

@@ -6,8 +6,9 @@ Each expected value is written out by hand from the document and docs/definition
 § iou: per label (TP, FP, FN), the confusion entries and the errors. Every
 scenario is also run through Presidio's SpanEvaluator itself (token IoU, no
 skip words): its per-type TP, num_predicted (= TP + FP) and num_annotated
-(= TP + FN) must agree, and so must its confusion counts wherever Presidio
-does not double count (see the last two tests).
+(= TP + FN) must agree, and so must its confusion counts (its
+`to_confusion_matrix()`), cell for cell, its double counts included (see
+test_presidio_confusion_is_copied_double_counts_and_all).
 
 Spans are (start, end exclusive, label) over the document's tokens; the
 tag lists of the document are written next to them.
@@ -182,15 +183,15 @@ def test_multiple_spans_of_different_types(presidio):
     pred = [(0, 1, "PERSON"), (1, 2, "LOCATION"), (2, 3, "PERSON")]  # [PERSON, LOCATION, PERSON]
     res = iou(gold, pred, 0.5)
     # PERSON IoU = 2/3 >= 0.5: TP for PERSON. LOCATION IoU = 1/3: FP for
-    # LOCATION, a low overlap (below the threshold), so (O, LOCATION).
+    # LOCATION, a low overlap (below the threshold), so (O, LOCATION), and
+    # Presidio adds (PERSON, O) for a low group of another label although
+    # PERSON is matched.
     assert counts(res) == {"PERSON": (1, 0, 0), "LOCATION": (0, 1, 0)}
-    assert res.confusion == {("PERSON", "PERSON"): 1, ("O", "LOCATION"): 1}
+    assert res.confusion == {("PERSON", "PERSON"): 1, ("O", "LOCATION"): 1, ("PERSON", "O"): 1}
     [error] = res.errors
     assert (error.kind, error.gold, error.pred) == ("low_overlap", gold[0], ((1, 2, "LOCATION"),))
     assert error.iou == pytest.approx(1 / 3)
-    # Presidio adds a (PERSON, O) entry although PERSON was matched; see
-    # test_presidio_confusion_quirks_are_not_copied.
-    check_presidio(presidio, tokens, gold, pred, 0.5, res, confusion=False)
+    check_presidio(presidio, tokens, gold, pred, 0.5, res)
 
 
 # --------------------------------------------------------------------------
@@ -225,27 +226,29 @@ def test_example_2_address_combined_iou_above_threshold(presidio):
     tokens, gold, pred = ADDRESS
     res = iou(gold, pred, 0.5)
     # ADDRESS combined IoU = 4/7 = 0.57 >= 0.5: TP. LOCATION IoU = 3/7 =
-    # 0.43 < 0.5: FP, a low overlap.
+    # 0.43 < 0.5: FP, a low overlap: (O, LOCATION) and (ADDRESS, O).
     assert counts(res) == {"ADDRESS": (1, 0, 0), "LOCATION": (0, 1, 0)}
-    assert res.confusion == {("ADDRESS", "ADDRESS"): 1, ("O", "LOCATION"): 1}
+    assert res.confusion == {("ADDRESS", "ADDRESS"): 1, ("O", "LOCATION"): 1, ("ADDRESS", "O"): 1}
     [error] = res.errors
     assert (error.kind, error.pred) == ("low_overlap", ((3, 6, "LOCATION"),))
     assert error.iou == pytest.approx(3 / 7)
-    check_presidio(presidio, tokens, gold, pred, 0.5, res, confusion=False)
+    check_presidio(presidio, tokens, gold, pred, 0.5, res)
 
 
 def test_example_2_address_combined_iou_below_threshold(presidio):
     tokens, gold, pred = ADDRESS
     res = iou(gold, pred, 0.75)
     # 4/7 < 0.75: FN for ADDRESS and the ADDRESS group is one FP;
-    # LOCATION is an FP.
+    # LOCATION is an FP. The ADDRESS group comes first (its first span
+    # starts first): (ADDRESS, O) and (O, ADDRESS); the low LOCATION group
+    # adds (ADDRESS, O) again and (O, LOCATION).
     assert counts(res) == {"ADDRESS": (0, 1, 1), "LOCATION": (0, 1, 0)}
-    assert res.confusion == {("ADDRESS", "O"): 1, ("O", "ADDRESS"): 1, ("O", "LOCATION"): 1}
+    assert res.confusion == {("ADDRESS", "O"): 2, ("O", "ADDRESS"): 1, ("O", "LOCATION"): 1}
     assert sorted((e.kind, e.pred, round(e.iou, 6)) for e in res.errors) == [
         ("low_overlap", ((3, 6, "LOCATION"),), round(3 / 7, 6)),
         ("wrong_boundaries", ((0, 3, "ADDRESS"), (6, 7, "ADDRESS")), round(4 / 7, 6)),
     ]
-    check_presidio(presidio, tokens, gold, pred, 0.75, res, confusion=False)
+    check_presidio(presidio, tokens, gold, pred, 0.75, res)
 
 
 def test_example_2_address_location_as_wrong_type(presidio):
@@ -264,19 +267,37 @@ def test_example_2_address_location_as_wrong_type(presidio):
 # --------------------------------------------------------------------------
 
 
-def test_presidio_confusion_quirks_are_not_copied(presidio):
-    """Presidio adds (gold, O) for every low-overlap group of another type,
-    even when the gold span is matched or already counted: for the address
-    at 0.75 it records (ADDRESS, O) twice, at 0.5 once although ADDRESS is a
-    TP. docs/definitions.md: an FN gold not already in an (L, M) entry gives one (L, O);
-    a TP gives none."""
+def test_presidio_confusion_is_copied_double_counts_and_all(presidio):
+    """The confusion cells are Presidio's `to_confusion_matrix()`: a group
+    of another label below the threshold adds (gold, O) every time, even
+    when the gold span is matched or already counted; a group of the gold's
+    own label below the threshold adds (gold, O) only when it comes first.
+    For the address at 0.75 that is (ADDRESS, O) twice, at 0.5 once
+    although ADDRESS is a TP. docs/definitions.md § Confusion matrices."""
     tokens, gold, pred = ADDRESS
-    _, ref_confusion, _ = presidio([gold], [pred], [tokens], 0.75)
-    assert ref_confusion[("ADDRESS", "O")] == 2
-    assert iou(gold, pred, 0.75).confusion[("ADDRESS", "O")] == 1
-    _, ref_confusion, _ = presidio([gold], [pred], [tokens], 0.5)
-    assert ref_confusion[("ADDRESS", "O")] == 1
-    assert ("ADDRESS", "O") not in iou(gold, pred, 0.5).confusion
+    for threshold, twice in ((0.75, 2), (0.5, 1)):
+        _, ref_confusion, raw = presidio([gold], [pred], [tokens], threshold)
+        assert ref_confusion[("ADDRESS", "O")] == twice
+        res = iou(gold, pred, threshold)
+        assert res.confusion[("ADDRESS", "O")] == twice
+        labels, matrix = raw.to_confusion_matrix()
+        assert (res.confusion.labels, res.confusion.matrix) == (labels, matrix)
+    # The same group of the gold's own label below the threshold, after a
+    # group of another label: (LOCATION, O) is counted by the LOCATION group
+    # alone, once. gold ADDRESS over 0-6; LOCATION over 0-1 (IoU 1/7, low),
+    # ADDRESS over 2-4 (IoU 2/7, low): (ADDRESS, O) once (the LOCATION
+    # group), (O, LOCATION), (O, ADDRESS).
+    tokens = [f"w{i}" for i in range(7)]
+    gold, pred = [(0, 7, "ADDRESS")], [(0, 1, "LOCATION"), (2, 4, "ADDRESS")]
+    res = iou(gold, pred, 0.5)
+    assert res.confusion == {("ADDRESS", "O"): 1, ("O", "LOCATION"): 1, ("O", "ADDRESS"): 1}
+    check_presidio(presidio, tokens, gold, pred, 0.5, res)
+    # The other way round, the ADDRESS group first: it adds (ADDRESS, O)
+    # as the first, and the low LOCATION group adds it again.
+    pred = [(0, 2, "ADDRESS"), (3, 4, "LOCATION")]
+    res = iou(gold, pred, 0.5)
+    assert res.confusion == {("ADDRESS", "O"): 2, ("O", "LOCATION"): 1, ("O", "ADDRESS"): 1}
+    check_presidio(presidio, tokens, gold, pred, 0.5, res)
 
 
 def test_fn_is_annotated_minus_tp_when_another_type_comes_first(presidio):
@@ -291,8 +312,10 @@ def test_fn_is_annotated_minus_tp_when_another_type_comes_first(presidio):
     pred = [(0, 1, "LOCATION"), (1, 3, "PERSON")]
     res = iou(gold, pred, 0.5)
     assert counts(res) == {"PERSON": (1, 0, 0), "LOCATION": (0, 1, 0)}
-    assert res.confusion == {("PERSON", "PERSON"): 1, ("O", "LOCATION"): 1}
-    ref, _, raw = presidio([gold], [pred], [tokens], 0.5)
+    # the low LOCATION group: (O, LOCATION) and (PERSON, O), as Presidio counts it
+    assert res.confusion == {("PERSON", "PERSON"): 1, ("O", "LOCATION"): 1, ("PERSON", "O"): 1}
+    ref, ref_confusion, raw = presidio([gold], [pred], [tokens], 0.5)
     assert ref == {"PERSON": (1, 1, 1), "LOCATION": (0, 1, 0)}
     assert (raw.per_type["PERSON"].true_positives, raw.per_type["PERSON"].false_negatives) == (1, 1)
+    assert res.confusion == dict(ref_confusion)
     check_presidio(presidio, tokens, gold, pred, 0.5, res, confusion=False)

@@ -22,8 +22,8 @@ import random
 import pytest
 from nervaluate import Evaluator
 
-from helpers import feedback_prize, feedback_prize_frames
 from spacy_spanf1 import Span, SpanScorer, evaluate_spans
+from transcriptions.feedback_prize import feedback_prize, feedback_prize_frames
 
 SEMEVAL = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
 LABEL_SETS = [["PER", "ORG", "LOC"], ["PER", "ORG", "LOC", "MISC"], ["A", "B", "C", "D", "E"]]
@@ -286,7 +286,8 @@ def test_semeval_dict_spans_in_any_order_match_nervaluate():
 def presidio_result(presidio, seed, n_docs, style, threshold):
     _, lengths, gold_docs, pred_docs = corpus(seed, n_docs, style, io_safe=True)
     tokens = [[f"w{i}" for i in range(n)] for n in lengths]
-    return presidio(gold_docs, pred_docs, tokens, threshold)[0]
+    per_type, _, raw = presidio(gold_docs, pred_docs, tokens, threshold)
+    return per_type, raw.to_confusion_matrix()
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -294,11 +295,13 @@ def presidio_result(presidio, seed, n_docs, style, threshold):
 @pytest.mark.parametrize("seed,n_docs,style", PRESIDIO_CORPORA)
 def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
     _, _, gold_docs, pred_docs = corpus(seed, n_docs, style, io_safe=True)
-    ref = presidio_result(presidio, seed, n_docs, style, threshold)
+    ref, (ref_labels, ref_matrix) = presidio_result(presidio, seed, n_docs, style, threshold)
     res = score(engine, gold_docs, pred_docs, schemes=["iou"], iou_threshold=threshold, keep_errors=True)["iou"]
     # Presidio's per-type TP, num_predicted (TP + FP), num_annotated (TP + FN).
     mine = {label: (c.tp, c.tp + c.fp, c.tp + c.fn) for label, c in res.per_type.items()}
     assert mine == ref
+    # Its to_confusion_matrix(), cell for cell: labels sorted, "O" last.
+    assert (res.confusion.labels, res.confusion.matrix) == (ref_labels, ref_matrix)
     # Not a vacuous comparison: matches, wrong types, low overlaps,
     # misses and spurious predictions all occur.
     assert {e.kind for e in res.errors} == {"missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap"}
@@ -306,7 +309,7 @@ def test_iou_matches_presidio(presidio, seed, n_docs, style, threshold, engine):
 
 
 # --------------------------------------------------------------------------
-# overlap vs the Feedback Prize metric (tests/helpers.py, in pandas)
+# overlap vs the Feedback Prize metric (transcriptions/, in pandas)
 # --------------------------------------------------------------------------
 
 

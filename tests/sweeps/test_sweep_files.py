@@ -6,7 +6,7 @@ import pytest
 
 from helpers import write_jsonl
 from spacy_spanf1 import sweep
-from spacy_spanf1.sweeps.files import sweep_files
+from spacy_spanf1.api import sweep_files
 
 SCHEMES = ["strict", "partial", "iou"]
 TEXTS = ["Anna lives in Oslo", "Bruno met Chen"]

@@ -1,0 +1,68 @@
+"""The Python front doors, the plain functions every front end calls:
+
+- `compare_files` (two files, or one holding both sides) and
+  `evaluate_pipeline` (a spaCy pipeline over DocBins): `scores.py`;
+- `agree_files` (the agreement of annotators, and their consensus):
+  `agree.py`;
+- `sweep_files`, `sweep_pipeline` and `sweep_source` (either, told apart by
+  the source): `sweep.py`;
+- `prf_from_text` (the `prf` calculator): `prf.py`.
+
+Each takes its settings as the settings objects of `spacy_spanf1.settings`
+(`match=MatchSettings(...)`, `read=ReadSettings(...)`,
+`analysis=AnalysisSettings(...)`, `agreement=AgreementSettings(...)`,
+`run=RunSettings(...)`, `thresholds=SweepSettings(...)`) or as their
+fields, typed keywords (`schemes="strict"`, `bootstrap=1000`), or both: a
+keyword given beside an object is written over the object's field
+(`keywords.settings_from`). A keyword a door does not take is a TypeError
+naming those it does; a bad value a `SettingError` naming the setting,
+the value and what is valid. They print and write nothing.
+
+Errors name settings (`schemes`, `format`, `unit`, `spans_key`, ...), not
+command-line flags: `SettingError` for a bad setting, `InputError` for bad
+input (`spacy_spanf1.exceptions`). What the corpus checks find suspicious
+but not wrong is in the result's `warnings`, each also given as a
+UserWarning (not inside `notes.warnings_shown`, where the caller shows
+them: the commands print them).
+"""
+from typing import Any
+
+from ..corpus import FULL_COLLECTION, score_pairs
+from ..exceptions import InputError, SettingError
+from ..results import CorpusScores
+from .prf import prf_from_stdin, prf_from_text
+from .scores import compare_files, evaluate_pipeline
+
+#: The doors imported when first asked for (module __getattr__), so that
+#: `compare_files` does not import the agreement and sweep packages:
+#: name -> module.
+_LAZY = {"agree_files": "agree", "is_pipeline": "sweep", "sweep_files": "sweep", "sweep_pipeline": "sweep",
+         "sweep_source": "sweep"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    "CorpusScores",
+    "FULL_COLLECTION",
+    "InputError",
+    "SettingError",
+    "agree_files",
+    "compare_files",
+    "evaluate_pipeline",
+    "is_pipeline",
+    "prf_from_stdin",
+    "prf_from_text",
+    "score_pairs",
+    "sweep_files",
+    "sweep_pipeline",
+    "sweep_source",
+]

@@ -1,0 +1,128 @@
+"""`agree_files`: the agreement of annotators given as files, and, when
+asked for, their consensus with each annotator scored against it."""
+from pathlib import PurePath
+from typing import Any, Dict, Optional, Sequence, Union
+
+from ..agreements.annotations import read_annotations
+from ..agreements.consensus import scored_consensus
+from ..agreements.files import read_annotator_files
+from ..agreements.measure import agreement_of, span_schemes_only
+from ..agreements.result import AgreementResult
+from ..exceptions import InputError, PathLike
+from ..keywords import UNSET, Maybe, front_door, refuse_set, settings_from
+from ..notes import warn_each
+from ..settings import AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
+from .scores import Labels, Schemes, checked_reader_options
+
+__all__ = ["agree_files"]
+
+#: What `agree_files` does not apply of the settings objects it takes.
+UNUSED = {
+    "match": ("spans_key", "beta"),
+    "read": ("gold_format", "pred_format", "gold_column", "pred_column"),
+    "analysis": ("baseline", "test", "alpha", "by", "buckets"),
+}
+
+
+@front_door
+def agree_files(
+    paths: Union[PathLike, Sequence[PathLike]],
+    format: Maybe[Optional[str]] = UNSET,
+    names: Optional[Union[str, Sequence[str]]] = None,
+    *,
+    match: Optional[MatchSettings] = None,
+    agreement: Optional[AgreementSettings] = None,
+    analysis: Optional[AnalysisSettings] = None,
+    read: Optional[ReadSettings] = None,
+    schemes: Maybe[Schemes] = UNSET,
+    unit: Maybe[Optional[str]] = UNSET,
+    labels: Maybe[Labels] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    o_tokens: Maybe[str] = UNSET,
+    min_votes: Maybe[Optional[int]] = UNSET,
+    bootstrap: Maybe[Optional[int]] = UNSET,
+    confidence: Maybe[float] = UNSET,
+    method: Maybe[str] = UNSET,
+    seed: Maybe[int] = UNSET,
+    resample_by: Maybe[Optional[str]] = UNSET,
+    consensus: bool = False,
+    **reader_options: Any,
+) -> AgreementResult:
+    """The agreement of annotators given as files.
+
+    paths (PathLike or Sequence[PathLike]): One file (or brat directory)
+        per annotator, all in one registered format; or ONE export that
+        names its annotators: Label Studio (`completed_by`, several
+        annotations a task; cancelled ones skipped and counted), Prodigy
+        (`_annotator_id` or `_session_id`; only answer "accept" counts),
+        JSONL with an "annotator" field.
+    format (Optional[str]): The format; None: from the extensions.
+    names (Optional[Sequence[str]]): The annotators' names, in the order of
+        the files (or of their first appearance in one export); a string is
+        comma-separated. Default: the file names (or the export's names).
+    match (Optional[MatchSettings]): How spans are matched (span schemes
+        only); or its fields as keywords: schemes (required), unit, labels,
+        iou_threshold, overlap_threshold, min_overlap, label_map (one map
+        for every annotator), map_unlisted.
+    agreement (Optional[AgreementSettings]): Or its fields as keywords:
+        o_tokens ("include" or "exclude" the positions every annotator
+        left O from the token figures), min_votes (of the consensus).
+    analysis (Optional[AnalysisSettings]): Or its fields as keywords:
+        bootstrap (resamples of the intervals), confidence, method, seed,
+        resample_by (a metadata field: with bootstrap, the documents of one
+        value are resampled together).
+    read (Optional[ReadSettings]): format and options (as **reader_options).
+        A keyword given beside its object is written over the object's field.
+    consensus (bool): Also the consensus (`result.consensus`: its spans
+        per document, kept when min_votes annotators, None: a strict
+        majority of those who did the document, have them) and each
+        annotator scored against it under the match settings.
+    **reader_options: The reader settings of the format (text_field,
+        fragments, spans_key, ...), written over `read.options`.
+    RETURNS (AgreementResult): Documents are matched by key or text; each
+        pair is scored over the documents both did; the token figures count
+        the documents' own tokens (or characters).
+    """
+    options = checked_reader_options("agree_files", agree_files, reader_options)
+    match = span_schemes_only(settings_from(
+        MatchSettings, match, "match", schemes=schemes, unit=unit, labels=labels, iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold, min_overlap=min_overlap, label_map=label_map, map_unlisted=map_unlisted,
+    ))
+    agree = settings_from(AgreementSettings, agreement, "agreement", o_tokens=o_tokens, min_votes=min_votes)
+    analysis = settings_from(AnalysisSettings, analysis, "analysis", bootstrap=bootstrap, confidence=confidence,
+                             method=method, seed=seed, resample_by=resample_by)
+    read = settings_from(ReadSettings, read, "read", format=format,
+                         options={**read.options, **options} if read is not None and options else (options or UNSET))
+    for obj, unused in ((match, UNUSED["match"]), (read, UNUSED["read"]), (analysis, UNUSED["analysis"])):
+        refuse_set(obj, unused, "agree_files")
+    if isinstance(paths, (str, PurePath)):
+        paths = [paths]
+    files = read_annotator_files(list(paths), read.format, comma_list(names), match.unit, dict(read.options))
+    annotations = read_annotations(files.annotations, files.unit, labels=match.labels, lengths=files.lengths,
+                                   label_map=match.label_map, refuse_unlisted=match.map_unlisted == "error")
+    groups = None
+    if analysis.resample_by is not None and analysis.bootstrap is not None:
+        groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc])
+                  for doc, meta in enumerate(files.meta)]
+    result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups, fmt=files.format)
+    result = result.replace(notes=files.notes, files=files)
+    if consensus:
+        result = result.replace(consensus=scored_consensus(files.annotations, files.unit, match, agree.min_votes))
+    warn_each(result.warnings)
+    return result
+
+
+def _group_key(meta: Dict[str, Any], name: str, doc: int, text: str) -> Any:
+    """A document's resampling group: its metadata field `name`."""
+    if name not in meta:
+        fields = ", ".join(sorted(meta)) or "none"
+        raise InputError(
+            f"document {doc} ({text[:30]!r}) has no metadata field {name!r}. Its fields: {fields}",
+            setting="resample_by",
+        )
+    value = meta[name]
+    return value if isinstance(value, (str, int, float)) and not isinstance(value, bool) else str(value)

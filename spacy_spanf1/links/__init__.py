@@ -1,0 +1,14 @@
+"""Entity linking: the link schemes over spans that carry a knowledge-base id.
+
+`evaluate_links` scores them: neleval 3.1.1's ten tagging measures under
+its names (`tagging`), GERBIL's weak annotation match paired as the
+engine's `type` scheme pairs (`weak`), and spaCy's `Scorer.score_links`
+(`nel`, with `nel_scores` and `score_links` for spaCy's keys), from spans
+read onto arrays (`spans`). Each scheme gives a SchemeResult of PRFCounts.
+"""
+from .evaluate import check_link_schemes, evaluate_links, score_links
+from .nel import nel_scores
+from .spans import is_nil_id
+from .tagging import TAGGING
+
+__all__ = ["TAGGING", "check_link_schemes", "evaluate_links", "is_nil_id", "nel_scores", "score_links"]

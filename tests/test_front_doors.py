@@ -1,0 +1,261 @@
+"""The Python front doors take their settings as the settings objects or
+as typed keywords, with the same result; a keyword given beside an object
+is written over its field; an unknown keyword is a TypeError naming the
+valid ones; each door checks its settings as the command line does (a bad
+scheme, a bad format: a SettingError naming the setting and what is
+valid). The consensus is scored with the agreement's own thresholds."""
+import json
+
+import pytest
+
+from helpers import ROOT, invoke
+from spacy_spanf1 import (
+    AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings, SettingError, SweepSettings,
+)
+from spacy_spanf1.agreements.result import AgreementResult
+from spacy_spanf1.api import agree_files, compare_files, evaluate_pipeline, sweep_files, sweep_pipeline, sweep_source
+from spacy_spanf1.keywords import UNSET, settings_from
+from spacy_spanf1.settings import SCHEMES
+
+EXAMPLES = ROOT / "examples"
+GOLD, PRED, SCORED = EXAMPLES / "gold.jsonl", EXAMPLES / "pred.jsonl", EXAMPLES / "scored.jsonl"
+MODEL, CORPUS, CONLL = EXAMPLES / "ner-model", EXAMPLES / "corpus.spacy", EXAMPLES / "dev.conll"
+
+
+# --------------------------------------------------------------------------
+# The settings objects and the keywords give the same result
+# --------------------------------------------------------------------------
+
+
+def test_compare_files_objects_and_keywords():
+    by_objects = compare_files(
+        GOLD, PRED, match=MatchSettings(["strict", "iou"], iou_threshold=0.4, labels=["PER", "LOC"]),
+        read=ReadSettings(format="jsonl", options={"text_mismatch": "ignore"}),
+        analysis=AnalysisSettings(bootstrap=50, seed=3, by=("label",)),
+    )
+    by_keywords = compare_files(GOLD, PRED, schemes="strict,iou", iou_threshold=0.4, labels="PER,LOC", format="jsonl",
+                                text_mismatch="ignore", bootstrap=50, seed=3, by="label")
+    assert by_objects.to_dict() == by_keywords.to_dict()
+    assert by_objects.signature["match"]["iou_threshold"] == 0.4
+    assert by_objects.signature["read"]["options"] == {"text_mismatch": "ignore"}
+    assert by_objects.intervals and by_objects.breakdowns
+
+
+def test_compare_files_one_conll_file_objects_and_keywords():
+    by_objects = compare_files(CONLL, match=MatchSettings("strict"), read=ReadSettings(gold_column=1, pred_column=2))
+    by_keywords = compare_files(CONLL, schemes="strict", gold_column=1, pred_column=2)
+    assert by_objects.to_dict() == by_keywords.to_dict()
+    assert by_objects.results["strict"].f1 == 0.5  # docs/formats.md's worked example
+
+
+def test_evaluate_pipeline_objects_and_keywords():
+    by_objects = evaluate_pipeline(MODEL, CORPUS, match=MatchSettings(["strict", "partial"]),
+                                   run=RunSettings(batch_size=4), analysis=AnalysisSettings(bootstrap=30))
+    by_keywords = evaluate_pipeline(MODEL, CORPUS, schemes=["strict", "partial"], batch_size=4, bootstrap=30)
+    assert by_objects.to_dict() == by_keywords.to_dict()
+
+
+def test_agree_files_objects_and_keywords():
+    by_objects = agree_files(
+        [GOLD, PRED, SCORED], match=MatchSettings(["strict", "iou"], iou_threshold=0.3),
+        agreement=AgreementSettings(o_tokens="exclude", min_votes=2), analysis=AnalysisSettings(bootstrap=30, seed=4),
+        read=ReadSettings(format="jsonl"), consensus=True,
+    )
+    by_keywords = agree_files([GOLD, PRED, SCORED], "jsonl", schemes="strict,iou", iou_threshold=0.3,
+                              o_tokens="exclude", min_votes=2, bootstrap=30, seed=4, consensus=True)
+    assert by_objects.to_dict() == by_keywords.to_dict()
+    assert by_objects.signature["agreement"]["min_votes"] == 2
+    assert by_objects.consensus == by_keywords.consensus and by_objects.consensus.spans == by_keywords.consensus.spans
+
+
+def test_sweep_files_objects_and_keywords():
+    by_objects = sweep_files(GOLD, SCORED, match=MatchSettings(["strict", "iou"], overlap_threshold=0.6),
+                             read=ReadSettings(format="jsonl"), sweep=SweepSettings(n_thresholds=5),
+                             analysis=AnalysisSettings(bootstrap=20))
+    by_keywords = sweep_files(GOLD, SCORED, schemes=["strict", "iou"], overlap_threshold=0.6, format="jsonl",
+                              n_thresholds=5, bootstrap=20)
+    assert by_objects.to_dict() == by_keywords.to_dict()
+    assert by_objects["strict"].thresholds.tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+    # the source's dispatch: files
+    assert sweep_source(GOLD, SCORED, match=MatchSettings(["strict", "iou"], overlap_threshold=0.6),
+                        sweep=SweepSettings(n_thresholds=5), bootstrap=20, format="jsonl").to_dict() == by_keywords.to_dict()
+
+
+@pytest.mark.slow
+def test_sweep_pipeline_objects_and_keywords(spancat_model):
+    model, dev = spancat_model
+    by_objects = sweep_pipeline(model, dev, match=MatchSettings(["strict"]), sweep=SweepSettings(grid="spacy"))
+    by_keywords = sweep_pipeline(model, dev, schemes="strict", grid="spacy")
+    assert by_objects.to_dict() == by_keywords.to_dict()
+    assert sweep_source(model, dev, schemes="strict", grid="spacy").to_dict() == by_keywords.to_dict()
+
+
+# --------------------------------------------------------------------------
+# An object and a keyword: the keyword wins, the object's other fields stay
+# --------------------------------------------------------------------------
+
+
+def test_a_keyword_beside_an_object_is_written_over_its_field():
+    match = MatchSettings(["strict"], iou_threshold=0.3)
+    both = compare_files(GOLD, PRED, match=match, schemes="iou")
+    assert both.to_dict() == compare_files(GOLD, PRED, schemes="iou", iou_threshold=0.3).to_dict()
+    assert both.signature["match"]["schemes"] == ["iou"] and both.signature["match"]["iou_threshold"] == 0.3
+    assert match.schemes == ("strict",)  # the object is not changed
+    read = ReadSettings(format="jsonl", options={"text_mismatch": "ignore"})
+    assert compare_files(GOLD, PRED, schemes="strict", read=read, missing_pred="error").signature["read"]["options"] == {
+        "text_mismatch": "ignore", "missing_pred": "error"}
+
+
+def test_settings_from():
+    assert settings_from(MatchSettings, None, "match", schemes="strict,iou", unit=UNSET) == MatchSettings(["strict", "iou"])
+    given = MatchSettings("strict")
+    assert settings_from(MatchSettings, given, "match", unit=UNSET) is given
+    assert settings_from(MatchSettings, given, "match", labels="A,B").labels == ("A", "B")
+    with pytest.raises(TypeError, match=r"'match' must be a MatchSettings \(or None\), got str"):
+        settings_from(MatchSettings, "strict", "match")
+    with pytest.raises(TypeError, match="'read' must be a ReadSettings"):
+        compare_files(GOLD, PRED, schemes="strict", read={"format": "jsonl"})
+
+
+# --------------------------------------------------------------------------
+# An unknown keyword: a TypeError naming the valid ones
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("door, args", [
+    (compare_files, (GOLD, PRED)),
+    (evaluate_pipeline, (MODEL, CORPUS)),
+    (agree_files, ([GOLD, PRED],)),
+    (sweep_files, (GOLD, SCORED)),
+    (sweep_pipeline, (MODEL, CORPUS)),
+    (sweep_source, (GOLD, SCORED)),
+])
+def test_an_unknown_keyword_is_a_type_error_naming_the_valid_ones(door, args):
+    with pytest.raises(TypeError) as found:
+        door(*args, schemes="strict", shemes="iou")
+    message = str(found.value)
+    assert f"{door.__name__}() got an unexpected keyword argument 'shemes'. Valid keywords: " in message
+    assert "schemes" in message.split("Valid keywords: ")[1] and "match" in message
+    if door in (compare_files, agree_files, sweep_files, sweep_source):  # these take reader settings too
+        assert "text_mismatch (a reader setting)" in message
+    with pytest.raises(TypeError, match="unexpected keyword argument 'fmt'"):  # the old alias is gone
+        door(*args, schemes="strict", fmt="jsonl")
+
+
+# --------------------------------------------------------------------------
+# Each door checks its settings as the command line does
+# --------------------------------------------------------------------------
+
+VALID_SCHEMES = ", ".join(SCHEMES)
+
+
+@pytest.mark.parametrize("door, args", [
+    (compare_files, (GOLD, PRED)),
+    (evaluate_pipeline, (MODEL, CORPUS)),
+    (agree_files, ([GOLD, PRED],)),
+    (sweep_files, (GOLD, SCORED)),
+    (sweep_pipeline, (MODEL, CORPUS)),
+    (sweep_source, (GOLD, SCORED)),
+])
+def test_a_bad_scheme_names_the_setting_and_the_valid_ones(door, args):
+    with pytest.raises(SettingError) as found:
+        door(*args, schemes="strict,exakt")
+    assert found.value.setting == "schemes" and "'exakt'" in str(found.value)
+    assert VALID_SCHEMES in str(found.value)
+    with pytest.raises(SettingError) as built:  # the object form is checked when it is built, the same way
+        MatchSettings("strict,exakt")
+    assert str(built.value) == str(found.value)
+    with pytest.raises(SettingError, match="'schemes'") as found:
+        door(*args)  # none given: required
+    assert found.value.setting == "schemes"
+
+
+@pytest.mark.parametrize("door, args", [
+    (compare_files, (GOLD, PRED)),
+    (agree_files, ([GOLD, PRED],)),
+    (sweep_files, (GOLD, SCORED)),
+    (sweep_source, (GOLD, SCORED)),
+])
+def test_a_bad_format_names_the_setting_and_the_valid_ones(door, args):
+    for form in ({"format": "xml"}, {"read": ReadSettings(format="xml")}):
+        with pytest.raises(SettingError) as found:
+            door(*args, schemes="strict", **form)
+        assert found.value.setting == "format"
+        assert "Unknown format 'xml'. Valid formats: spacy, jsonl, conll" in str(found.value)
+
+
+@pytest.mark.parametrize("door, args", [(evaluate_pipeline, (MODEL, CORPUS)), (sweep_pipeline, (MODEL, CORPUS))])
+def test_a_bad_unit_names_the_setting_and_the_valid_ones(door, args):
+    with pytest.raises(SettingError, match="Unknown unit 'word' in 'unit'. Valid units: token, char") as found:
+        door(*args, schemes="strict", unit="word")
+    assert found.value.setting == "unit"
+
+
+def test_a_setting_a_door_does_not_apply_is_refused():
+    with pytest.raises(SettingError, match=r"'beta' \(2.0\) does not apply to agree_files") as found:
+        agree_files([GOLD, PRED], match=MatchSettings("strict", beta=2.0))
+    assert found.value.setting == "beta"
+    with pytest.raises(SettingError, match=r"'by' \(\('label',\)\) does not apply to agree_files"):
+        agree_files([GOLD, PRED], schemes="strict", analysis=AnalysisSettings(by="label"))
+    with pytest.raises(SettingError, match=r"'labels' \(\('PER',\)\) does not apply to a sweep"):
+        sweep_files(GOLD, SCORED, match=MatchSettings("strict", labels=["PER"]))
+    with pytest.raises(SettingError, match=r"'seed' \(3\) does not apply to a sweep"):
+        sweep_files(GOLD, SCORED, schemes="strict", analysis=AnalysisSettings(seed=3))
+    with pytest.raises(SettingError, match="the scheme 'strings' compares span texts; agreement compares"):
+        agree_files([GOLD, PRED], schemes="strict,strings")
+    with pytest.raises(SettingError, match="'pipe' applies to a sweep of a pipeline, not of files"):
+        sweep_source(GOLD, SCORED, schemes="strict", pipe="spancat")
+    with pytest.raises(SettingError, match="'format' applies to a sweep of files, not of a pipeline"):
+        sweep_source(MODEL, CORPUS, schemes="strict", format="jsonl")
+
+
+# --------------------------------------------------------------------------
+# The consensus: the agreement's thresholds and min_votes
+# --------------------------------------------------------------------------
+
+TEXT = "aaaa bbbb cccc"
+
+
+def annotator_files(tmp_path):
+    """Three annotators of one document: a and c mark "aaaa bbbb" (0, 9),
+    b marks "aaaa" (0, 4) alone."""
+    spans = {"a": [(0, 9, "X")], "b": [(0, 4, "X")], "c": [(0, 9, "X")]}
+    paths = []
+    for name, found in spans.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps({"text": TEXT, "spans": [{"start": s, "end": e, "label": lab}
+                                                              for s, e, lab in found]}) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def test_the_consensus_is_scored_with_the_agreement_s_thresholds(tmp_path):
+    paths = annotator_files(tmp_path)
+    # The consensus (a strict majority, 2 of 3): (0, 9, X). b's span against
+    # it: IoU 4 / 9 = 0.444..., a match at iou_threshold 0.4, not at 0.5.
+    loose = agree_files(paths, schemes="iou", iou_threshold=0.4, consensus=True).consensus
+    strict = agree_files(paths, schemes="iou", consensus=True).consensus
+    assert [[tuple(s) for s in doc] for doc in loose.spans] == [[(0, 9, "X")]]
+    assert loose.scores["b"]["iou"]["f"] == 1.0 and strict.scores["b"]["iou"]["f"] == 0.0
+    assert loose.scores["a"]["iou"]["f"] == strict.scores["a"]["iou"]["f"] == 1.0
+    # every annotator has to agree: no span is kept, b finds nothing to match
+    unanimous = agree_files(paths, schemes="iou", min_votes=3, consensus=True).consensus
+    assert unanimous.spans == [[]] and unanimous.scores["b"]["iou"]["f"] == 0.0
+    # the result reads back with its consensus block (the spans are not in the JSON)
+    result = agree_files(paths, schemes="iou", iou_threshold=0.4, consensus=True)
+    data = json.loads(json.dumps(result.to_dict()))
+    back = AgreementResult.from_dict(data)
+    assert back == result and back.to_dict() == data and back.consensus == loose and back.consensus.spans is None
+
+
+def test_the_agree_command_signs_min_votes_and_writes_the_result_s_to_dict(tmp_path):
+    paths = annotator_files(tmp_path)
+    out = tmp_path / "agree.json"
+    result = invoke(["agree", *paths, "-s", "iou", "--iou-threshold", "0.4", "--consensus", tmp_path / "c.jsonl",
+                     "--min-votes", "2", "-o", out])
+    assert result.exit_code == 0, result.output
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["signature"]["agreement"]["min_votes"] == 2
+    assert written["consensus"]["b"]["iou"]["f"] == 1.0
+    expected = agree_files(paths, schemes="iou", iou_threshold=0.4, min_votes=2, consensus=True).to_dict()
+    assert written == json.loads(json.dumps(expected))
