@@ -168,6 +168,24 @@ def spans_counted(n: int) -> str:
     return f"{n} span" if n == 1 else f"{n:,} spans"
 
 
+#: How messages name the sides.
+SIDE_NAMES = {"gold": "gold", "pred": "predicted"}
+
+
+def unmapped_note(unmapped: Mapping[str, Mapping[str, int]]) -> Optional[str]:
+    """One line naming, by side, the labels a label map does not name and
+    their spans (scored as they are); None when there are none."""
+    parts = [
+        f"the {SIDE_NAMES[side]} labels "
+        + ", ".join(f"{quoted(label)} ({spans_counted(n)})" for label, n in sorted(labels.items()))
+        for side, labels in unmapped.items()
+        if labels
+    ]
+    if not parts:
+        return None
+    return "the label map does not name " + "; ".join(parts) + ": scored as they are"
+
+
 def one_sided_labels(counts: Mapping[str, int], others: Iterable[str], *, lone: str, closest: str,
                      rest: str) -> List[str]:
     """A warning for each label of `counts` (label -> its spans) that

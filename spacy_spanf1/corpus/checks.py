@@ -5,8 +5,7 @@ the corpus is whole (`finish`).
 """
 from typing import List, Sequence, Tuple
 
-from ..notes import inside_word_warnings, label_warnings, quoted, spans_counted
-from ..engine.relabel import unmapped_note
+from ..notes import inside_word_warnings, label_warnings, quoted, spans_counted, unmapped_note
 from ..exceptions import InputError
 from ..formats import get_format
 from ..results.scores import CorpusScores

@@ -5,19 +5,21 @@ None) on the label column of its arrays. Spans that the map makes
 identical (the same offsets, two labels mapped to one) overlap each other,
 so the scorer scores their documents one by one, from the spans mapped by
 `Relabel.spans`, which counts them once: of such a group, the spans of the
-source label with the lowest id are kept, as often as they were given. The labels the map does not name are
-counted per side (`Relabel.unmapped`), or refused.
+source label with the lowest id are kept, as often as they were given.
+The labels the map does not name are counted per side
+(`Relabel.unmapped`), or refused.
 """
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy
 
 from ..exceptions import InputError
 from ..label_map import SIDES, LabelMap
+from ..notes import SIDE_NAMES, quoted, spans_counted
 from ..spans import Span
 from .batched import Side
 
-__all__ = ["Relabel", "unmapped_note"]
+__all__ = ["Relabel"]
 
 
 class Relabel:
@@ -89,35 +91,10 @@ class Relabel:
                 continue
             if self.refuse_unlisted:
                 raise InputError(
-                    f"the label map does not name the {SIDE_NAMES[name]} label {_quoted(label)} "
-                    f"({_spans(int(counts[label_id]))} from document {first_doc} on): map it (null drops it), "
+                    f"the label map does not name the {SIDE_NAMES[name]} label {quoted(label)} "
+                    f"({spans_counted(int(counts[label_id]))} from document {first_doc} on): map it (null drops it), "
                     f"or set 'map_unlisted' to keep; the map names "
-                    f"{', '.join(map(_quoted, sorted(listed))) or 'no label'}",
+                    f"{', '.join(map(quoted, sorted(listed))) or 'no label'}",
                     setting="label_map",
                 )
             unmapped[label] = unmapped.get(label, 0) + int(counts[label_id])
-
-
-#: How messages name the sides.
-SIDE_NAMES = {"gold": "gold", "pred": "predicted"}
-
-
-def _spans(n: int) -> str:
-    return "1 span" if n == 1 else f"{n:,} spans"
-
-
-def _quoted(label: str) -> str:
-    """A label in a message, in double quotes as `notes.quoted` writes it."""
-    return '"' + label.replace('"', '\\"') + '"'
-
-
-def unmapped_note(unmapped: Mapping[str, Mapping[str, int]]) -> Optional[str]:
-    """One line naming the labels of each side the map left as they are."""
-    parts = [
-        f"the {SIDE_NAMES[side]} labels " + ", ".join(f"{_quoted(label)} ({_spans(n)})" for label, n in sorted(labels.items()))
-        for side, labels in unmapped.items()
-        if labels
-    ]
-    if not parts:
-        return None
-    return "the label map does not name " + "; ".join(parts) + ": scored as they are"

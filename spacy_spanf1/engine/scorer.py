@@ -26,10 +26,11 @@ from .outcomes import (
     SpanOutcome,
     per_doc_rows,
 )
-from .relabel import Relabel, unmapped_note
+from .relabel import Relabel
 from .result import SchemeResult
 from ..exceptions import SettingError
 from ..label_map import LabelMap
+from ..notes import unmapped_note
 from ..settings import UNITS, MatchSettings, check_unit
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
