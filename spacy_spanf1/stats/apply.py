@@ -7,6 +7,7 @@ No statistics are computed here: only `bootstrap_ci`, `paired_test` and
 `breakdown` are called, so the buckets equal `stats.breakdown` on those
 span lists by construction. The result is a value (`AnalysisResult`).
 """
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
@@ -149,6 +150,14 @@ def analyze(scores: Any, settings: AnalysisSettings, baseline: Any = None,
 
 
 def _breakdowns(scores: Any, settings: AnalysisSettings, match: Optional[MatchSettings], groups) -> Any:
+    # The spans were scored once already, and what that found looks off is in
+    # `scores.warnings`: matching them again per bucket warns of nothing new.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return _breakdowns_of(scores, settings, match, groups)
+
+
+def _breakdowns_of(scores: Any, settings: AnalysisSettings, match: Optional[MatchSettings], groups) -> Any:
     gold_docs, pred_docs = scores.doc_spans
     common = {} if match is None else {k: v for k, v in match.scorer_settings().items() if v is not None}
     common["unit"] = scores.unit

@@ -225,9 +225,12 @@ def test_a_breakdown_by_label_shows_the_mapped_labels(tmp_path):
     from spacy_spanf1 import compare_files
 
     gold, pred, mapping = corpus_files(tmp_path)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         scores = compare_files(gold, pred, schemes="strict", label_map=mapping, by="label")
+    # Each warning once: the breakdown's second matching of the spans adds none.
+    assert [str(w.message) for w in caught] == list(scores.warnings)
+    assert len(scores.warnings) == 2
     buckets = {bucket.name: (bucket.n_gold, bucket.n_pred) for bucket in scores.breakdowns["label"]["strict"]}
     # Gold PER x2, LOC; predictions PER (was PERSON), LOC (was GPE), ORG.
     assert buckets == {"LOC": (1, 1), "ORG": (0, 1), "PER": (2, 1)}
