@@ -20,11 +20,11 @@ references:
 	$(PYTHON) -m pip uninstall -q -y presidio-evaluator presidio-analyzer presidio-anonymizer spacy-llm 2>/dev/null || true
 	$(PYTHON) -m pip install -q --no-deps --upgrade --target build/references -r tests/spacy-plugin-references.txt
 
-# ruff (the rules in pyproject.toml) over the code, tests, benchmarks,
-# scripts and transcriptions; mypy over the package. `ruff format` is not run yet: the tree
-# has not been formatted with it.
+# ruff (the rules and the format of pyproject.toml) over the code, tests,
+# benchmarks, scripts and transcriptions; mypy over the package.
 lint: references
 	$(PYTHON) -m ruff check spacy_spanf1 tests benchmarks scripts transcriptions
+	$(PYTHON) -m ruff format --check spacy_spanf1 tests benchmarks scripts transcriptions
 	$(PYTHON) -m mypy spacy_spanf1
 
 test: lint

@@ -30,6 +30,7 @@ beyond the interpreter + spaCy + spacy-spanf1 baseline.
 
 The reference libraries come from the dev extra (`pip install -e ".[dev]"`).
 """
+
 import cProfile
 import gc
 import io
@@ -301,19 +302,36 @@ class Task:
 
 
 ROW_ORDER = [
-    "get_ner_prf_fresh", "get_ner_prf_cached", "score_spans_fresh", "nervaluate",
-    "seqeval_default", "seqeval_strict", "presidio", "pandas_overlap", "set_strict",
-    "scorer_fresh", "scorer_cached", "evaluate_spans", "tags_conll", "tags_strict",
+    "get_ner_prf_fresh",
+    "get_ner_prf_cached",
+    "score_spans_fresh",
+    "nervaluate",
+    "seqeval_default",
+    "seqeval_strict",
+    "presidio",
+    "pandas_overlap",
+    "set_strict",
+    "scorer_fresh",
+    "scorer_cached",
+    "evaluate_spans",
+    "tags_conll",
+    "tags_strict",
 ]
 
 # How the target lines name each timed row.
 TARGET_LABELS = {
-    "scorer_fresh": "scorer (6 schemes, fresh Examples)", "get_ner_prf_fresh": "get_ner_prf (fresh Examples)",
-    "scorer_cached": "scorer (6 schemes, cached Examples)", "get_ner_prf_cached": "get_ner_prf (alignment cached)",
-    "evaluate_spans": "evaluate_spans (6 schemes)", "nervaluate": "nervaluate (4)",
-    "presidio": "presidio-evaluator (iou)", "pandas_overlap": "Feedback Prize pandas (overlap)",
-    "tags_conll": "evaluate_tags (conll)", "seqeval_default": "seqeval classification_report (default)",
-    "tags_strict": "evaluate_tags (strict IOB2)", "seqeval_strict": "seqeval classification_report (strict IOB2)",
+    "scorer_fresh": "scorer (6 schemes, fresh Examples)",
+    "get_ner_prf_fresh": "get_ner_prf (fresh Examples)",
+    "scorer_cached": "scorer (6 schemes, cached Examples)",
+    "get_ner_prf_cached": "get_ner_prf (alignment cached)",
+    "evaluate_spans": "evaluate_spans (6 schemes)",
+    "nervaluate": "nervaluate (4)",
+    "presidio": "presidio-evaluator (iou)",
+    "pandas_overlap": "Feedback Prize pandas (overlap)",
+    "tags_conll": "evaluate_tags (conll)",
+    "seqeval_default": "seqeval classification_report (default)",
+    "tags_strict": "evaluate_tags (strict IOB2)",
+    "seqeval_strict": "seqeval classification_report (strict IOB2)",
 }
 # (id, ours, reference, kind, bound, label of ours, label of the reference)
 TARGETS = [
@@ -345,7 +363,9 @@ def load_evaluate_tags() -> Tuple[Optional[Callable], str]:
     return evaluate_tags, ""
 
 
-def build_tasks(corpus: Corpus, skip: Sequence[str], with_presidio: bool, evaluate_tags) -> Tuple[List[Task], Dict[str, Any]]:
+def build_tasks(
+    corpus: Corpus, skip: Sequence[str], with_presidio: bool, evaluate_tags
+) -> Tuple[List[Task], Dict[str, Any]]:
     """The timed tasks of one corpus size and the inputs they close over."""
     from spacy.scorer import Scorer, get_ner_prf
     from spacy.training import Example
@@ -368,17 +388,24 @@ def build_tasks(corpus: Corpus, skip: Sequence[str], with_presidio: bool, evalua
         tasks += [
             Task("get_ner_prf_fresh", "spaCy get_ner_prf, fresh Examples", get_ner_prf, fresh_examples),
             Task("get_ner_prf_cached", "spaCy get_ner_prf, alignment cached", lambda _: get_ner_prf(cached)),
-            Task("score_spans_fresh", 'spaCy Scorer.score_spans(egs, "ents"), fresh',
-                 lambda egs: Scorer.score_spans(egs, "ents"), fresh_examples),
+            Task(
+                "score_spans_fresh",
+                'spaCy Scorer.score_spans(egs, "ents"), fresh',
+                lambda egs: Scorer.score_spans(egs, "ents"),
+                fresh_examples,
+            ),
         ]
     if "nervaluate" not in skip:
         from nervaluate import Evaluator
 
         true_dicts, pred_dicts = to_nervaluate(gold), to_nervaluate(pred)
-        tasks.append(Task(
-            "nervaluate", "nervaluate Evaluator(...).evaluate() (4 strategies)",
-            lambda _: Evaluator(true_dicts, pred_dicts, tags=list(LABELS), loader="dict").evaluate(),
-        ))
+        tasks.append(
+            Task(
+                "nervaluate",
+                "nervaluate Evaluator(...).evaluate() (4 strategies)",
+                lambda _: Evaluator(true_dicts, pred_dicts, tags=list(LABELS), loader="dict").evaluate(),
+            )
+        )
     y_true = [iob2(n, d) for d, n in zip(gold, corpus.lengths)]
     y_pred = [iob2(n, d) for d, n in zip(pred, corpus.lengths)]
     if "seqeval" not in skip:
@@ -386,42 +413,68 @@ def build_tasks(corpus: Corpus, skip: Sequence[str], with_presidio: bool, evalua
         from seqeval.scheme import IOB2
 
         tasks += [
-            Task("seqeval_default", "seqeval classification_report (default mode)",
-                 lambda _: classification_report(y_true, y_pred, output_dict=True)),
-            Task("seqeval_strict", "seqeval classification_report (strict, IOB2)",
-                 lambda _: classification_report(y_true, y_pred, output_dict=True, mode="strict", scheme=IOB2)),
+            Task(
+                "seqeval_default",
+                "seqeval classification_report (default mode)",
+                lambda _: classification_report(y_true, y_pred, output_dict=True),
+            ),
+            Task(
+                "seqeval_strict",
+                "seqeval classification_report (strict, IOB2)",
+                lambda _: classification_report(y_true, y_pred, output_dict=True, mode="strict", scheme=IOB2),
+            ),
         ]
     if with_presidio:
         from presidio_evaluator.evaluation import SpanEvaluator
 
         frame = to_presidio_frame(corpus)
-        tasks.append(Task(
-            "presidio", "presidio-evaluator SpanEvaluator (token IoU)",
-            lambda _: SpanEvaluator(iou_threshold=IOU_THRESHOLD, char_based=False, skip_words=[])
-            .calculate_score_on_df(frame, level="entity"),
-        ))
+        tasks.append(
+            Task(
+                "presidio",
+                "presidio-evaluator SpanEvaluator (token IoU)",
+                lambda _: SpanEvaluator(
+                    iou_threshold=IOU_THRESHOLD, char_based=False, skip_words=[]
+                ).calculate_score_on_df(frame, level="entity"),
+            )
+        )
     if "pandas" not in skip:
         pred_df, gt_df = to_feedback_frames(corpus)
-        tasks.append(Task("pandas_overlap", "Feedback Prize pandas metric (overlap)",
-                          lambda _: feedback_prize(pred_df, gt_df)))
+        tasks.append(
+            Task("pandas_overlap", "Feedback Prize pandas metric (overlap)", lambda _: feedback_prize(pred_df, gt_df))
+        )
     if "set" not in skip:
         gold_flat, pred_flat = to_flat(gold), to_flat(pred)
-        tasks.append(Task("set_strict", "set intersection of (doc, start, end, label)",
-                          lambda _: set_strict(gold_flat, pred_flat)))
+        tasks.append(
+            Task(
+                "set_strict", "set intersection of (doc, start, end, label)", lambda _: set_strict(gold_flat, pred_flat)
+            )
+        )
     tasks += [
         Task("scorer_fresh", "scorer, 6 schemes, fresh Examples", scorer, fresh_examples, ours=True),
         Task("scorer_cached", "scorer, 6 schemes, cached Examples", lambda _: scorer(cached), ours=True),
-        Task("evaluate_spans", "evaluate_spans, 6 schemes, span lists",
-             lambda _: evaluate_spans(gold, pred, schemes=list(SCHEMES),
-                                      iou_threshold=IOU_THRESHOLD, overlap_threshold=OVERLAP_THRESHOLD),
-             ours=True),
+        Task(
+            "evaluate_spans",
+            "evaluate_spans, 6 schemes, span lists",
+            lambda _: evaluate_spans(
+                gold, pred, schemes=list(SCHEMES), iou_threshold=IOU_THRESHOLD, overlap_threshold=OVERLAP_THRESHOLD
+            ),
+            ours=True,
+        ),
     ]
     if evaluate_tags is not None:
         tasks += [
-            Task("tags_conll", 'evaluate_tags(mode="conll")',
-                 lambda _: evaluate_tags(y_true, y_pred, mode="conll"), ours=True),
-            Task("tags_strict", 'evaluate_tags(mode="strict", scheme="IOB2")',
-                 lambda _: evaluate_tags(y_true, y_pred, mode="strict", scheme="IOB2"), ours=True),
+            Task(
+                "tags_conll",
+                'evaluate_tags(mode="conll")',
+                lambda _: evaluate_tags(y_true, y_pred, mode="conll"),
+                ours=True,
+            ),
+            Task(
+                "tags_strict",
+                'evaluate_tags(mode="strict", scheme="IOB2")',
+                lambda _: evaluate_tags(y_true, y_pred, mode="strict", scheme="IOB2"),
+                ours=True,
+            ),
         ]
     order = {key: i for i, key in enumerate(ROW_ORDER)}
     tasks.sort(key=lambda t: order[t.key])
@@ -460,8 +513,10 @@ def check_agreement(results: Dict[str, Any]) -> Tuple[List[str], List[str]]:
         )
     for scheme in SCHEMES:
         if ours[f"ents_{scheme}_counts"] != spans[scheme].counts:
-            problems.append(f"{scheme}: the scorer's counts {ours[f'ents_{scheme}_counts']} "
-                            f"differ from evaluate_spans' {spans[scheme].counts}")
+            problems.append(
+                f"{scheme}: the scorer's counts {ours[f'ents_{scheme}_counts']} "
+                f"differ from evaluate_spans' {spans[scheme].counts}"
+            )
 
     bit_equal = True
     for key in ("get_ner_prf_fresh", "get_ner_prf_cached", "score_spans_fresh"):
@@ -473,22 +528,27 @@ def check_agreement(results: Dict[str, Any]) -> Tuple[List[str], List[str]]:
                 problems.append(f"strict: scorer {name} {ours[name]!r} != spaCy {key} {ref[name]!r}")
             bit_equal = bit_equal and ours[name] == ref[name]
         if set(ours["ents_per_type"]) != set(ref["ents_per_type"]):
-            problems.append(f"strict: labels {sorted(ours['ents_per_type'])} != spaCy {key} "
-                            f"{sorted(ref['ents_per_type'])}")
+            problems.append(
+                f"strict: labels {sorted(ours['ents_per_type'])} != spaCy {key} {sorted(ref['ents_per_type'])}"
+            )
         else:
             for label, prf in ref["ents_per_type"].items():
                 mine = ours["ents_per_type"][label]
                 if not all(_close(mine[k], prf[k]) for k in ("p", "r", "f")):
                     problems.append(f"strict {label}: scorer {mine} != spaCy {key} {prf}")
     if "get_ner_prf_fresh" in results:
-        checked.append("strict P/R/F = spaCy get_ner_prf and Scorer.score_spans"
-                       + (" (bit-equal)" if bit_equal else f" (within {TOLERANCE:g})"))
+        checked.append(
+            "strict P/R/F = spaCy get_ner_prf and Scorer.score_spans"
+            + (" (bit-equal)" if bit_equal else f" (within {TOLERANCE:g})")
+        )
 
     if "set_strict" in results:
         ref = results["set_strict"]
         if strict.counts["cor"] != ref["tp"] or not _close(strict.f1, ref["f"]):
-            problems.append(f"strict: COR {strict.counts['cor']} / F1 {strict.f1!r} != set "
-                            f"intersection TP {ref['tp']} / F1 {ref['f']!r}")
+            problems.append(
+                f"strict: COR {strict.counts['cor']} / F1 {strict.f1!r} != set "
+                f"intersection TP {ref['tp']} / F1 {ref['f']!r}"
+            )
         checked.append("strict COR = set intersection")
 
     if "nervaluate" in results:
@@ -524,8 +584,10 @@ def check_agreement(results: Dict[str, Any]) -> Tuple[List[str], List[str]]:
             problems.append(f"overlap: per-label (TP, FP, FN) {mine} != Feedback Prize {ref}")
         checked.append("overlap per-label TP/FP/FN = Feedback Prize pandas")
 
-    for ours_key, ref_key, mode in (("tags_conll", "seqeval_default", "conll"),
-                                    ("tags_strict", "seqeval_strict", "strict IOB2")):
+    for ours_key, ref_key, mode in (
+        ("tags_conll", "seqeval_default", "conll"),
+        ("tags_strict", "seqeval_strict", "strict IOB2"),
+    ):
         if ours_key in results and ref_key in results:
             problems += _compare_reports(results[ours_key].to_dict(), results[ref_key], mode)
             checked.append(f"evaluate_tags {mode} = seqeval report")
@@ -599,21 +661,35 @@ def stream_child(n_docs: int, seed: int) -> None:
     gold, pred = tee(stream_docs(n_docs, seed))  # tee holds at most one pair
     start = time.perf_counter()
     result = evaluate_spans(
-        (g for g, _ in gold), (p for _, p in pred), schemes=list(SCHEMES),
-        iou_threshold=IOU_THRESHOLD, overlap_threshold=OVERLAP_THRESHOLD,
+        (g for g, _ in gold),
+        (p for _, p in pred),
+        schemes=list(SCHEMES),
+        iou_threshold=IOU_THRESHOLD,
+        overlap_threshold=OVERLAP_THRESHOLD,
     )
     seconds = time.perf_counter() - start
     peak = _proc_status_mb("VmHWM") if how.startswith("VmHWM") else rss_mb()
-    print(json.dumps({
-        "docs": n_docs, "baseline_mb": baseline, "peak_mb": peak, "beyond_baseline_mb": peak - baseline,
-        "measured_with": how, "seconds": seconds, "engine": engine_revision(), "strict_counts": result["strict"].counts,
-    }))
+    print(
+        json.dumps(
+            {
+                "docs": n_docs,
+                "baseline_mb": baseline,
+                "peak_mb": peak,
+                "beyond_baseline_mb": peak - baseline,
+                "measured_with": how,
+                "seconds": seconds,
+                "engine": engine_revision(),
+                "strict_counts": result["strict"].counts,
+            }
+        )
+    )
 
 
 def run_stream(n_docs: int, seed: int) -> Dict[str, Any]:
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--stream-child", str(n_docs), "--seed", str(seed)],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     if proc.returncode != 0:
         msg.fail(f"Streaming {n_docs:,} documents failed", proc.stderr[-3000:], exits=1)
@@ -667,10 +743,21 @@ def target_line(target, medians: Dict[str, float], times: Dict[str, List[float]]
         met = value >= bound
         text = f"{tid}. {ours_label} vs {ref_label}: {fmt_x(value)}× faster (target ≥ {bound:g}×)"
     if len(paired) > 1:
-        text += (f" [run by run: median {fmt_x(statistics.median(paired))}×, "
-                 f"range {fmt_x(min(paired))}–{fmt_x(max(paired))}×]")
-    return {"id": tid, "ours": ours, "reference": ref, "kind": kind, "target": bound,
-            "value": value, "paired": paired, "met": met, "text": text}
+        text += (
+            f" [run by run: median {fmt_x(statistics.median(paired))}×, "
+            f"range {fmt_x(min(paired))}–{fmt_x(max(paired))}×]"
+        )
+    return {
+        "id": tid,
+        "ours": ours,
+        "reference": ref,
+        "kind": kind,
+        "target": bound,
+        "value": value,
+        "paired": paired,
+        "met": met,
+        "text": text,
+    }
 
 
 def context_line(ours: str, ref: str, ours_label: str, ref_label: str, medians) -> Optional[str]:
@@ -704,10 +791,15 @@ def engine_revision() -> str:
     files differ from it (read-only git commands)."""
     root = Path(__file__).resolve().parent.parent
     try:
-        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, timeout=30).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "spacy_spanf1"],
-                               capture_output=True, text=True, timeout=30).stdout.strip()
+        head = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=30
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(root), "status", "--porcelain", "--", "spacy_spanf1"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown (no git)"
     if not head:
@@ -742,8 +834,12 @@ def main(
     sizes: str = typer.Option("10000,100000", "--sizes", help="Corpus sizes in documents, comma-separated"),
     runs: int = typer.Option(5, "--runs", min=1, help="Timed runs of each task, after one warm-up"),
     skip: str = typer.Option("", "--skip", help=f"References to leave out, comma-separated: {', '.join(REFERENCES)}"),
-    presidio_all_sizes: bool = typer.Option(False, "--presidio-all-sizes", help="Run presidio-evaluator at every size, not only the smallest (slow)"),
-    stream: int = typer.Option(1_000_000, "--stream", min=0, help="Documents in the streaming memory test (0: skip); N/10 is run too"),
+    presidio_all_sizes: bool = typer.Option(
+        False, "--presidio-all-sizes", help="Run presidio-evaluator at every size, not only the smallest (slow)"
+    ),
+    stream: int = typer.Option(
+        1_000_000, "--stream", min=0, help="Documents in the streaming memory test (0: skip); N/10 is run too"
+    ),
     seed: int = typer.Option(0, "--seed", help="Corpus seed"),
     json_path: Optional[Path] = typer.Option(None, "--json", help="Also write every figure to this JSON file"),
     profile: bool = typer.Option(False, "--profile", help="cProfile evaluate_spans and the scorer at the first size"),
@@ -769,23 +865,39 @@ def main(
     evaluate_tags, tags_reason = load_evaluate_tags()
 
     msg.divider("spacy-spanf1 benchmark")
-    versions = {d: version(d) for d in ("spacy", "spacy-spanf1", "nervaluate", "seqeval", "presidio-evaluator", "pandas", "numpy")}
-    print(f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}; "
-          + ", ".join(f"{k} {v}" for k, v in versions.items()))
+    versions = {
+        d: version(d)
+        for d in ("spacy", "spacy-spanf1", "nervaluate", "seqeval", "presidio-evaluator", "pandas", "numpy")
+    }
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}; "
+        + ", ".join(f"{k} {v}" for k, v in versions.items())
+    )
     print(f"spacy-spanf1 engine: {engine_revision()}. {load_text()}")
-    print(f"Sizes: {', '.join(f'{n:,}' for n in size_list)} documents; {runs} timed run(s) of each task "
-          f"after one warm-up, taken in turn (A B C ... A B C ...); medians reported; GC enabled; seed {seed}.")
+    print(
+        f"Sizes: {', '.join(f'{n:,}' for n in size_list)} documents; {runs} timed run(s) of each task "
+        f"after one warm-up, taken in turn (A B C ... A B C ...); medians reported; GC enabled; seed {seed}."
+    )
     for name in skipped:
         print(f"Skipped (--skip): {REFERENCES[name]}.")
     if "presidio" not in skipped and not presidio_all_sizes and len(size_list) > 1:
-        print(f"presidio-evaluator runs only at the smallest size ({size_list[0]:,} documents); "
-              "pass --presidio-all-sizes to run it at every size (minutes at 100,000).")
+        print(
+            f"presidio-evaluator runs only at the smallest size ({size_list[0]:,} documents); "
+            "pass --presidio-all-sizes to run it at every size (minutes at 100,000)."
+        )
     if evaluate_tags is None:
         msg.warn(f"evaluate_tags left out: {tags_reason}")
 
     report: Dict[str, Any] = {
-        "command": sys.argv, "versions": versions, "python": platform.python_version(), "seed": seed,
-        "engine": engine_revision(), "runs": runs, "skipped": skipped, "presidio_sizes": presidio_sizes, "sizes": {},
+        "command": sys.argv,
+        "versions": versions,
+        "python": platform.python_version(),
+        "seed": seed,
+        "engine": engine_revision(),
+        "runs": runs,
+        "skipped": skipped,
+        "presidio_sizes": presidio_sizes,
+        "sizes": {},
     }
     medians: Dict[int, Dict[str, float]] = {}
     titles: Dict[str, str] = {}
@@ -796,12 +908,14 @@ def main(
         corpus = make_corpus(n_docs, seed)
         tasks, inputs = build_tasks(corpus, skipped, n_docs in presidio_sizes, evaluate_tags)
         stats = corpus.stats
-        print(f"Corpus: {stats['docs']:,} docs, {stats['tokens']:,} tokens, {stats['gold_spans']:,} gold and "
-              f"{stats['pred_spans']:,} predicted spans, {len(LABELS)} labels. Gold spans: "
-              + ", ".join(f"{k} {v:,}" for k, v in sorted(corpus.tally.items()) if k not in ("spurious", "dropped"))
-              + f"; {corpus.tally.get('spurious', 0):,} spurious tried, "
-              f"{corpus.tally.get('dropped', 0):,} clashing predictions dropped "
-              f"(built and converted in {time.perf_counter() - t0:.1f} s).")
+        print(
+            f"Corpus: {stats['docs']:,} docs, {stats['tokens']:,} tokens, {stats['gold_spans']:,} gold and "
+            f"{stats['pred_spans']:,} predicted spans, {len(LABELS)} labels. Gold spans: "
+            + ", ".join(f"{k} {v:,}" for k, v in sorted(corpus.tally.items()) if k not in ("spurious", "dropped"))
+            + f"; {corpus.tally.get('spurious', 0):,} spurious tried, "
+            f"{corpus.tally.get('dropped', 0):,} clashing predictions dropped "
+            f"(built and converted in {time.perf_counter() - t0:.1f} s)."
+        )
 
         # Warm-up round, whose results are checked before anything is timed.
         results = {task.key: call(task) for task in tasks}
@@ -815,8 +929,12 @@ def main(
         if n_docs not in presidio_sizes:
             checked.append("iou not checked at this size (presidio not run)")
         print(f"\u2714 Agreement at {n_docs:,} docs: OK — " + "; ".join(checked))
-        print("  strict counts: " + ", ".join(f"{k.upper()} {v:,}" for k, v in strict.items())
-              + "; iou " + ", ".join(f"{k.upper()} {v:,}" for k, v in results["evaluate_spans"]["iou"].counts.items()))
+        print(
+            "  strict counts: "
+            + ", ".join(f"{k.upper()} {v:,}" for k, v in strict.items())
+            + "; iou "
+            + ", ".join(f"{k.upper()} {v:,}" for k, v in results["evaluate_spans"]["iou"].counts.items())
+        )
         del results
 
         times: Dict[str, List[float]] = {task.key: [] for task in tasks}
@@ -835,8 +953,12 @@ def main(
         evaluate_spans_task = next(t for t in tasks if t.key == "evaluate_spans")
         traced = traced_peak_mb(lambda: call(evaluate_spans_task))  # noqa: B023 (called at once)
         report["sizes"][str(n_docs)] = {
-            "corpus": stats, "tally": corpus.tally, "agreement": checked, "times": times,
-            "medians": medians[n_docs], "evaluate_spans_traced_peak_mb": traced,
+            "corpus": stats,
+            "tally": corpus.tally,
+            "agreement": checked,
+            "times": times,
+            "medians": medians[n_docs],
+            "evaluate_spans_traced_peak_mb": traced,
         }
         if profile and not profiled:
             profile_engine(tasks, 15)
@@ -858,8 +980,14 @@ def main(
             a, b = medians[size_list[0]].get(key), medians[size_list[-1]].get(key)
             row.append(f"×{b / a:.1f}" if a and b else "-")
         rows.append(row)
-    msg.table(rows, header=header, divider=True, aligns=["l", "l"] + ["r"] * (len(header) - 2),
-              max_col=60, title=f"Median wall time of {runs} run(s)")
+    msg.table(
+        rows,
+        header=header,
+        divider=True,
+        aligns=["l", "l"] + ["r"] * (len(header) - 2),
+        max_col=60,
+        title=f"Median wall time of {runs} run(s)",
+    )
 
     all_targets: List[Dict[str, Any]] = []
     for n_docs in size_list:
@@ -885,51 +1013,80 @@ def main(
         # Linear references should grow by large/small; if they did not, the
         # machine ran at another speed at one size (other load) and every
         # growth figure is off by about that factor.
-        ref_growth = [medians[large][k] / medians[small][k] for k in medians[large]
-                      if k in medians[small] and k not in SCALED and k != "set_strict"]
+        ref_growth = [
+            medians[large][k] / medians[small][k]
+            for k in medians[large]
+            if k in medians[small] and k not in SCALED and k != "set_strict"
+        ]
         drift = statistics.median(ref_growth) / (large / small) if ref_growth else 1.0
         report["reference_growth"] = ref_growth
         print(f"4. Scaling from {small:,} to {large:,} documents (target ≤ ×{bound:.3g}):")
         if ref_growth:
-            print(f"  (the references grew ×{min(ref_growth):.1f}–×{max(ref_growth):.1f}, median "
-                  f"×{statistics.median(ref_growth):.1f}, over the same sizes"
-                  + (": the machine's speed changed between sizes, so the figures below are off by "
-                     f"about ×{drift:.2f}; the figure in parentheses divides it out)"
-                     if abs(drift - 1) > 0.15 else ")"))
+            print(
+                f"  (the references grew ×{min(ref_growth):.1f}–×{max(ref_growth):.1f}, median "
+                f"×{statistics.median(ref_growth):.1f}, over the same sizes"
+                + (
+                    ": the machine's speed changed between sizes, so the figures below are off by "
+                    f"about ×{drift:.2f}; the figure in parentheses divides it out)"
+                    if abs(drift - 1) > 0.15
+                    else ")"
+                )
+            )
         for key in SCALED:
             if key in medians[small] and key in medians[large]:
                 growth = medians[large][key] / medians[small][key]
                 text = f"4. {titles[key]}: ×{growth:.2f} (target ≤ ×{bound:.3g})"
                 if abs(drift - 1) > 0.15:
                     text += f" (×{growth / drift:.2f} at the references' pace)"
-                line = {"id": "4", "ours": key, "kind": "growth", "target": bound, "value": growth,
-                        "drift_corrected": growth / drift, "met": growth <= bound, "docs": large,
-                        "text": text}
+                line = {
+                    "id": "4",
+                    "ours": key,
+                    "kind": "growth",
+                    "target": bound,
+                    "value": growth,
+                    "drift_corrected": growth / drift,
+                    "met": growth <= bound,
+                    "docs": large,
+                    "text": text,
+                }
                 all_targets.append(line)
                 status(line["met"], line["text"])
 
     # Memory.
     report["bench_peak_rss_mb"] = rss_mb()
-    print(f"Peak RSS of this benchmark process: {report['bench_peak_rss_mb']:,.0f} MB (all tools' inputs held). "
-          + "evaluate_spans traced peak on in-memory lists: "
-          + ", ".join(f"{int(n):,} docs {v['evaluate_spans_traced_peak_mb']:,.1f} MB" for n, v in report["sizes"].items()))
+    print(
+        f"Peak RSS of this benchmark process: {report['bench_peak_rss_mb']:,.0f} MB (all tools' inputs held). "
+        + "evaluate_spans traced peak on in-memory lists: "
+        + ", ".join(f"{int(n):,} docs {v['evaluate_spans_traced_peak_mb']:,.1f} MB" for n, v in report["sizes"].items())
+    )
     if stream:
         streams = [run_stream(n, seed) for n in sorted({max(1, stream // 10), stream})]
         report["stream"] = streams
         for s in streams:
-            print(f"  stream of {s['docs']:,} docs (generator → evaluate_spans, 6 schemes, fresh process): "
-                  f"peak RSS {s['peak_mb']:,.0f} MB, {s['beyond_baseline_mb']:,.1f} MB beyond the baseline "
-                  f"of interpreter + spaCy + spacy-spanf1 ({s['baseline_mb']:,.0f} MB; {s['measured_with']}); "
-                  f"{s['seconds']:.1f} s including generating the documents"
-                  + (f" [engine changed since the start: {s['engine']}]" if s["engine"] != report["engine"] else ""))
+            print(
+                f"  stream of {s['docs']:,} docs (generator → evaluate_spans, 6 schemes, fresh process): "
+                f"peak RSS {s['peak_mb']:,.0f} MB, {s['beyond_baseline_mb']:,.1f} MB beyond the baseline "
+                f"of interpreter + spaCy + spacy-spanf1 ({s['baseline_mb']:,.0f} MB; {s['measured_with']}); "
+                f"{s['seconds']:.1f} s including generating the documents"
+                + (f" [engine changed since the start: {s['engine']}]" if s["engine"] != report["engine"] else "")
+            )
         last = streams[-1]
-        line = {"id": "4m", "ours": "evaluate_spans (stream)", "kind": "memory", "target": STREAM_LIMIT_MB,
-                "value": last["beyond_baseline_mb"], "met": last["beyond_baseline_mb"] < STREAM_LIMIT_MB,
-                "docs": last["docs"],
-                "text": f"4. memory, generator of {last['docs']:,} docs: {last['beyond_baseline_mb']:,.1f} MB beyond "
-                        f"the baseline (target < {STREAM_LIMIT_MB:g} MB)"
-                        + (f"; {streams[0]['beyond_baseline_mb']:,.1f} MB at {streams[0]['docs']:,} docs"
-                           if len(streams) > 1 else "")}
+        line = {
+            "id": "4m",
+            "ours": "evaluate_spans (stream)",
+            "kind": "memory",
+            "target": STREAM_LIMIT_MB,
+            "value": last["beyond_baseline_mb"],
+            "met": last["beyond_baseline_mb"] < STREAM_LIMIT_MB,
+            "docs": last["docs"],
+            "text": f"4. memory, generator of {last['docs']:,} docs: {last['beyond_baseline_mb']:,.1f} MB beyond "
+            f"the baseline (target < {STREAM_LIMIT_MB:g} MB)"
+            + (
+                f"; {streams[0]['beyond_baseline_mb']:,.1f} MB at {streams[0]['docs']:,} docs"
+                if len(streams) > 1
+                else ""
+            ),
+        }
         all_targets.append(line)
         status(line["met"], line["text"])
 

@@ -17,6 +17,7 @@ machine may be shared, and the fastest run is the least disturbed):
    and krippendorff.alpha(level_of_measurement="nominal") on the same
    arrays. Target: <= 2x each (the figures are checked equal first).
 """
+
 import random
 import sys
 from pathlib import Path
@@ -32,7 +33,13 @@ from common import timed  # noqa: E402
 from spacy_spanf1 import evaluate_spans  # noqa: E402
 from spacy_spanf1.agreements import agreement  # noqa: E402
 from spacy_spanf1.agreements.tokens import (  # noqa: E402
-    MISSING, Positions, agreeing_pairs, alpha_of_rows, alpha_rows, cohen_kappa, fleiss_kappa,
+    MISSING,
+    Positions,
+    agreeing_pairs,
+    alpha_of_rows,
+    alpha_rows,
+    cohen_kappa,
+    fleiss_kappa,
 )
 
 
@@ -64,7 +71,9 @@ def variant(gold, lengths, rng: random.Random):
 def token_arrays(n_positions: int, n_annotators: int, seed: int):
     rng = numpy.random.default_rng(seed)
     truth = rng.choice(7, size=n_positions, p=[0.7, 0.1, 0.06, 0.05, 0.04, 0.03, 0.02])
-    codes = numpy.where(rng.random((n_annotators, n_positions)) < 0.8, truth, rng.integers(0, 7, (n_annotators, n_positions)))
+    codes = numpy.where(
+        rng.random((n_annotators, n_positions)) < 0.8, truth, rng.integers(0, 7, (n_annotators, n_positions))
+    )
     with_missing = numpy.where(rng.random(codes.shape) < 0.1, MISSING, codes)
     return codes.astype(numpy.int16), with_missing.astype(numpy.int16)
 
@@ -96,7 +105,10 @@ def main(n_docs: int = 10000, annotators: int = 5, positions: int = 2_000_000, r
     ours_cohen = cohen_kappa(x, y, 7)
     assert abs(ours_cohen - cohen_kappa_score(x, y)) < 1e-9
     data = numpy.where(with_missing == MISSING, numpy.nan, with_missing).astype(float)
-    assert abs(package_alpha(with_missing) - krippendorff.alpha(reliability_data=data, level_of_measurement="nominal")) < 1e-9
+    assert (
+        abs(package_alpha(with_missing) - krippendorff.alpha(reliability_data=data, level_of_measurement="nominal"))
+        < 1e-9
+    )
     table = numpy.stack([numpy.bincount(column, minlength=7) for column in codes[:, :100000].T])
     assert abs(fleiss_kappa(codes[:, :100000], agreeing_pairs(codes[:, :100000]), 7) - statsmodels_fleiss(table)) < 1e-9
     t_cohen = timed(lambda: cohen_kappa(x, y, 7), runs, min)
@@ -113,7 +125,12 @@ def main(n_docs: int = 10000, annotators: int = 5, positions: int = 2_000_000, r
     print(f"{'task':<66}{'seconds':>9}{'ratio':>8}{'target':>9}{'ok':>5}")
     rows = [
         ("evaluate_spans, one pair, six schemes", one, None, None),
-        (f"agreement, {annotators * (annotators - 1)} ordered pairs + token figures, six schemes", agree, agree / one, 12),
+        (
+            f"agreement, {annotators * (annotators - 1)} ordered pairs + token figures, six schemes",
+            agree,
+            agree / one,
+            12,
+        ),
         (f"sklearn cohen_kappa_score, {positions:,} positions", t_sklearn, None, None),
         ("  spacy-spanf1 Cohen's kappa (same arrays)", t_cohen, t_cohen / t_sklearn, 2),
         (f"krippendorff.alpha nominal, {annotators} x {positions:,}, 10 % missing", t_kripp, None, None),

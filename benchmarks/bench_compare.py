@@ -15,6 +15,7 @@ point), and the ratio of those, which the machine's other load moves less.
 
     python benchmarks/bench_compare.py [--docs 200000] [--growth 600000] [--repeat 3]
 """
+
 import json
 import os
 import random
@@ -64,7 +65,10 @@ def write_corpus(directory: Path, n: int, seed: int = 0) -> None:
     """n documents of ~40 words with ~9.5 gold spans; predictions keep,
     shift, relabel or drop them and add some."""
     rng = random.Random(seed)
-    with (directory / "gold.jsonl").open("w", encoding="utf-8") as g, (directory / "pred.jsonl").open("w", encoding="utf-8") as p:
+    with (
+        (directory / "gold.jsonl").open("w", encoding="utf-8") as g,
+        (directory / "pred.jsonl").open("w", encoding="utf-8") as p,
+    ):
         for _ in range(n):
             words = [rng.choice(WORDS) for _ in range(40)]
             starts, pos = [], 0
@@ -79,7 +83,11 @@ def write_corpus(directory: Path, n: int, seed: int = 0) -> None:
                 length = rng.choice((1, 1, 2, 2, 3))
                 if k + length > 40:
                     break
-                span = {"start": starts[k], "end": starts[k + length - 1] + len(words[k + length - 1]), "label": rng.choice(LABELS)}
+                span = {
+                    "start": starts[k],
+                    "end": starts[k + length - 1] + len(words[k + length - 1]),
+                    "label": rng.choice(LABELS),
+                }
                 gold.append(span)
                 r = rng.random()
                 if r < 0.7:
@@ -155,7 +163,7 @@ def write_brat(directory: Path, n: int, seed: int = 0) -> None:
                 text = record["text"]
                 (folder / f"doc{i:06d}.txt").write_text(text, encoding="utf-8")
                 ann = "".join(
-                    f"T{k + 1}\t{s['label']} {s['start']} {s['end']}\t{text[s['start']:s['end']]}\n"
+                    f"T{k + 1}\t{s['label']} {s['start']} {s['end']}\t{text[s['start'] : s['end']]}\n"
                     for k, s in enumerate(record["spans"])
                 )
                 (folder / f"doc{i:06d}.ann").write_text(ann, encoding="utf-8")
@@ -183,7 +191,14 @@ def measure(directory: Path, env, repeat: int = 1) -> dict:
     of the largest."""
     gold, pred = str(directory / "gold.jsonl"), str(directory / "pred.jsonl")
     schemes = ",".join(SCHEMES)
-    row = {"floor_s": [], "floor_rss_mb": [], "compare_s": [], "compare_rss_mb": [], "floor_cpu_s": [], "compare_cpu_s": []}
+    row = {
+        "floor_s": [],
+        "floor_rss_mb": [],
+        "compare_s": [],
+        "compare_rss_mb": [],
+        "floor_cpu_s": [],
+        "compare_cpu_s": [],
+    }
     for _ in range(repeat):
         floor = run_child(FLOOR, [gold, pred, schemes], env).stdout.split()
         compare = run_child(COMPARE, [gold, pred, "-s", schemes, "--silent", "-o", str(directory / "scores.json")], env)
@@ -196,17 +211,29 @@ def measure(directory: Path, env, repeat: int = 1) -> dict:
         row["compare_rss_mb"].append(int(compare_rss) / 1024)
         row["floor_cpu_s"].append(float(floor[3]))
         row["compare_cpu_s"].append(float(compare_cpu))
-    runs = {"floor_runs": row["floor_s"], "compare_runs": row["compare_s"],
-            "floor_cpu_runs": row["floor_cpu_s"], "compare_cpu_runs": row["compare_cpu_s"]}
-    return {"floor_s": min(row["floor_s"]), "compare_s": min(row["compare_s"]),
-            "floor_cpu_s": min(row["floor_cpu_s"]), "compare_cpu_s": min(row["compare_cpu_s"]),
-            "floor_rss_mb": max(row["floor_rss_mb"]), "compare_rss_mb": max(row["compare_rss_mb"]), **runs}
+    runs = {
+        "floor_runs": row["floor_s"],
+        "compare_runs": row["compare_s"],
+        "floor_cpu_runs": row["floor_cpu_s"],
+        "compare_cpu_runs": row["compare_cpu_s"],
+    }
+    return {
+        "floor_s": min(row["floor_s"]),
+        "compare_s": min(row["compare_s"]),
+        "floor_cpu_s": min(row["floor_cpu_s"]),
+        "compare_cpu_s": min(row["compare_cpu_s"]),
+        "floor_rss_mb": max(row["floor_rss_mb"]),
+        "compare_rss_mb": max(row["compare_rss_mb"]),
+        **runs,
+    }
 
 
-def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
-         growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
-         brat: int = typer.Option(10_000, help="Documents of the brat benchmark (0: none)"),
-         repeat: int = typer.Option(1, help="Runs of each command; the fastest counts", min=1)):
+def main(
+    docs: int = typer.Option(200_000, help="Documents of the corpus"),
+    growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
+    brat: int = typer.Option(10_000, help="Documents of the brat benchmark (0: none)"),
+    repeat: int = typer.Option(1, help="Runs of each command; the fastest counts", min=1),
+):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     if brat:
         with tempfile.TemporaryDirectory() as tmp:
@@ -215,7 +242,8 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
             print(
                 f"brat, {brat} documents a side: compare {row['compare_s']:.2f}s, reading the texts and "
                 f"annotations into lists {row['floor_s']:.2f}s, ratio {row['compare_s'] / row['floor_s']:.2f} "
-                "(target < 3)", flush=True,
+                "(target < 3)",
+                flush=True,
             )
     rows = []
     for n, directory, size in corpora([docs] + ([growth] if growth else [])):
@@ -226,10 +254,14 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
         print(
             f"  compare {row['compare_s']:.2f}s (peak RSS {row['compare_rss_mb']:.0f} MB)  "
             f"floor {row['floor_s']:.2f}s (peak RSS {row['floor_rss_mb']:.0f} MB)  "
-            f"ratio {row['ratio']:.2f} (target <= 1.5)", flush=True,
+            f"ratio {row['ratio']:.2f} (target <= 1.5)",
+            flush=True,
         )
-        print(f"  CPU time: compare {row['compare_cpu_s']:.2f}s  floor {row['floor_cpu_s']:.2f}s  "
-              f"ratio {row['cpu_ratio']:.2f} (a shared machine moves wall time more)", flush=True)
+        print(
+            f"  CPU time: compare {row['compare_cpu_s']:.2f}s  floor {row['floor_cpu_s']:.2f}s  "
+            f"ratio {row['cpu_ratio']:.2f} (a shared machine moves wall time more)",
+            flush=True,
+        )
         if repeat > 1:
             print_runs([("compare", row["compare_runs"]), ("floor", row["floor_runs"])])
             print_runs([("compare CPU", row["compare_cpu_runs"]), ("floor CPU", row["floor_cpu_runs"])])

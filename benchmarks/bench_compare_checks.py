@@ -13,6 +13,7 @@ start/end/label only, no '"score"' string), the inside-word check of score_pairs
 
     python benchmarks/bench_compare_checks.py [--docs 50000] [--repeat 5]
 """
+
 import gc
 import sys
 import tempfile
@@ -69,8 +70,20 @@ def unchecked_plain(block, path, text_mismatch):
     for k in unsorted:
         doc_spans[k] = sorted(set(doc_spans[k]))
     n = len(records)
-    return list(map(jsonl.Document, map("line {}".format, linenos), doc_spans, texts, repeat(None, n), repeat(None, n),
-                    [{} for _ in range(n)], linenos, repeat(None, n), repeat(str(path), n)))
+    return list(
+        map(
+            jsonl.Document,
+            map("line {}".format, linenos),
+            doc_spans,
+            texts,
+            repeat(None, n),
+            repeat(None, n),
+            [{} for _ in range(n)],
+            linenos,
+            repeat(None, n),
+            repeat(str(path), n),
+        )
+    )
 
 
 class NoInsideWords:
@@ -108,6 +121,7 @@ def parts(gold: str, pred: str, rounds: int) -> None:
     CPU seconds, the fastest of `rounds`."""
     from spacy_spanf1.formats.base import read_line_blocks
     from spacy_spanf1.notes import InsideWords
+
     blocks = [block for path in (gold, pred) for block in read_line_blocks(path, jsonl.BLOCK_BYTES)]
     columns = []
     for block in blocks:
@@ -115,18 +129,25 @@ def parts(gold: str, pred: str, rounds: int) -> None:
         texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
         flat = list(map(jsonl._SPAN_FIELDS, chain.from_iterable(items)))
         counts = list(map(len, items))
-        columns.append((block, [n for n, _ in block], flat, numpy.array(counts, dtype=numpy.int64), list(map(len, texts))))
+        columns.append(
+            (block, [n for n, _ in block], flat, numpy.array(counts, dtype=numpy.int64), list(map(len, texts)))
+        )
     gold_docs, pred_docs = list(jsonl.read_jsonl(gold)), list(jsonl.read_jsonl(pred))
     lines = [line for block in blocks for _, line in block]
     found = {
         "read in columns, every check (_plain_block)": lambda: (jsonl._plain_block(b, gold, "warn") for b in blocks),
         "read in columns, no record check": lambda: (unchecked_plain(b, gold, "warn") for b in blocks),
-        "span check of each block (_check_block_spans)": lambda: (jsonl._check_block_spans(*c, "char", gold) for c in columns),
+        "span check of each block (_check_block_spans)": lambda: (
+            jsonl._check_block_spans(*c, "char", gold) for c in columns
+        ),
         "only the order of each document's spans": lambda: (order_only(*c, "char", gold) for c in columns),
         "text check of each pair (==)": lambda: (g.text == p.text for g, p in zip(gold_docs, pred_docs)),
-        "inside-word check (first 10,000 spans a side)": lambda: _inside_words(InsideWords(), gold_docs, pred_docs) or (),
-        "the record reader's line scans ('\"text\"', '\"score\"')":
-            lambda: ((line.count('"text"') > 1, '"score"' in line) for line in lines),
+        "inside-word check (first 10,000 spans a side)": lambda: (
+            _inside_words(InsideWords(), gold_docs, pred_docs) or ()
+        ),
+        "the record reader's line scans ('\"text\"', '\"score\"')": lambda: (
+            (line.count('"text"') > 1, '"score"' in line) for line in lines
+        ),
     }
     print(f"each part by itself, both files ({len(gold_docs)} documents a side), CPU seconds, fastest of {rounds}")
     for name, task in found.items():
@@ -143,8 +164,10 @@ def _inside_words(words, gold_docs, pred_docs):
         checks = not words.full("gold", "pred")
 
 
-def main(docs: int = typer.Option(50_000, help="Documents of the corpus"),
-         repeat_: int = typer.Option(5, "--repeat", help="Rounds; the fastest of each counts", min=1)):
+def main(
+    docs: int = typer.Option(50_000, help="Documents of the corpus"),
+    repeat_: int = typer.Option(5, "--repeat", help="Rounds; the fastest of each counts", min=1),
+):
     with tempfile.TemporaryDirectory() as tmp:
         write_corpus(Path(tmp), docs)
         gold, pred = str(Path(tmp) / "gold.jsonl"), str(Path(tmp) / "pred.jsonl")
@@ -163,11 +186,17 @@ def main(docs: int = typer.Option(50_000, help="Documents of the corpus"),
                 finally:
                     jsonl._check_block_spans, jsonl._plain_block = REAL["check"], REAL["plain"]
                     stream.InsideWords = REAL["words"]
+
             return run
 
-        tasks = {"floor": floor, "compare_files, every check": variant(), "without the span check": variant(check=False),
-                 "without the record checks": variant(plain=False), "without the inside-word check": variant(words=False),
-                 "without all three": variant(False, False, False)}
+        tasks = {
+            "floor": floor,
+            "compare_files, every check": variant(),
+            "without the span check": variant(check=False),
+            "without the record checks": variant(plain=False),
+            "without the inside-word check": variant(words=False),
+            "without all three": variant(False, False, False),
+        }
         runs = {name: [] for name in tasks}
         for _ in range(repeat_):
             for name, task in tasks.items():
@@ -179,8 +208,10 @@ def main(docs: int = typer.Option(50_000, help="Documents of the corpus"),
     whole = best["compare_files, every check"]
     print(f"{docs} documents a side, CPU seconds, fastest of {repeat_}")
     for name, times in runs.items():
-        print(f"  {name:32s} {best[name]:7.3f}s  {best[name] / best['floor']:.3f}x the floor  "
-              f"{whole - best[name]:+.3f}s  (runs " + ", ".join(f"{t:.2f}" for t in times) + ")")
+        print(
+            f"  {name:32s} {best[name]:7.3f}s  {best[name] / best['floor']:.3f}x the floor  "
+            f"{whole - best[name]:+.3f}s  (runs " + ", ".join(f"{t:.2f}" for t in times) + ")"
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ the machine's load.
 
     python benchmarks/bench_confusion.py [--docs 10000] [--repeat 15] [--callgrind]
 """
+
 import gc
 import os
 import re
@@ -75,21 +76,26 @@ def callgrind(docs: int, seed: int) -> Dict[str, int]:
     with tempfile.TemporaryDirectory() as tmp:
         for name in ("base", "with", "without"):
             out = Path(tmp) / f"{name}.out"
-            measured = "" if name == "base" else (
-                f"with ({'b.without_confusion()' if name == 'without' else 'nullcontext()'}):\n"
-                "    b.score(corpus)\n"
+            measured = (
+                ""
+                if name == "base"
+                else (
+                    f"with ({'b.without_confusion()' if name == 'without' else 'nullcontext()'}):\n"
+                    "    b.score(corpus)\n"
+                )
             )
             code = (
                 f"import sys; sys.argv = ['x']; sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
                 "from contextlib import nullcontext\n"
                 "import bench_confusion as b\n"
                 f"corpus = b.make_corpus({docs}, {seed})\n"
-                "b.score(corpus)\n"  # warm: imports, first calls
-                + measured
+                "b.score(corpus)\n" + measured  # warm: imports, first calls
             )
             subprocess.run(
                 ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, "-c", code],
-                check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"),
+                check=True,
+                capture_output=True,
+                env=dict(os.environ, PYTHONHASHSEED="0"),
             )
             summary = re.search(r"^(?:summary|totals): (\d+)", out.read_text(), re.M)
             assert summary, "no totals in callgrind's output"
@@ -97,15 +103,19 @@ def callgrind(docs: int, seed: int) -> Dict[str, int]:
     return {"with": found["with"] - found["base"], "without": found["without"] - found["base"]}
 
 
-def main(docs: int = typer.Option(10_000, help="Documents of the corpus"),
-         repeat: int = typer.Option(15, help="Rounds of (with, without); the fastest of each counts", min=1),
-         seed: int = typer.Option(0, help="Corpus seed"),
-         use_callgrind: bool = typer.Option(False, "--callgrind", help="Count instructions under callgrind instead")):
+def main(
+    docs: int = typer.Option(10_000, help="Documents of the corpus"),
+    repeat: int = typer.Option(15, help="Rounds of (with, without); the fastest of each counts", min=1),
+    seed: int = typer.Option(0, help="Corpus seed"),
+    use_callgrind: bool = typer.Option(False, "--callgrind", help="Count instructions under callgrind instead"),
+):
     if use_callgrind:
         found = callgrind(docs, seed)
         ratio = found["with"] / found["without"]
-        print(f"{docs} documents, every scheme, instructions of one evaluate_spans: "
-              f"with confusion {found['with']:,}, without {found['without']:,}")
+        print(
+            f"{docs} documents, every scheme, instructions of one evaluate_spans: "
+            f"with confusion {found['with']:,}, without {found['without']:,}"
+        )
         print(f"  with / without {ratio:.3f} (target <= {TARGET:.2f}): {'ok' if ratio <= TARGET else 'OVER'}")
         return
     corpus = make_corpus(docs, seed)

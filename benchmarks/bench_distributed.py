@@ -18,6 +18,7 @@ local:1 within 15 %.
 
     python benchmarks/bench_distributed.py [--docs 50000] [--shards 50] [--repeat 1]
 """
+
 import os
 import subprocess
 import sys
@@ -33,8 +34,12 @@ sys.path.insert(0, str(ROOT))
 SCHEMES = "strict,exact,partial,type,iou,overlap"
 
 
-def main(docs: int = typer.Option(50000, "--docs"), shards: int = typer.Option(50, "--shards"),
-         patterns: int = typer.Option(300, "--patterns"), repeat: int = typer.Option(1, "--repeat", min=1)):
+def main(
+    docs: int = typer.Option(50000, "--docs"),
+    shards: int = typer.Option(50, "--shards"),
+    patterns: int = typer.Option(300, "--patterns"),
+    repeat: int = typer.Option(1, "--repeat", min=1),
+):
     from spacy.tokens import DocBin
 
     from common import wnut17_docs, wnut17_model
@@ -47,7 +52,7 @@ def main(docs: int = typer.Option(50000, "--docs"), shards: int = typer.Option(5
         (tmp / "shards").mkdir()
         per = -(-docs // shards)
         for k in range(shards):
-            DocBin(docs=corpus[k * per:(k + 1) * per]).to_disk(tmp / "shards" / f"shard{k:03d}.spacy")
+            DocBin(docs=corpus[k * per : (k + 1) * per]).to_disk(tmp / "shards" / f"shard{k:03d}.spacy")
         del corpus
         print(f"built model and {docs} documents in {shards} shards in {time.perf_counter() - t:.1f} s", flush=True)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
@@ -56,8 +61,20 @@ def main(docs: int = typer.Option(50000, "--docs"), shards: int = typer.Option(5
         for _ in range(repeat):
             for name, extra in runs:
                 out = tmp / f"{name.replace(':', '')}.json"
-                args = [sys.executable, "-m", "spacy_spanf1", "evaluate", str(tmp / "model"), str(tmp / "shards"),
-                        "-s", SCHEMES, "-o", str(out), "--silent", *extra]
+                args = [
+                    sys.executable,
+                    "-m",
+                    "spacy_spanf1",
+                    "evaluate",
+                    str(tmp / "model"),
+                    str(tmp / "shards"),
+                    "-s",
+                    SCHEMES,
+                    "-o",
+                    str(out),
+                    "--silent",
+                    *extra,
+                ]
                 start = time.perf_counter()
                 done = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
                 took = time.perf_counter() - start
@@ -71,8 +88,10 @@ def main(docs: int = typer.Option(50000, "--docs"), shards: int = typer.Option(5
         files = [(tmp / f"{n}.json").read_bytes() for n in ("in-process", "local1", "local2")]
         print("scores identical:", files[0] == files[1] == files[2])
         base = times["in-process"]
-        print(f"local:2 speed-up {base / times['local:2']:.2f}x (target >= 1.7x); "
-              f"local:1 {100 * (times['local:1'] / base - 1):+.1f} % of in-process (target within 15 %)")
+        print(
+            f"local:2 speed-up {base / times['local:2']:.2f}x (target >= 1.7x); "
+            f"local:1 {100 * (times['local:1'] / base - 1):+.1f} % of in-process (target within 15 %)"
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ counts (on a shared machine a run moves by 10-30 %).
 
     python benchmarks/bench_errors.py [--docs 200000] [--growth 600000] [--repeat 3] [--schemes strict]
 """
+
 import json
 import os
 from pathlib import Path
@@ -27,8 +28,15 @@ from spacy_spanf1 import SCHEMES
 def run_compare(directory: Path, env, schemes: str, errors: bool) -> dict:
     """One `compare` in a fresh process: its time, peak RSS and scores."""
     name = "errors" if errors else "plain"
-    args = [str(directory / "gold.jsonl"), str(directory / "pred.jsonl"), "-s", schemes, "--silent",
-            "-o", str(directory / f"{name}.json")]
+    args = [
+        str(directory / "gold.jsonl"),
+        str(directory / "pred.jsonl"),
+        "-s",
+        schemes,
+        "--silent",
+        "-o",
+        str(directory / f"{name}.json"),
+    ]
     if errors:
         args += ["--errors", str(directory / "errors.jsonl"), "--html", str(directory / "report.html")]
     seconds, rss = run_child(COMPARE, args, env).stderr.strip().splitlines()[-1].split()
@@ -54,10 +62,12 @@ def measure(directory: Path, env, schemes: str, repeat: int) -> dict:
     return row
 
 
-def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
-         growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
-         repeat: int = typer.Option(1, help="Runs of each command; the fastest counts", min=1),
-         schemes: str = typer.Option(",".join(SCHEMES), help="The schemes of both commands (the first is primary)")):
+def main(
+    docs: int = typer.Option(200_000, help="Documents of the corpus"),
+    growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
+    repeat: int = typer.Option(1, help="Runs of each command; the fastest counts", min=1),
+    schemes: str = typer.Option(",".join(SCHEMES), help="The schemes of both commands (the first is primary)"),
+):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     rows = []
     for n, directory, _ in corpora([docs] + ([growth] if growth else []), f"; schemes {schemes}"):
@@ -67,7 +77,8 @@ def main(docs: int = typer.Option(200_000, help="Documents of the corpus"),
             f"  compare {row['plain_s']:.2f}s (peak RSS {row['plain_rss_mb']:.0f} MB)  "
             f"--errors --html {row['errors_s']:.2f}s (peak RSS {row['errors_rss_mb']:.0f} MB, target < 300)  "
             f"ratio {row['ratio']:.2f} (target <= 1.5); {row['error_records']} error records, "
-            f"{row['errors_mb']:.0f} MB", flush=True,
+            f"{row['errors_mb']:.0f} MB",
+            flush=True,
         )
         if repeat > 1:
             print_runs([("compare", row["plain_runs"]), ("--errors --html", row["errors_runs"])])

@@ -26,6 +26,7 @@ strict F on spaCy's grid (they should be equal).
     python benchmarks/bench_find_threshold.py training/spancat/model-best corpus/gum-test.spacy
     python benchmarks/bench_find_threshold.py training/spancat/model-best corpus/gum-dev.spacy --sentences 200
 """
+
 import argparse
 import json
 import subprocess
@@ -76,8 +77,12 @@ def first_docs(corpus: str, n: int, folder: str) -> str:
 
 
 def run(tool: str, model: str, corpus: str, args) -> dict:
-    out = subprocess.run([sys.executable, "-c", CHILD, tool, model, corpus, args.pipe, args.key, str(args.n_trials)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, tool, model, corpus, args.pipe, args.key, str(args.n_trials)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -102,8 +107,10 @@ def main() -> None:
                 if tool not in best or got["cpu"] < best[tool]["cpu"]:
                     best[tool] = got
     size = "whole corpus" if args.sentences is None else f"first {args.sentences} documents"
-    print(f"{args.corpus}, {size}; best of {args.runs} interleaved runs, each in a fresh process, "
-          "timed from loading the pipeline (CPU s, wall s)")
+    print(
+        f"{args.corpus}, {size}; best of {args.runs} interleaved runs, each in a fresh process, "
+        "timed from loading the pipeline (CPU s, wall s)"
+    )
     theirs = best.get("find-threshold")
     for tool in tools:
         got = best[tool]

@@ -19,6 +19,7 @@ langextract is installed in the benchmark environment only
     python benchmarks/bench_fuzzy.py                  # 100,000 documents
     python benchmarks/bench_fuzzy.py --docs 10000 --repeat 1
 """
+
 import argparse
 import logging
 import time
@@ -61,8 +62,9 @@ def langextract(docs: Leftovers) -> Tuple[float, int]:
     start = time.perf_counter()
     for text, missed in docs:
         extractions = [data.Extraction(label, string) for string, label in missed]
-        aligned = resolver.align(extractions, text, 0, 0, enable_fuzzy_alignment=True,
-                                 fuzzy_alignment_threshold=THRESHOLD)
+        aligned = resolver.align(
+            extractions, text, 0, 0, enable_fuzzy_alignment=True, fuzzy_alignment_threshold=THRESHOLD
+        )
         found += sum(e.char_interval is not None for e in aligned)
     return time.perf_counter() - start, found
 
@@ -77,11 +79,15 @@ def main() -> None:
     n = sum(len(missed) for _, missed in docs)
     theirs = min((langextract(docs) for _ in range(args.repeat)), key=lambda r: r[0])
     mine = min((ours(docs) for _ in range(args.repeat)), key=lambda r: r[0])
-    print(f"{args.docs:,} documents; {n:,} mentions that exact and normalized search miss, "
-          f"in {len(docs):,} documents (fastest of {args.repeat})")
+    print(
+        f"{args.docs:,} documents; {n:,} mentions that exact and normalized search miss, "
+        f"in {len(docs):,} documents (fastest of {args.repeat})"
+    )
     print(f"  langextract Resolver.align (fuzzy, LCS)   {theirs[0]:8.3f} s   aligned {theirs[1]:,}")
-    print(f"  Text.fuzzy (rapidfuzz, 0.9)               {mine[0]:8.3f} s   aligned {mine[1]:,}   "
-          f"{theirs[0] / mine[0]:.0f}x faster")
+    print(
+        f"  Text.fuzzy (rapidfuzz, 0.9)               {mine[0]:8.3f} s   aligned {mine[1]:,}   "
+        f"{theirs[0] / mine[0]:.0f}x faster"
+    )
 
 
 if __name__ == "__main__":

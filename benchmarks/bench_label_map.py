@@ -12,6 +12,7 @@ shared machine than the wall clock). Target: the map adds at most 5 %.
 
     python benchmarks/bench_label_map.py [--docs 10000] [--runs 7]
 """
+
 import random
 import sys
 import time
@@ -29,10 +30,24 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_span_shapes import make_docs as span_shapes_docs  # noqa: E402
 
 #: Each gold label's names on the predicted side.
-PREDICTED_NAMES = {"PER": ("PERSON",), "ORG": ("ORG",), "LOC": ("GPE", "FAC"), "DATE": ("DATE",),
-                   "PRODUCT": ("PRODUCT",), "EVENT": ("EVENT",)}
-LABEL_MAP = {"PERSON": "PER", "GPE": "LOC", "FAC": "LOC", "NORP": None, "ORG": "ORG", "DATE": "DATE",
-             "PRODUCT": "PRODUCT", "EVENT": "EVENT"}
+PREDICTED_NAMES = {
+    "PER": ("PERSON",),
+    "ORG": ("ORG",),
+    "LOC": ("GPE", "FAC"),
+    "DATE": ("DATE",),
+    "PRODUCT": ("PRODUCT",),
+    "EVENT": ("EVENT",),
+}
+LABEL_MAP = {
+    "PERSON": "PER",
+    "GPE": "LOC",
+    "FAC": "LOC",
+    "NORP": None,
+    "ORG": "ORG",
+    "DATE": "DATE",
+    "PRODUCT": "PRODUCT",
+    "EVENT": "EVENT",
+}
 TARGET = 1.05
 
 Docs = List[List[Tuple[int, int, str]]]
@@ -63,8 +78,11 @@ def fastest(runs: int, funcs: Dict[str, Callable[[], object]]) -> Dict[str, floa
     return best
 
 
-def main(docs: int = typer.Option(10000, help="Documents"), runs: int = typer.Option(7, help="Runs of each, taking turns"),
-         seed: int = typer.Option(0, help="Seed of the corpus")) -> None:
+def main(
+    docs: int = typer.Option(10000, help="Documents"),
+    runs: int = typer.Option(7, help="Runs of each, taking turns"),
+    seed: int = typer.Option(0, help="Seed of the corpus"),
+) -> None:
     gold, pred = make_docs(docs, seed)
     by_hand = renamed(pred)
 

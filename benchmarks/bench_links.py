@@ -27,6 +27,7 @@ neleval 3.1.1 imports `collections.Sequence` (gone since Python 3.10): the
 name is put back (as `collections.abc.Sequence`) before neleval is
 imported. Its StrictMetricWarning (a zero denominator) is silenced.
 """
+
 import collections
 import collections.abc
 import random
@@ -92,8 +93,13 @@ def neleval_documents(docs: List[List[Dict[str, Any]]]) -> List[Any]:
     from neleval.document import Document
 
     return [
-        Document(f"d{i}", [Annotation(f"d{i}", s["start"], s["end"] - 1, [Candidate(s["kb_id"] or "NIL", 1.0, s["label"])])
-                           for s in spans])
+        Document(
+            f"d{i}",
+            [
+                Annotation(f"d{i}", s["start"], s["end"] - 1, [Candidate(s["kb_id"] or "NIL", 1.0, s["label"])])
+                for s in spans
+            ],
+        )
         for i, spans in enumerate(docs)
     ]
 
@@ -106,18 +112,24 @@ def run_neleval(system: List[Any], gold: List[Any]) -> Dict[str, Any]:
         return Evaluate(system, gold, measures=list(NELEVAL), fmt="none")()
 
 
-def main(docs: int = typer.Option(10000, help="documents"), runs: int = typer.Option(5, help="timed runs of each"),
-         seed: int = typer.Option(0),
-         targets: bool = typer.Option(True, help="exit with status 1 when a target is not met")) -> None:
+def main(
+    docs: int = typer.Option(10000, help="documents"),
+    runs: int = typer.Option(5, help="timed runs of each"),
+    seed: int = typer.Option(0),
+    targets: bool = typer.Option(True, help="exit with status 1 when a target is not met"),
+) -> None:
     gold, pred = make_docs(docs, seed)
     n_gold, n_pred = sum(map(len, gold)), sum(map(len, pred))
     ne_gold, ne_pred = neleval_documents(gold), neleval_documents(pred)
     print(f"{docs} documents, {n_gold} gold and {n_pred} predicted linked spans")
     ours = evaluate_links(gold, pred, schemes=NELEVAL)
     theirs = run_neleval(ne_pred, ne_gold)
-    bad = [name for name in NELEVAL
-           if (ours[name].totals.tp, ours[name].totals.fp, ours[name].totals.fn)
-           != (theirs[name]["ptp"], theirs[name]["fp"], theirs[name]["fn"])]
+    bad = [
+        name
+        for name in NELEVAL
+        if (ours[name].totals.tp, ours[name].totals.fp, ours[name].totals.fn)
+        != (theirs[name]["ptp"], theirs[name]["fp"], theirs[name]["fn"])
+    ]
     if bad:
         print(f"Figures differ from neleval's: {', '.join(bad)}")
         raise typer.Exit(1)
@@ -137,8 +149,10 @@ def main(docs: int = typer.Option(10000, help="documents"), runs: int = typer.Op
     for name, seconds in best.items():
         print(f"{name:40s} {seconds * 1000:9.1f} ms")
     a, b, c, d = best.values()
-    ratios = {"all link schemes / evaluate_spans strict": (b / a, "<="),
-              "neleval / evaluate_links (its ten measures)": (d / c, ">=")}
+    ratios = {
+        "all link schemes / evaluate_spans strict": (b / a, "<="),
+        "neleval / evaluate_links (its ten measures)": (d / c, ">="),
+    }
     failed = False
     for name, (ratio, way) in ratios.items():
         target = TARGETS[name]

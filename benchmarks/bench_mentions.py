@@ -39,6 +39,7 @@ by the process's CPU time (`--clock cpu`, the default: on a shared machine
 the time other jobs take the processor from this one is not counted) or by
 the wall clock (`--clock wall`).
 """
+
 import argparse
 import json
 import random
@@ -62,8 +63,9 @@ Spans = List[Tuple[int, int, str]]
 
 def corpus(n_docs: int, mentions: int = 10, words: int = 40, seed: int = 0) -> List[Document]:
     rng = random.Random(seed)
-    vocabulary = ["".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 9))).capitalize()
-                  for _ in range(20000)]
+    vocabulary = [
+        "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(3, 9))).capitalize() for _ in range(20000)
+    ]
     docs = []
     for _ in range(n_docs):
         tokens = [rng.choice(vocabulary) for _ in range(words)]
@@ -117,7 +119,9 @@ def gold_spans(docs: List[Document]) -> List[Spans]:
     the text, left to right, those that overlap an earlier one left out."""
     gold = []
     for text, listed in docs:
-        found = sorted({(start, start + len(s), label) for s, label in listed for start in [text.find(s)] if start >= 0})
+        found = sorted(
+            {(start, start + len(s), label) for s, label in listed for start in [text.find(s)] if start >= 0}
+        )
         kept: Spans = []
         for span in found:
             if not kept or span[0] >= kept[-1][1]:
@@ -153,8 +157,9 @@ class ScoringTimer:
         mention_scoring.evaluate_spans = evaluate_spans
 
 
-def mentions_net_of_scoring(gold: List[Spans], listings: List[List[Tuple[str, str]]],
-                            texts: List[str]) -> Tuple[float, float]:
+def mentions_net_of_scoring(
+    gold: List[Spans], listings: List[List[Tuple[str, str]]], texts: List[str]
+) -> Tuple[float, float]:
     """(evaluate_mentions' time, the time of its own scoring)."""
     with ScoringTimer() as scoring:
         total = timed(lambda: evaluate_mentions(gold, listings, texts=texts, schemes=["strict"]))
@@ -196,16 +201,28 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        gold_file = write_jsonl(folder / "gold.jsonl", [
-            {"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans]}
-            for text, spans in zip(texts, gold)])
-        answers = write_jsonl(folder / "answers.jsonl", [
-            {"text": text, "mentions": [list(m) for m in listed]} for text, listed in docs])
+        gold_file = write_jsonl(
+            folder / "gold.jsonl",
+            [
+                {"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans]}
+                for text, spans in zip(texts, gold)
+            ],
+        )
+        answers = write_jsonl(
+            folder / "answers.jsonl", [{"text": text, "mentions": [list(m) for m in listed]} for text, listed in docs]
+        )
         # the spans in the text (those past its end are mentions without a place, which a
         # file of offsets cannot hold)
-        offsets = write_jsonl(folder / "grounded.jsonl", [
-            {"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans if e <= len(text)]}
-            for text, spans in zip(texts, grounded)])
+        offsets = write_jsonl(
+            folder / "grounded.jsonl",
+            [
+                {
+                    "text": text,
+                    "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans if e <= len(text)],
+                }
+                for text, spans in zip(texts, grounded)
+            ],
+        )
         for _ in range(args.repeat):  # interleaved: each round times every figure once
             keep("floor", floor(docs))
             keep("least", least(docs))
@@ -225,7 +242,9 @@ def main() -> None:
     best["command_net"] = best["command"] - best["command_offsets"]
 
     def row(name: str, seconds: float, target: str = "") -> None:
-        print(f"  {name:<52} {seconds:8.3f} s   {seconds / base:5.1f}x the floor{'   target ' + target if target else ''}")
+        print(
+            f"  {name:<52} {seconds:8.3f} s   {seconds / base:5.1f}x the floor{'   target ' + target if target else ''}"
+        )
 
     print(f"{args.docs:,} documents, {n:,} mentions (fastest of {args.repeat} interleaved runs, {args.clock} time)")
     row("str.find floor", base)

@@ -12,6 +12,7 @@ stops with exit status 1. Target: dicts at most 1.5x the tuples.
 
     python benchmarks/bench_span_shapes.py [--docs 10000] [--runs 5] [--schemes strict,iou]
 """
+
 import random
 import sys
 import time

@@ -15,6 +15,7 @@ schemes with per_doc=True, then times, as medians of --runs runs:
 and reports the size of the largest (resamples x documents) array a batch
 holds.
 """
+
 import random
 import sys
 from pathlib import Path
@@ -74,10 +75,9 @@ def main(n_docs: int = 10000, runs: int = 3, seed: int = 0) -> None:
         print(f"{name:<44}{shown:>10}{target:>12}{'yes' if ok else 'NO':>5}")
     print(
         f"largest (resamples x documents) array: {rows} x {n_docs} int64 = "
-        f"{largest / 2 ** 20:.1f} MiB (cap {MAX_ELEMENTS} elements)"
+        f"{largest / 2**20:.1f} MiB (cap {MAX_ELEMENTS} elements)"
     )
-    print(f"strict: delta F = {test.delta:+.4f}, p = {test.p_value:.4f}, "
-          f"interval [{test.low:+.4f}, {test.high:+.4f}]")
+    print(f"strict: delta F = {test.delta:+.4f}, p = {test.p_value:.4f}, interval [{test.low:+.4f}, {test.high:+.4f}]")
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ other jobs on a shared machine weigh less:
 It prints the times and the ratios against the targets (all six schemes
 <= 5x, strict <= 2x).
 """
+
 import argparse
 import time
 
@@ -109,12 +110,19 @@ def measure(shape: str, gold, pred, runs: int) -> None:
     sweep(gold, pred, schemes=SCHEMES)  # warm-up
     n_scores = len({span[3] for doc in pred for span in doc})
     names = ("evaluate_spans, 6 schemes", "sweep, 6 schemes", "evaluate_spans, strict", "sweep, strict")
-    times = interleaved([
-        lambda: evaluate_spans(gold, plain, schemes=SCHEMES), lambda: sweep(gold, pred, schemes=SCHEMES),
-        lambda: evaluate_spans(gold, plain, schemes=["strict"]), lambda: sweep(gold, pred, schemes=["strict"]),
-    ], runs)
-    print(f"{shape}: {len(gold)} documents, {sum(map(len, pred))} scored predictions, {n_scores} distinct scores, "
-          f"best of {runs} interleaved rounds, CPU time")
+    times = interleaved(
+        [
+            lambda: evaluate_spans(gold, plain, schemes=SCHEMES),
+            lambda: sweep(gold, pred, schemes=SCHEMES),
+            lambda: evaluate_spans(gold, plain, schemes=["strict"]),
+            lambda: sweep(gold, pred, schemes=["strict"]),
+        ],
+        runs,
+    )
+    print(
+        f"{shape}: {len(gold)} documents, {sum(map(len, pred))} scored predictions, {n_scores} distinct scores, "
+        f"best of {runs} interleaved rounds, CPU time"
+    )
     for name, seconds in zip(names, times):
         print(f"  {name:28s} {seconds:8.3f} s")
     print(f"  ratio, 6 schemes: {times[1] / times[0]:.2f}x (target <= 5x)")

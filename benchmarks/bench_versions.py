@@ -15,6 +15,7 @@ taken of those fastest figures. It prints each figure of both trees and
 AFTER / BEFORE, which should stay within 5 % for a change that is not
 about speed.
 """
+
 import json
 import os
 import re
@@ -29,8 +30,15 @@ import typer
 HERE = Path(__file__).resolve().parent.parent
 
 #: bench.py figures: the medians of these tasks, and the ratios of two.
-BENCH_TASKS = ("scorer_fresh", "get_ner_prf_fresh", "scorer_cached", "get_ner_prf_cached", "evaluate_spans",
-               "tags_conll", "tags_strict")
+BENCH_TASKS = (
+    "scorer_fresh",
+    "get_ner_prf_fresh",
+    "scorer_cached",
+    "get_ner_prf_cached",
+    "evaluate_spans",
+    "tags_conll",
+    "tags_strict",
+)
 BENCH_RATIOS = (("scorer_fresh", "get_ner_prf_fresh"), ("scorer_cached", "get_ner_prf_cached"))
 #: bench_compare.py and bench_stats.py lines: figure name -> pattern of its seconds.
 PRINTED = {
@@ -71,8 +79,22 @@ def measure(tree: Path, docs: int, compare_docs: int, only: Tuple[str, ...] = BE
         return found
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "bench.json"
-        run(tree, ["benchmarks/bench.py", "--sizes", str(docs), "--runs", "5", "--skip", "presidio,seqeval",
-                   "--stream", "0", "--json", str(report)])
+        run(
+            tree,
+            [
+                "benchmarks/bench.py",
+                "--sizes",
+                str(docs),
+                "--runs",
+                "5",
+                "--skip",
+                "presidio,seqeval",
+                "--stream",
+                "0",
+                "--json",
+                str(report),
+            ],
+        )
         medians = json.loads(report.read_text())["sizes"][str(docs)]["medians"]
     missing = [task for task in BENCH_TASKS if task not in medians]
     if missing:
@@ -91,17 +113,21 @@ def main(
     repeat: int = typer.Option(3, "--repeat", min=1, help="Rounds; the fastest of each figure counts"),
     docs: int = typer.Option(10000, "--docs", help="Documents of bench.py and bench_stats.py"),
     compare_docs: int = typer.Option(100000, "--compare-docs", help="Documents of bench_compare.py"),
-    only: str = typer.Option(",".join(BENCHMARKS), "--only", help=f"Comma-separated benchmarks to run: {', '.join(BENCHMARKS)}"),
+    only: str = typer.Option(
+        ",".join(BENCHMARKS), "--only", help=f"Comma-separated benchmarks to run: {', '.join(BENCHMARKS)}"
+    ),
 ) -> None:
     chosen = tuple(name.strip() for name in only.split(",") if name.strip())
     unknown = [name for name in chosen if name not in BENCHMARKS]
     if unknown or not chosen:
-        raise typer.BadParameter(f"unknown benchmark {unknown[0] if unknown else only!r}; valid: {', '.join(BENCHMARKS)}",
-                                 param_hint="'--only'")
+        raise typer.BadParameter(
+            f"unknown benchmark {unknown[0] if unknown else only!r}; valid: {', '.join(BENCHMARKS)}",
+            param_hint="'--only'",
+        )
     trees = {"before": before.resolve(), "after": (after or HERE).resolve()}
     rounds: Dict[str, List[Dict[str, float]]] = {name: [] for name in trees}
     for i in range(repeat):
-        for name, tree in (trees.items() if i % 2 == 0 else reversed(list(trees.items()))):
+        for name, tree in trees.items() if i % 2 == 0 else reversed(list(trees.items())):
             rounds[name].append(measure(tree, docs, compare_docs, chosen))
             print(f"round {i + 1}, {name}: done", file=sys.stderr, flush=True)
     best = {name: {key: min(r[key] for r in runs) for key in runs[0]} for name, runs in rounds.items()}

@@ -42,6 +42,7 @@ Five predicted entities quote a text that disagrees with their offsets
 (PRED_TEXT_MISMATCHES below). The reader takes the offsets as the truth and notes each
 mismatch.
 """
+
 import os
 import warnings
 from pathlib import Path
@@ -56,8 +57,11 @@ GOLD, PRED = DATA / "gold", DATA / "pred"
 SCHEMES = ["strict", "exact", "partial", "type"]
 
 if not (GOLD / "0000.ann").is_file() or not (PRED / "0000.ann").is_file():
-    pytest.exit(f"BratEval's ChEMU sample is not in {DATA}: set BRATEVAL_CHEMU to its folder "
-                "(gold/ and pred/, see the module's docstring)", returncode=4)
+    pytest.exit(
+        f"BratEval's ChEMU sample is not in {DATA}: set BRATEVAL_CHEMU to its folder "
+        "(gold/ and pred/, see the module's docstring)",
+        returncode=4,
+    )
 
 # Published in ner-gt-test-exact-exact.txt (rows copied as written; the same
 # table is published in ner-gt-test-exact-hierarchical.txt).

@@ -8,6 +8,7 @@ that seqeval and spaCy read are written once in transcriptions/, which the
 tests import too. Heavy libraries (pandas, spaCy) are imported inside the
 functions that use them.
 """
+
 import statistics
 import sys
 import time
@@ -32,7 +33,9 @@ def find_references() -> None:
         sys.path.append(str(REFERENCES))
 
 
-def timed(function: Callable[[], object], runs: int, pick: Callable[[Sequence[float]], float] = statistics.median) -> float:
+def timed(
+    function: Callable[[], object], runs: int, pick: Callable[[Sequence[float]], float] = statistics.median
+) -> float:
     """The seconds of `runs` calls of function, each timed on its own: their
     median, or what `pick` makes of them (min: the fastest)."""
     times = []
@@ -52,8 +55,11 @@ def wnut17_sentences(files: Sequence[str] = ("dev.conll", "test.conll", "train.c
     as the package's CoNLL reader reads them."""
     from spacy_spanf1.formats import read_conll
 
-    return [(doc.tokens, [(s.start, s.end, s.label) for s in doc.spans])
-            for name in files for doc in read_conll(WNUT17 / name)]
+    return [
+        (doc.tokens, [(s.start, s.end, s.label) for s in doc.spans])
+        for name in files
+        for doc in read_conll(WNUT17 / name)
+    ]
 
 
 def wnut17_docs(n_docs: int):
@@ -70,7 +76,9 @@ def wnut17_docs(n_docs: int):
         doc = Doc(vocab, words=words)
         ents = [Span(doc, s, e, label=label) for s, e, label in spans]
         doc.ents = ents
-        doc.spans["sc"] = SpanGroup(doc, name="sc", spans=ents + [Span(doc, e.start, e.start + 1, label=e.label_) for e in ents])
+        doc.spans["sc"] = SpanGroup(
+            doc, name="sc", spans=ents + [Span(doc, e.start, e.start + 1, label=e.label_) for e in ents]
+        )
         docs.append(doc)
     return docs
 

@@ -3,6 +3,7 @@ offsets with exclusive ends) to spaCy's binary .spacy format, one Doc per
 sentence with all mentions, nested ones included, in Doc.spans[spans_key].
 Each Doc keeps its sentence id, source document and genre in user_data
 (for breakdowns by genre and intervals resampled by document)."""
+
 from pathlib import Path
 
 import spacy
@@ -26,19 +27,13 @@ def convert(
         # The last token may carry a trailing space that the sentence text lacks
         if doc.text.rstrip() != record["text"]:
             msg.fail(f"Tokens do not reproduce the text of {record['id']}", input_path, exits=1)
-        doc.spans[spans_key] = [
-            Span(doc, span["start"], span["end"], label=span["label"])
-            for span in record["spans"]
-        ]
+        doc.spans[spans_key] = [Span(doc, span["start"], span["end"], label=span["label"]) for span in record["spans"]]
         n_spans += len(doc.spans[spans_key])
         doc.user_data.update({"id": record["id"], "doc": record["doc"], "genre": record["genre"]})
         doc_bin.add(doc)
     output_path.parent.mkdir(parents=True, exist_ok=True)
     doc_bin.to_disk(output_path)
-    msg.good(
-        f"Wrote {len(doc_bin)} docs with {n_spans} spans in doc.spans['{spans_key}'] "
-        f"to {output_path}"
-    )
+    msg.good(f"Wrote {len(doc_bin)} docs with {n_spans} spans in doc.spans['{spans_key}'] to {output_path}")
 
 
 if __name__ == "__main__":

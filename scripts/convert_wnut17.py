@@ -1,6 +1,7 @@
 """Convert a WNUT-17 CoNLL file (token<TAB>IOB2 tag, blank line between
 sentences) to spaCy's binary .spacy format, one Doc per sentence with the
 entities in Doc.ents."""
+
 from pathlib import Path
 from typing import Iterator, List, Tuple
 

@@ -22,6 +22,7 @@ top, with a fixed seed, the defects such answers have:
 
     python scripts/llm_answers.py training/ner/model-best corpus/wnut17-test.spacy corpus/wnut17-llm-answers.jsonl
 """
+
 import json
 import random
 from pathlib import Path

@@ -17,6 +17,7 @@ block of project.yml only reads them), hence a script. What this pins makes
 one machine repeat itself; another CPU, BLAS build or library version can
 still give other figures (docs/project.md).
 """
+
 import os
 import subprocess
 import sys

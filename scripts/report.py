@@ -19,6 +19,7 @@ beside the pipeline they were made from (--mentions-beside); with
 the spancat threshold sweep: AP, best thresholds against the trained
 default, and each label's own best threshold.
 """
+
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -28,6 +29,7 @@ from wasabi import msg
 
 from spacy_spanf1 import SCHEMES  # the one list of scheme names
 from spacy_spanf1.report import format_delta
+
 FIELDS = ("p", "r", "f", "macro_f")
 
 
@@ -35,10 +37,7 @@ def read_schemes(path: Path) -> Dict[str, Dict[str, Optional[float]]]:
     """scheme -> {"p", "r", "f", "macro_f"} from either JSON layout."""
     data = srsly.read_json(path)
     if isinstance(data.get("schemes"), dict):
-        return {
-            scheme: {field: values.get(field) for field in FIELDS}
-            for scheme, values in data["schemes"].items()
-        }
+        return {scheme: {field: values.get(field) for field in FIELDS} for scheme, values in data["schemes"].items()}
     flat: Dict[str, Any] = {}
     for key, value in data.items():
         is_component = isinstance(value, dict) and not key.endswith(("_per_type", "_counts"))
@@ -67,13 +66,25 @@ def print_breakdowns(name: str, data: Dict[str, Any]) -> None:
         if block.get("kind", {}).get(attribute) != "document" or primary not in by_scheme:
             continue
         rows = [
-            (b["name"], percent(b["p"]), percent(b["r"]), percent(b["f"]), interval_text(b.get("ci")), b["n_gold"], b["n_pred"])
+            (
+                b["name"],
+                percent(b["p"]),
+                percent(b["r"]),
+                percent(b["f"]),
+                interval_text(b.get("ci")),
+                b["n_gold"],
+                b["n_pred"],
+            )
             for b in by_scheme[primary]
         ]
         ci = data["schemes"][primary].get("ci")
-        how = "" if not ci else (
-            f", {ci['f']['confidence'] * 100:g} % intervals, {ci['f']['n_resamples']} resamples"
-            + ("" if ci.get("resample_by") is None else f" of {ci['resample_by']} groups")
+        how = (
+            ""
+            if not ci
+            else (
+                f", {ci['f']['confidence'] * 100:g} % intervals, {ci['f']['n_resamples']} resamples"
+                + ("" if ci.get("resample_by") is None else f" of {ci['resample_by']} groups")
+            )
         )
         msg.table(
             rows,
@@ -90,8 +101,15 @@ def print_comparison(path: Path) -> None:
     if not block:
         msg.fail("No comparison found (run evaluate with --baseline)", path, exits=1)
     rows = [
-        (scheme, percent(t["f_baseline"]), percent(t["f"]), format_delta(t["delta"]),
-         f"[{format_delta(t['low'])}, {format_delta(t['high'])}]", f"{t['p_value']:.4f}", "yes" if t["significant"] else "no")
+        (
+            scheme,
+            percent(t["f_baseline"]),
+            percent(t["f"]),
+            format_delta(t["delta"]),
+            f"[{format_delta(t['low'])}, {format_delta(t['high'])}]",
+            f"{t['p_value']:.4f}",
+            "yes" if t["significant"] else "no",
+        )
         for scheme, t in block["schemes"].items()
     ]
     msg.table(
@@ -128,12 +146,21 @@ def print_mentions(path: Path, beside: Optional[Path]) -> None:
     if beside is not None:
         systems.insert(0, ("pipeline", srsly.read_json(beside)["schemes"]))
     names = list(data["schemes"])
-    rows = [(system, *(percent(schemes[n]["f"]) if n in schemes else "-" for n in names)) for system, schemes in systems]
-    msg.table(rows, header=("System", *names), aligns=("l",) + ("r",) * len(names), divider=True,
-              title="Mentions without offsets: F under span and string schemes (WNUT-17 test)")
+    rows = [
+        (system, *(percent(schemes[n]["f"]) if n in schemes else "-" for n in names)) for system, schemes in systems
+    ]
+    msg.table(
+        rows,
+        header=("System", *names),
+        aligns=("l",) + ("r",) * len(names),
+        divider=True,
+        title="Mentions without offsets: F under span and string schemes (WNUT-17 test)",
+    )
     grounding = data.get("grounding") or {}
     if grounding:
-        msg.info("Grounding of the answers: " + ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in grounding.items()))
+        msg.info(
+            "Grounding of the answers: " + ", ".join(f"{name.replace('_', ' ')} {n}" for name, n in grounding.items())
+        )
 
 
 def print_agreement(path: Path) -> None:
@@ -143,19 +170,37 @@ def print_agreement(path: Path) -> None:
     data = srsly.read_json(path)
     names = data["annotators"]
     intervals = (data.get("intervals") or {}).get("mean_f") or {}
-    rows = [(scheme, percent(block["mean_f"]), interval_text({"f": intervals[scheme]}) if scheme in intervals else "-",
-             percent(block["micro_f"])) for scheme, block in data["schemes"].items()]
-    msg.table(rows, header=("Scheme", "Mean pairwise F", "95 % interval", "Micro F"), aligns=("l", "r", "r", "r"),
-              divider=True, title=f"Agreement of {len(names)} simulated annotators ({', '.join(names)})")
+    rows = [
+        (
+            scheme,
+            percent(block["mean_f"]),
+            interval_text({"f": intervals[scheme]}) if scheme in intervals else "-",
+            percent(block["micro_f"]),
+        )
+        for scheme, block in data["schemes"].items()
+    ]
+    msg.table(
+        rows,
+        header=("Scheme", "Mean pairwise F", "95 % interval", "Micro F"),
+        aligns=("l", "r", "r", "r"),
+        divider=True,
+        title=f"Agreement of {len(names)} simulated annotators ({', '.join(names)})",
+    )
     primary = next(iter(data["schemes"]))
     matrix = data["schemes"][primary]["matrix"]
     rows = [(a, *("-" if matrix[a][b] is None else percent(matrix[a][b]) for b in names)) for a in names]
-    msg.table(rows, header=(f"{primary}: reference \\ scored", *names), aligns=("l",) + ("r",) * len(names), divider=True)
+    msg.table(
+        rows, header=(f"{primary}: reference \\ scored", *names), aligns=("l",) + ("r",) * len(names), divider=True
+    )
     shared = data["shared"]
-    msg.info("Documents shared: " + ", ".join(f"{a}-{b} {shared[a][b]}" for i, a in enumerate(names) for b in names[i + 1:]))
+    msg.info(
+        "Documents shared: " + ", ".join(f"{a}-{b} {shared[a][b]}" for i, a in enumerate(names) for b in names[i + 1 :])
+    )
     tokens = data["tokens"]
-    msg.info(f"Tokens (O positions {tokens['o_tokens']}d, {tokens['positions']} positions): Fleiss' kappa "
-             f"{tokens['fleiss_kappa']:.4f}, Krippendorff's alpha {tokens['alpha']:.4f}")
+    msg.info(
+        f"Tokens (O positions {tokens['o_tokens']}d, {tokens['positions']} positions): Fleiss' kappa "
+        f"{tokens['fleiss_kappa']:.4f}, Krippendorff's alpha {tokens['alpha']:.4f}"
+    )
 
 
 def print_sweep(path: Path, default_scores: Optional[Path], default: float = 0.5) -> None:
@@ -167,29 +212,65 @@ def print_sweep(path: Path, default_scores: Optional[Path], default: float = 0.5
     rows = []
     for scheme, block in data.items():
         at_default = block["f"][block["thresholds"].index(default)] if default in block["thresholds"] else None
-        rows.append((scheme, f"{block['ap']:.4f}", f"{block['best']['threshold']:.2f}", percent(block["best"]["f"]),
-                     percent(at_default)))
-    msg.table(rows, header=("Scheme", "AP", "Best threshold", "F there", f"F at {default}"),
-              aligns=("l", "r", "r", "r", "r"), divider=True,
-              title="spancat: thresholds swept on GUM test (spaCy's grid, one run of the pipeline)")
+        rows.append(
+            (
+                scheme,
+                f"{block['ap']:.4f}",
+                f"{block['best']['threshold']:.2f}",
+                percent(block["best"]["f"]),
+                percent(at_default),
+            )
+        )
+    msg.table(
+        rows,
+        header=("Scheme", "AP", "Best threshold", "F there", f"F at {default}"),
+        aligns=("l", "r", "r", "r", "r"),
+        divider=True,
+        title="spancat: thresholds swept on GUM test (spaCy's grid, one run of the pipeline)",
+    )
     primary = next(iter(data))
     per_type = {}
     if default_scores is not None:
         per_type = srsly.read_json(default_scores)["schemes"].get(primary, {}).get("per_type", {})
-    rows = [(label, f"{best['threshold']:.2f}", percent(best["f"]),
-             percent(per_type[label]["f"]) if label in per_type else "-")
-            for label, best in data[primary]["per_label_best"].items()]
-    msg.table(rows, header=("Label", "Own best threshold", "F there", f"F at {default}"),
-              aligns=("l", "r", "r", "r"), divider=True, title=f"{primary}: each label's own best threshold")
+    rows = [
+        (
+            label,
+            f"{best['threshold']:.2f}",
+            percent(best["f"]),
+            percent(per_type[label]["f"]) if label in per_type else "-",
+        )
+        for label, best in data[primary]["per_label_best"].items()
+    ]
+    msg.table(
+        rows,
+        header=("Label", "Own best threshold", "F there", f"F at {default}"),
+        aligns=("l", "r", "r", "r"),
+        divider=True,
+        title=f"{primary}: each label's own best threshold",
+    )
 
 
 def report(
     metrics: List[Path] = typer.Argument(..., help="JSON files, one per pipeline", exists=True, dir_okay=False),
-    comparison: Optional[Path] = typer.Option(None, "--comparison", help="JSON of an evaluate run with --baseline", exists=True, dir_okay=False),
-    mentions: Optional[Path] = typer.Option(None, "--mentions", help="JSON of compare --format mentions", exists=True, dir_okay=False),
-    mentions_beside: Optional[Path] = typer.Option(None, "--mentions-beside", help="JSON of the pipeline the answers come from, same schemes", exists=True, dir_okay=False),
-    agreement: Optional[Path] = typer.Option(None, "--agreement", help="JSON of spacy-spanf1 agree", exists=True, dir_okay=False),
-    sweep: Optional[Path] = typer.Option(None, "--sweep", help="JSON of spacy-spanf1 sweep of the spancat pipeline", exists=True, dir_okay=False),
+    comparison: Optional[Path] = typer.Option(
+        None, "--comparison", help="JSON of an evaluate run with --baseline", exists=True, dir_okay=False
+    ),
+    mentions: Optional[Path] = typer.Option(
+        None, "--mentions", help="JSON of compare --format mentions", exists=True, dir_okay=False
+    ),
+    mentions_beside: Optional[Path] = typer.Option(
+        None,
+        "--mentions-beside",
+        help="JSON of the pipeline the answers come from, same schemes",
+        exists=True,
+        dir_okay=False,
+    ),
+    agreement: Optional[Path] = typer.Option(
+        None, "--agreement", help="JSON of spacy-spanf1 agree", exists=True, dir_okay=False
+    ),
+    sweep: Optional[Path] = typer.Option(
+        None, "--sweep", help="JSON of spacy-spanf1 sweep of the spancat pipeline", exists=True, dir_okay=False
+    ),
 ) -> None:
     rows = []
     for path in metrics:

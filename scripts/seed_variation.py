@@ -18,6 +18,7 @@ thread and the hash seed (scripts/pinned.py) so that a seed repeats itself
 on one machine (checked for train-ner, docs/project.md); another machine
 can give other figures for the same seed.
 """
+
 import platform
 import shutil
 import subprocess
@@ -45,8 +46,7 @@ def copy_project(target: Path) -> None:
     for name in PROJECT:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, target / name, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(source, target / name, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, target / name)
 
@@ -55,9 +55,17 @@ def run_seed(seed: int, target: Path, max_steps: int, eval_frequency: int) -> No
     """Run the workflow in the copy at target; its output goes to target/run.log."""
     copy_project(target)
     command = [
-        sys.executable, "-m", "spacy", "project", "run", "all", str(target),
-        f"--vars.seed={seed}", f"--vars.seed_wide={seed + 1}",
-        f"--vars.max_steps={max_steps}", f"--vars.eval_frequency={eval_frequency}",
+        sys.executable,
+        "-m",
+        "spacy",
+        "project",
+        "run",
+        "all",
+        str(target),
+        f"--vars.seed={seed}",
+        f"--vars.seed_wide={seed + 1}",
+        f"--vars.max_steps={max_steps}",
+        f"--vars.eval_frequency={eval_frequency}",
     ]
     msg.info(f"seed {seed}: {' '.join(command[1:])} (output in {target / 'run.log'})")
     start = time.perf_counter()
@@ -91,10 +99,14 @@ def percent(value: float) -> str:
 
 
 def seed_variation(
-    seeds: str = typer.Option("0,1,2", "--seeds", help="Comma-separated training seeds (the wide NER pipeline gets S+1)"),
+    seeds: str = typer.Option(
+        "0,1,2", "--seeds", help="Comma-separated training seeds (the wide NER pipeline gets S+1)"
+    ),
     max_steps: int = typer.Option(1500, "--max-steps", help="Training steps per pipeline (make all: 1500)"),
     eval_frequency: int = typer.Option(300, "--eval-frequency", help="Steps between dev evaluations (make all: 300)"),
-    workdir: Path = typer.Option(ROOT / "seed-runs", "--workdir", help="Where the copies of the project are made, one per seed"),
+    workdir: Path = typer.Option(
+        ROOT / "seed-runs", "--workdir", help="Where the copies of the project are made, one per seed"
+    ),
 ) -> None:
     seed_list = [int(s) for s in seeds.split(",") if s.strip()]
     if len(seed_list) < 2 or len(set(seed_list)) != len(seed_list):
@@ -110,8 +122,15 @@ def seed_variation(
         for scheme in runs[seed_list[0]]["f"][pipeline]:
             values = [runs[seed]["f"][pipeline][scheme] for seed in seed_list]
             low, high = min(values), max(values)
-            rows.append((pipeline, scheme, *map(percent, values),
-                         f"{percent(low)}-{percent(high)}", f"{(high - low) * 100:.2f}"))
+            rows.append(
+                (
+                    pipeline,
+                    scheme,
+                    *map(percent, values),
+                    f"{percent(low)}-{percent(high)}",
+                    f"{(high - low) * 100:.2f}",
+                )
+            )
     steps = f"{max_steps} steps" + ("" if max_steps == 1500 else ", not make all's 1500")
     msg.table(
         rows,
@@ -125,21 +144,25 @@ def seed_variation(
     for seed in seed_list:
         tests = runs[seed]["comparison"]["schemes"]
         listed = {
-            verdict: ", ".join(f"{scheme} {t['delta'] * 100:+.2f}" for scheme, t in tests.items()
-                               if t["significant"] is verdict) or "none"
+            verdict: ", ".join(
+                f"{scheme} {t['delta'] * 100:+.2f}" for scheme, t in tests.items() if t["significant"] is verdict
+            )
+            or "none"
             for verdict in (True, False)
         }
         print(f"  seed {seed} (ner-wide {seed + 1}): significant at {alpha:g}: {listed[True]}; not: {listed[False]}")
 
     output = workdir / "seed-variation.json"
-    srsly.write_json(output, {
-        "seeds": seed_list,
-        "max_steps": max_steps,
-        "eval_frequency": eval_frequency,
-        "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "versions": versions()},
-        "runs": {str(seed): run for seed, run in runs.items()},
-    })
+    srsly.write_json(
+        output,
+        {
+            "seeds": seed_list,
+            "max_steps": max_steps,
+            "eval_frequency": eval_frequency,
+            "machine": {"python": platform.python_version(), "platform": platform.platform(), "versions": versions()},
+            "runs": {str(seed): run for seed, run in runs.items()},
+        },
+    )
     msg.good("Saved", output)
 
 

@@ -27,6 +27,7 @@ reads.
 
     python scripts/simulate_annotators.py assets/gum/gum_test.jsonl corpus/annotators
 """
+
 import random
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -39,8 +40,13 @@ NAMES = ("ann", "ben", "cat")
 RATES: Dict[str, float] = {"drop": 0.01, "shift": 0.01, "swap": 0.005, "add": 0.01, "skip": 0.0}
 #: The last annotator's rates: twice the others', and a tenth of the sentences left out.
 SLOPPY: Dict[str, float] = {**{k: 2 * v for k, v in RATES.items()}, "skip": 0.1}
-PAIRS = (("abstract", "event"), ("object", "substance"), ("place", "organization"),
-         ("person", "organization"), ("animal", "plant"))
+PAIRS = (
+    ("abstract", "event"),
+    ("object", "substance"),
+    ("place", "organization"),
+    ("person", "organization"),
+    ("animal", "plant"),
+)
 CONFUSABLE: Dict[str, List[str]] = {}
 for a, b in PAIRS:
     CONFUSABLE.setdefault(a, []).append(b)
@@ -55,7 +61,9 @@ def shifted(start: int, end: int, n_tokens: int, rng: random.Random) -> Optional
     return rng.choice(moves) if moves else None
 
 
-def annotate(record: Dict[str, Any], rates: Dict[str, float], labels: List[str], rng: random.Random) -> List[Dict[str, Any]]:
+def annotate(
+    record: Dict[str, Any], rates: Dict[str, float], labels: List[str], rng: random.Random
+) -> List[Dict[str, Any]]:
     n_tokens = len(record["tokens"])
     spans = []
     for span in record["spans"]:

@@ -1,12 +1,21 @@
 """spacy-spanf1: span precision, recall and F1 under explicitly named
 matching schemes, inside spaCy and out."""
+
 from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.outcomes import SpanError
 from .engine.scorer import SpanScorer, evaluate_spans
 from .exceptions import InputError, SettingError
 from .engine.result import SchemeResult
-from .settings import LINK_SCHEMES, SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+from .settings import (
+    LINK_SCHEMES,
+    SCHEMES,
+    AgreementSettings,
+    AnalysisSettings,
+    MatchSettings,
+    ReadSettings,
+    RunSettings,
+)
 from .spans import Span
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 

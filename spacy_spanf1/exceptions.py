@@ -12,6 +12,7 @@ the flag of that setting instead (`--iou-threshold`).
 Messages name settings in quotes as Python spells them ('spans_key');
 nothing here knows the command line.
 """
+
 from pathlib import Path
 from typing import Optional, Union
 

@@ -11,6 +11,7 @@ under iou: a keyword given beside an object wins, as
 `MatchSettings.replace` would have it). `front_door` makes an unknown
 keyword a TypeError that lists the keywords the door takes.
 """
+
 import enum
 import functools
 import inspect
@@ -77,8 +78,11 @@ def front_door(func: F) -> F:
     takes (Python's own error names only the one it does not). A door with
     `**reader_options` checks those itself."""
     parameters = inspect.signature(func).parameters.values()
-    valid = tuple(p.name for p in parameters
-                  if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY))
+    valid = tuple(
+        p.name
+        for p in parameters
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    )
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
     names = frozenset(valid)
 

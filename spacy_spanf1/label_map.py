@@ -9,6 +9,7 @@ names, as a source or as a target, is *listed*; the spans of the others
 are kept as they are and counted (`unmapped`), or are an error under
 `map_unlisted="error"`.
 """
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,7 +49,8 @@ class LabelMap:
         if not isinstance(value, Mapping):
             raise SettingError(
                 f"must be a dict of labels ({{'PERSON': 'PER', 'NORP': None}}) or of sides "
-                f"({{'gold': {{...}}, 'pred': {{...}}}}), not {type(value).__name__}", "label_map",
+                f"({{'gold': {{...}}, 'pred': {{...}}}}), not {type(value).__name__}",
+                "label_map",
             )
         if value and set(value) <= set(SIDES) and all(isinstance(v, Mapping) for v in value.values()):
             gold, pred = (None if value.get(side) is None else _pairs(value[side], side) for side in SIDES)

@@ -26,6 +26,7 @@ shape per feature:
 Relations between the spans of a document will be a field of Document of
 their own (pairs of span positions and a label).
 """
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 

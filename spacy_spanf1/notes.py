@@ -8,6 +8,7 @@ Warnings: what the whole-corpus checks find suspicious but not wrong
 (labels found on one side only, token offsets read as characters), kept by
 a result and given by the Python front doors as UserWarnings.
 """
+
 import contextlib
 import contextvars
 import difflib
@@ -60,27 +61,49 @@ def grounding_report(notes: Mapping[str, Mapping[str, Any]]) -> Dict[str, int]:
 #: How a summary words each note: kind -> (icon: "warn" or "info", what
 #: was found, counted, what was done with it).
 NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
-    "text_mismatch": ("warn", "span(s) quote a text that is not the text at their offsets",
-                      "scored at their offsets (--text-mismatch error stops instead)"),
-    "utf16_offsets": ("info", "document(s) count offsets in UTF-16 code units (as browser front ends do)",
-                      "converted to characters"),
-    "newline_offsets": ("info", "document(s) count a \\r\\n line break as one character",
-                        "converted to characters"),
-    "utf16_newline_offsets": ("info", "document(s) count UTF-16 code units and \\r\\n as one character",
-                              "converted to characters"),
-    "duplicate_rows": ("warn", "row(s) repeat a span of their document",
-                       "counted once (identical spans count once; the Feedback Prize notebook would count each copy as a false positive)"),
-    "not_found": ("warn", "mention(s) are not in the text (hallucinated or paraphrased)",
-                  "scored as predictions that match nothing"),
-    "duplicates": ("warn", "mention(s) repeat a string more often than the text holds it",
-                   "scored as predictions that match nothing (under --ground all, they add nothing)"),
+    "text_mismatch": (
+        "warn",
+        "span(s) quote a text that is not the text at their offsets",
+        "scored at their offsets (--text-mismatch error stops instead)",
+    ),
+    "utf16_offsets": (
+        "info",
+        "document(s) count offsets in UTF-16 code units (as browser front ends do)",
+        "converted to characters",
+    ),
+    "newline_offsets": ("info", "document(s) count a \\r\\n line break as one character", "converted to characters"),
+    "utf16_newline_offsets": (
+        "info",
+        "document(s) count UTF-16 code units and \\r\\n as one character",
+        "converted to characters",
+    ),
+    "duplicate_rows": (
+        "warn",
+        "row(s) repeat a span of their document",
+        "counted once (identical spans count once; the Feedback Prize notebook would count each copy as a false positive)",
+    ),
+    "not_found": (
+        "warn",
+        "mention(s) are not in the text (hallucinated or paraphrased)",
+        "scored as predictions that match nothing",
+    ),
+    "duplicates": (
+        "warn",
+        "mention(s) repeat a string more often than the text holds it",
+        "scored as predictions that match nothing (under --ground all, they add nothing)",
+    ),
     "parse_failures": ("warn", "answer(s) do not parse", "their documents predict nothing"),
-    "missing_documents": ("warn", "gold document(s) have no predicted document",
-                          "scored as predicting nothing (--missing-pred error stops instead)"),
-    "expanded_to_tokens": ("info", "predicted span(s) in another format do not start and end on gold token boundaries",
-                           'expanded to the gold tokens they touch, as Doc.char_span(alignment_mode="expand")'),
+    "missing_documents": (
+        "warn",
+        "gold document(s) have no predicted document",
+        "scored as predicting nothing (--missing-pred error stops instead)",
+    ),
+    "expanded_to_tokens": (
+        "info",
+        "predicted span(s) in another format do not start and end on gold token boundaries",
+        'expanded to the gold tokens they touch, as Doc.char_span(alignment_mode="expand")',
+    ),
 }
-
 
 
 def note_lines(
@@ -164,7 +187,7 @@ def closest_label(label: str, others: Iterable[str]) -> Optional[str]:
 
 
 def spans_counted(n: int) -> str:
-    """"1 span", "1,234 spans"."""
+    """ "1 span", "1,234 spans"."""
     return f"{n} span" if n == 1 else f"{n:,} spans"
 
 
@@ -186,8 +209,9 @@ def unmapped_note(unmapped: Mapping[str, Mapping[str, int]]) -> Optional[str]:
     return "the label map does not name " + "; ".join(parts) + ": scored as they are"
 
 
-def one_sided_labels(counts: Mapping[str, int], others: Iterable[str], *, lone: str, closest: str,
-                     rest: str) -> List[str]:
+def one_sided_labels(
+    counts: Mapping[str, int], others: Iterable[str], *, lone: str, closest: str, rest: str
+) -> List[str]:
     """A warning for each label of `counts` (label -> its spans) that
     `others` lacks, the labels with most spans first, at most LABELS_LISTED
     (the others counted in one more warning): `lone` words the label and
@@ -206,7 +230,9 @@ def one_sided_labels(counts: Mapping[str, int], others: Iterable[str], *, lone: 
         found.append(text)
     left = alone[LABELS_LISTED:]
     if left:
-        shown = ", ".join(quoted(label) for label in left[:LABELS_LISTED]) + (", …" if len(left) > LABELS_LISTED else "")
+        shown = ", ".join(quoted(label) for label in left[:LABELS_LISTED]) + (
+            ", …" if len(left) > LABELS_LISTED else ""
+        )
         found.append(rest.format(n=len(left), spans=spans_counted(sum(counts[label] for label in left))) + f": {shown}")
     return found
 
@@ -220,7 +246,8 @@ def label_warnings(gold: Mapping[str, int], pred: Mapping[str, int]) -> List[str
     rename: a gold label the system simply never predicts is low recall,
     not suspicious)."""
     found = one_sided_labels(
-        pred, gold,
+        pred,
+        gold,
         lone="the predicted label {label} ({spans}) never occurs in the gold",
         closest="closest gold label {label}",
         rest="{n} more predicted labels ({spans}) never occur in the gold",
@@ -232,8 +259,10 @@ def label_warnings(gold: Mapping[str, int], pred: Mapping[str, int]) -> List[str
         near = closest_label(label, pred)
         if near in pred_only and (label, near) not in paired and renamed < LABELS_LISTED:
             renamed += 1
-            found.append(f"the gold label {quoted(label)} ({spans_counted(gold[label])}) is never predicted; closest "
-                         f"predicted label {quoted(near)}, which never occurs in the gold")
+            found.append(
+                f"the gold label {quoted(label)} ({spans_counted(gold[label])}) is never predicted; closest "
+                f"predicted label {quoted(near)}, which never occurs in the gold"
+            )
     return found
 
 
@@ -262,7 +291,8 @@ def cuts_word(text: str, start: int, end: int) -> bool:
     if not 0 <= start < end <= n:
         return False
     return (0 < start and _word_char(text[start - 1]) and _word_char(text[start])) or (
-        end < n and _word_char(text[end - 1]) and _word_char(text[end]))
+        end < n and _word_char(text[end - 1]) and _word_char(text[end])
+    )
 
 
 class InsideWords:
@@ -306,12 +336,15 @@ class InsideWords:
     def as_dict(self) -> Dict[str, Dict[str, Any]]:
         """side -> {"spans", "checked", "inside", "examples", "capped"}: what
         `add` counted; capped: some spans were not looked at."""
-        return {side: {"spans": n, "checked": checked, "inside": inside, "examples": list(examples),
-                       "capped": checked < n}
-                for side, (n, checked, inside, examples) in self.counts.items()}
+        return {
+            side: {"spans": n, "checked": checked, "inside": inside, "examples": list(examples), "capped": checked < n}
+            for side, (n, checked, inside, examples) in self.counts.items()
+        }
 
 
-def merge_inside_words(a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]]) -> Dict[str, Dict[str, Any]]:
+def merge_inside_words(
+    a: Mapping[str, Mapping[str, Any]], b: Mapping[str, Mapping[str, Any]]
+) -> Dict[str, Dict[str, Any]]:
     """The counts of `InsideWords.as_dict` of two parts of a corpus, added."""
     out = {side: dict(found, examples=list(found["examples"])) for side, found in a.items()}
     for side, found in b.items():
@@ -335,6 +368,8 @@ def inside_word_warnings(counts: Mapping[str, Mapping[str, Any]]) -> List[str]:
         what = "gold" if side == "gold" else "predicted"
         looked = f" looked at (the first {INSIDE_WORD_CHECKED:,} of each file)" if seen.get("capped") else ""
         examples = "; ".join(seen["examples"])
-        found.append(f"{seen['inside']:,} of {seen['checked']:,} {what} spans{looked} start or end inside a word "
-                     f"(e.g. {examples}): are these token offsets? pass unit=\"token\"")
+        found.append(
+            f"{seen['inside']:,} of {seen['checked']:,} {what} spans{looked} start or end inside a word "
+            f'(e.g. {examples}): are these token offsets? pass unit="token"'
+        )
     return found

@@ -7,6 +7,7 @@ group `spacy_spanf1_formats`, with no change to this one:
     [project.entry-points.spacy_spanf1_formats]
     myformat = "my_package.formats:MY_FORMAT"
 """
+
 import catalogue
 
 formats = catalogue.create("spacy_spanf1", "formats", entry_points=True)

@@ -18,6 +18,7 @@ methods, breakdown attributes) and the checks of single values are in
 `values.py` (the only lists of them); every one of their names can be
 imported from here too.
 """
+
 import dataclasses
 import numbers
 from dataclasses import dataclass, field
@@ -106,7 +107,9 @@ class Settings:
 
     def to_dict(self) -> Dict[str, Any]:
         """The settings as JSON-ready values (tuples as lists)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("signed", True)}
+        return {
+            f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self) if f.metadata.get("signed", True)
+        }
 
 
 S = TypeVar("S", bound=Settings)
@@ -124,7 +127,12 @@ def _plain(value: Any) -> Any:
 
 #: The settings of MatchSettings that SpanScorer takes besides the schemes.
 SCORER_SETTINGS: Tuple[str, ...] = (
-    "iou_threshold", "overlap_threshold", "min_overlap", "labels", "label_map", "map_unlisted",
+    "iou_threshold",
+    "overlap_threshold",
+    "min_overlap",
+    "labels",
+    "label_map",
+    "map_unlisted",
 )
 
 
@@ -163,10 +171,17 @@ class MatchSettings(Settings):
     if TYPE_CHECKING:
         # What it is built from: `_check` makes the schemes and labels tuples.
         def __init__(
-            self, schemes: Union[str, Iterable[str], None] = ..., unit: Optional[str] = ..., spans_key: Optional[str] = ...,
-            labels: Optional[Iterable[str]] = ..., iou_threshold: float = ..., overlap_threshold: float = ...,
-            min_overlap: Optional[float] = ..., beta: float = ...,
-            label_map: Union[LabelMap, Mapping[str, Any], None] = ..., map_unlisted: str = ...,
+            self,
+            schemes: Union[str, Iterable[str], None] = ...,
+            unit: Optional[str] = ...,
+            spans_key: Optional[str] = ...,
+            labels: Optional[Iterable[str]] = ...,
+            iou_threshold: float = ...,
+            overlap_threshold: float = ...,
+            min_overlap: Optional[float] = ...,
+            beta: float = ...,
+            label_map: Union[LabelMap, Mapping[str, Any], None] = ...,
+            map_unlisted: str = ...,
         ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
@@ -238,8 +253,12 @@ class ReadSettings(Settings):
                 "'tag_column' is for two files; with 'gold_column' and 'pred_column' leave it out", "tag_column"
             )
         options = {name: value for name, value in dict(self.options).items() if value is not None}
-        return {"format": check_name("format", self.format), "gold_format": check_name("gold_format", self.gold_format),
-                "pred_format": check_name("pred_format", self.pred_format), "options": options}
+        return {
+            "format": check_name("format", self.format),
+            "gold_format": check_name("gold_format", self.gold_format),
+            "pred_format": check_name("pred_format", self.pred_format),
+            "options": options,
+        }
 
     @property
     def one_file(self) -> bool:

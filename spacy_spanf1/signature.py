@@ -7,6 +7,7 @@ A Signature reads as the mapping its JSON is (`signature["read"]["format"]`,
 copies: changing what a lookup returns changes nothing in the signature;
 `replace` makes a new one.
 """
+
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cache
@@ -94,8 +95,10 @@ class Signature(Mapping):
             raise ValueError(f"not a signature as to_dict writes it: {data!r:.80}")
         unknown = sorted(set(data) - set(BLOCKS) - set(COMMAND_BLOCKS))
         if unknown:
-            raise ValueError(f"not a signature as to_dict writes it: unknown block {', '.join(map(repr, unknown))}; "
-                             f"blocks: {', '.join(BLOCKS + COMMAND_BLOCKS)}")
+            raise ValueError(
+                f"not a signature as to_dict writes it: unknown block {', '.join(map(repr, unknown))}; "
+                f"blocks: {', '.join(BLOCKS + COMMAND_BLOCKS)}"
+            )
         return cls(**{name: data[name] for name in data})
 
     def replace(self, **blocks: Any) -> "Signature":
@@ -133,17 +136,29 @@ def read_block(read: Any, fmt: Optional[str] = None, formats: Optional[Tuple[str
     signed["format"] = fmt if fmt is not None else signed["format"]
     gold_format, pred_format = signed.pop("gold_format", None), signed.pop("pred_format", None)
     if formats is not None and formats[0] != formats[1]:
-        return {"format": None, "gold_format": formats[0], "pred_format": formats[1],
-                **{k: v for k, v in signed.items() if k != "format"}}
+        return {
+            "format": None,
+            "gold_format": formats[0],
+            "pred_format": formats[1],
+            **{k: v for k, v in signed.items() if k != "format"},
+        }
     if fmt is None and gold_format is not None and gold_format == pred_format:
         signed["format"] = gold_format
     return signed
 
 
-def make_signature(match: Any, *, unit: Optional[str] = None, read: Any = None, fmt: Optional[str] = None,
-                   analysis: Any = None, formats: Optional[Tuple[str, str]] = None,
-                   agreement: Optional[Mapping[str, Any]] = None, sweep: Optional[Mapping[str, Any]] = None,
-                   pipeline: Optional[Mapping[str, Any]] = None) -> Signature:
+def make_signature(
+    match: Any,
+    *,
+    unit: Optional[str] = None,
+    read: Any = None,
+    fmt: Optional[str] = None,
+    analysis: Any = None,
+    formats: Optional[Tuple[str, str]] = None,
+    agreement: Optional[Mapping[str, Any]] = None,
+    sweep: Optional[Mapping[str, Any]] = None,
+    pipeline: Optional[Mapping[str, Any]] = None,
+) -> Signature:
     """The signature of a run: every Signature is made here.
 
     match (MatchSettings): The matching settings; `unit` (the unit the

@@ -3,6 +3,7 @@
 A span is `Span(start, end, label)` with an exclusive end. Reading spans
 out of spaCy objects lives in `integrations/spacy.py`.
 """
+
 from numbers import Integral
 from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeGuard, Union
 
@@ -25,9 +26,7 @@ def is_int(value: Any) -> TypeGuard[int]:
 
 def all_ints(values: Sequence[Any]) -> bool:
     """Whether every value is an integer (is_int), checked per type."""
-    return all(
-        issubclass(kind, Integral) and not issubclass(kind, bool) for kind in set(map(type, values))
-    )
+    return all(issubclass(kind, Integral) and not issubclass(kind, bool) for kind in set(map(type, values)))
 
 
 def is_spacy_span(item: Any) -> bool:
@@ -108,9 +107,8 @@ def span_problem(
         kind, size = ("character", "the text length") if unit == "char" else ("token", "the number of tokens")
         return f"has start={start}, end={end}; {kind} offsets need 0 <= start < end <= {limit} ({size})"
     if not isinstance(label, str):
-        return (
-            f"has a label of type {type(label).__name__} ({label!r}). Labels are strings"
-            + ("." if empty_label else ", not empty.")
+        return f"has a label of type {type(label).__name__} ({label!r}). Labels are strings" + (
+            "." if empty_label else ", not empty."
         )
     if not label and not empty_label:
         return f"has the label {label!r}; labels are non-empty strings"
@@ -179,14 +177,9 @@ def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[
     doc (int): The index of the document, for error messages.
     """
     if isinstance(items, (str, bytes, dict)):
-        raise ValueError(
-            f"Document {doc} of the {side} spans is a {type(items).__name__}, "
-            "not a list of spans."
-        )
+        raise ValueError(f"Document {doc} of the {side} spans is a {type(items).__name__}, not a list of spans.")
     try:
         spans = {read_span(item, f"{i} of {side} document {doc}", unit) for i, item in enumerate(items)}
     except TypeError:
-        raise ValueError(
-            f"Document {doc} of the {side} spans is {items!r}, not a list of spans."
-        ) from None
+        raise ValueError(f"Document {doc} of the {side} spans is {items!r}, not a list of spans.") from None
     return sorted(spans)

@@ -7,6 +7,7 @@ the value and what is valid.
 The settings objects (`settings.py`) are built from these checks, and
 `spacy_spanf1.settings` gives every name of this module too.
 """
+
 import numbers
 from typing import Any, Iterable, Optional, Sequence, Tuple
 
@@ -55,10 +56,18 @@ STRING_SCHEMES: Tuple[str, ...] = ("strings", "strings_normalized")
 #: tables list them: neleval 3.1.1's ten tagging measures under its names,
 #: GERBIL's weak annotation match, and spaCy's `Scorer.score_links`.
 LINK_SCHEMES: Tuple[str, ...] = (
-    "strong_mention_match", "strong_typed_mention_match", "strong_linked_mention_match",
-    "strong_link_match", "strong_nil_match", "strong_all_match",
-    "strong_typed_link_match", "strong_typed_nil_match", "strong_typed_all_match",
-    "entity_match", "weak_all_match", "nel",
+    "strong_mention_match",
+    "strong_typed_mention_match",
+    "strong_linked_mention_match",
+    "strong_link_match",
+    "strong_nil_match",
+    "strong_all_match",
+    "strong_typed_link_match",
+    "strong_typed_nil_match",
+    "strong_typed_all_match",
+    "entity_match",
+    "weak_all_match",
+    "nel",
 )
 UNITS: Tuple[str, ...] = ("token", "char")
 #: Paired tests and bootstrap interval methods.
@@ -211,4 +220,3 @@ def check_name(setting: str, value: Any, optional: bool = True) -> Optional[str]
     if not isinstance(value, str) or not value.strip():
         raise SettingError(f"'{setting}' must be a non-empty name, got {value!r}", setting)
     return value
-

@@ -1,4 +1,5 @@
 """Fixtures shared by the test modules; plain helper functions are in helpers.py."""
+
 import random
 
 import pytest
@@ -71,11 +72,16 @@ def spancat_model(tmp_path_factory):
     root = tmp_path_factory.mktemp("spancat")
     rng = random.Random(3)
     nlp = spacy.blank("en")
-    nlp.add_pipe("spancat", config={
-        "spans_key": "sc", "max_positive": None, "threshold": 0.5,
-        "suggester": {"@misc": "spacy.ngram_suggester.v1", "sizes": [1, 2, 3]},
-        "scorer": {"@scorers": "spacy-spanf1.scorer.v1", "schemes": SPANCAT_SCHEMES},
-    })
+    nlp.add_pipe(
+        "spancat",
+        config={
+            "spans_key": "sc",
+            "max_positive": None,
+            "threshold": 0.5,
+            "suggester": {"@misc": "spacy.ngram_suggester.v1", "sizes": [1, 2, 3]},
+            "scorer": {"@scorers": "spacy-spanf1.scorer.v1", "schemes": SPANCAT_SCHEMES},
+        },
+    )
     train = []
     for doc in (spancat_doc(nlp, rng) for _ in range(60)):  # trained on spaCy's own tokens
         ref = nlp.make_doc(doc.text)

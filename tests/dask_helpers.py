@@ -5,6 +5,7 @@ component that kills its worker process (for the fault tests).
 This file is also given as `--code` / `code=`: workers import it (by
 path) before loading a pipeline that uses `spanf1_test_die`.
 """
+
 import hashlib
 import os
 import time
@@ -72,7 +73,9 @@ def _entities(words, tags):
     return spans
 
 
-def make_docs(n_docs: int, files=("dev.conll", "test.conll", "train.conll"), skip_every: int = 0, kill: Optional[List[int]] = None):
+def make_docs(
+    n_docs: int, files=("dev.conll", "test.conll", "train.conll"), skip_every: int = 0, kill: Optional[List[int]] = None
+):
     """n_docs reference Docs (WNUT17 sentences, repeated as needed) with
     gold ents and a span group "sc" (the ents and each entity's first
     token); every skip_every-th doc without annotation; the docs at the
@@ -92,7 +95,9 @@ def make_docs(n_docs: int, files=("dev.conll", "test.conll", "train.conll"), ski
         if not (skip_every and i % skip_every == skip_every - 1):
             ents = [Span(doc, s, e, label=label) for s, e, label in _entities(words, tags)]
             doc.ents = ents
-            doc.spans["sc"] = SpanGroup(doc, name="sc", spans=ents + [Span(doc, e.start, e.start + 1, label=e.label_) for e in ents])
+            doc.spans["sc"] = SpanGroup(
+                doc, name="sc", spans=ents + [Span(doc, e.start, e.start + 1, label=e.label_) for e in ents]
+            )
         docs.append(doc)
     return docs
 

@@ -9,6 +9,7 @@ Heavy or optional libraries (pandas, Presidio, typer's CliRunner, pytest
 itself) are imported inside the functions that use them, so that importing
 this module costs nothing a caller does not use.
 """
+
 import html
 import json
 import os
@@ -152,8 +153,9 @@ def load_corpus(gold, pred, fmt=None, **options):
 
     pairs = open_pairs(gold, pred, fmt, **options)
     read_pairs = list(pairs)
-    return SimpleNamespace(pairs=read_pairs, n_docs=pairs.stats.documents, skipped=pairs.stats.skipped_names,
-                           unit=pairs.unit)
+    return SimpleNamespace(
+        pairs=read_pairs, n_docs=pairs.stats.documents, skipped=pairs.stats.skipped_names, unit=pairs.unit
+    )
 
 
 # --------------------------------------------------------------------------
@@ -185,8 +187,13 @@ def run(args, cwd, stdin=None, *, console_script=False, env=None, timeout=300):
     else:
         cmd = [sys.executable, "-m", "spacy_spanf1"]
     return subprocess.run(
-        [*cmd, *map(str, args)], cwd=cwd, input=stdin, capture_output=True, text=True,
-        env=cli_env(**(env or {})), timeout=timeout,
+        [*cmd, *map(str, args)],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=cli_env(**(env or {})),
+        timeout=timeout,
     )
 
 
@@ -300,14 +307,27 @@ def measure_in_chromium(page, script, workdir):
 
     browser = find_browser()
     if browser is None:
-        pytest.fail("headless Chromium not found: `make test` installs it (apt-get install -y chromium), or set CHROMIUM")
+        pytest.fail(
+            "headless Chromium not found: `make test` installs it (apt-get install -y chromium), or set CHROMIUM"
+        )
     measure = workdir / "measure.html"
     measure.write_text(page.replace("</body>", script + "</body>"), encoding="utf-8")
     out = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--no-first-run", "--window-size=1280,2000", f"--user-data-dir={workdir / 'profile'}", "--dump-dom",
-         measure.as_uri()],
-        capture_output=True, text=True, timeout=120,
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--window-size=1280,2000",
+            f"--user-data-dir={workdir / 'profile'}",
+            "--dump-dom",
+            measure.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     match = re.search(r'<pre id="measured">(.*?)</pre>', out.stdout, re.S)
     assert match, out.stderr[-2000:]
@@ -364,10 +384,7 @@ def presidio_iou(gold_docs, pred_docs, tokens, threshold):
     df = pd.DataFrame(rows, columns=["sentence_id", "token", "start_indices", "annotation", "prediction"])
     evaluator = SpanEvaluator(iou_threshold=threshold, char_based=False, skip_words=[])
     result = evaluator.calculate_score_on_df(df, level="entity")
-    per_type = {
-        label: (m.true_positives, m.num_predicted, m.num_annotated)
-        for label, m in result.per_type.items()
-    }
+    per_type = {label: (m.true_positives, m.num_predicted, m.num_annotated) for label, m in result.per_type.items()}
     return per_type, Counter(result.results), result
 
 
@@ -376,8 +393,7 @@ def presidio_iou(gold_docs, pred_docs, tokens, threshold):
 # --------------------------------------------------------------------------
 
 
-def random_annotations(n_annotators=3, n_docs=40, seed=0, labels=("PER", "LOC", "ORG"), nested=True,
-                       missing=0.2):
+def random_annotations(n_annotators=3, n_docs=40, seed=0, labels=("PER", "LOC", "ORG"), nested=True, missing=0.2):
     """Seeded annotations of the same documents by several annotators:
     (annotations, lengths). Each annotator copies a document's base spans
     with changes (a boundary moved, another label, a span dropped or added;
@@ -441,10 +457,14 @@ def position_labels(spans, n):
 # --------------------------------------------------------------------------
 
 SWEEP_GOLD = [
-    {"text": "Anna lives in Oslo", "spans": [{"start": 0, "end": 4, "label": "PER"},
-                                          {"start": 14, "end": 18, "label": "LOC"}]},
-    {"text": "Bruno met Chen", "spans": [{"start": 0, "end": 5, "label": "PER"},
-                                      {"start": 10, "end": 14, "label": "PER"}]},
+    {
+        "text": "Anna lives in Oslo",
+        "spans": [{"start": 0, "end": 4, "label": "PER"}, {"start": 14, "end": 18, "label": "LOC"}],
+    },
+    {
+        "text": "Bruno met Chen",
+        "spans": [{"start": 0, "end": 5, "label": "PER"}, {"start": 10, "end": 14, "label": "PER"}],
+    },
 ]
 SWEEP_SCORED = [
     [(0, 4, "PER", 0.9), (14, 18, "PER", 0.6)],

@@ -42,6 +42,7 @@ Besides: a block without a language is an error, so that nothing escapes
 this test; every page has at least one block that is checked, or NOT_RUN
 says why not; links between the pages resolve, anchors included.
 """
+
 import ast
 import filecmp
 import io
@@ -63,7 +64,7 @@ PAGES = ["README.md"] + sorted(f"docs/{path.name}" for path in (ROOT / "docs").g
 NOT_RUN = {
     "docs/index.md": "a list of the pages, no code",
     "docs/project.md": "its commands train three pipelines for minutes (tests/test_project.py runs the "
-                       "workflow's smoke run); its text blocks are the measured output of dated runs",
+    "workflow's smoke run); its text blocks are the measured output of dated runs",
 }
 # What the repository ships for the blocks; copied into their working directory.
 SHIPPED = ("examples", "benchmarks")
@@ -110,7 +111,7 @@ def read_blocks(page):
     for match in FENCE.finditer(text):
         line = text.count("\n", 0, match.start("lang")) + 1
         body = textwrap.dedent(match["body"])  # a block inside a list item is indented
-        after_block = previous_end is not None and not text[previous_end:match.start()].strip()
+        after_block = previous_end is not None and not text[previous_end : match.start()].strip()
         blocks.append(Block(page, line, match["lang"], (match["directive"] or "").strip(), body, after_block))
         previous_end = match.end()
     return text, blocks
@@ -136,10 +137,14 @@ def test_every_block_has_a_known_language_and_directives_are_known():
         assert block.lang in LANGUAGES, f"{block.where}: a ```{block.lang} block; use one of {sorted(LANGUAGES)}"
         words = block.directive.split(None, 1)
         if words:
-            assert words[0] in {"skip", "error-record", "file", "script"}, f"{block.where}: unknown directive {block.directive!r}"
+            assert words[0] in {"skip", "error-record", "file", "script"}, (
+                f"{block.where}: unknown directive {block.directive!r}"
+            )
             assert words[0] != "script" or block.lang == "python", f"{block.where}: `script` marks a python block"
             if words[0] in {"skip", "file"}:
-                assert len(words) == 2, f"{block.where}: `{words[0]}` needs a {'reason' if words[0] == 'skip' else 'path'}"
+                assert len(words) == 2, (
+                    f"{block.where}: `{words[0]}` needs a {'reason' if words[0] == 'skip' else 'path'}"
+                )
     for page in PAGES:  # a directive that is not right before a block would be lost silently
         used = sum(1 for b in BLOCKS[page] if b.directive)
         assert len(ANY_DIRECTIVE.findall(TEXTS[page])) == used, f"{page}: a directive that is not right before a block"
@@ -209,8 +214,13 @@ def environment():
 
 def test_examples_are_what_make_examples_writes(tmp_path):
     out = tmp_path / "examples"
-    result = subprocess.run([sys.executable, str(ROOT / "examples" / "make_examples.py"), str(out)],
-                            capture_output=True, text=True, env=environment(), timeout=300)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "make_examples.py"), str(out)],
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
 
     def files(folder):
@@ -218,17 +228,24 @@ def test_examples_are_what_make_examples_writes(tmp_path):
 
     shipped = {f for f in files(ROOT / "examples") - {"make_examples.py"} if Path(f).parts[0] != OUT}
     written = files(out)
-    assert shipped == written, f"examples/ and make_examples.py differ: only shipped {sorted(shipped - written)}, only written {sorted(written - shipped)}"
+    assert shipped == written, (
+        f"examples/ and make_examples.py differ: only shipped {sorted(shipped - written)}, only written {sorted(written - shipped)}"
+    )
+
     def same(name):
         if name.endswith("meta.json"):  # the spaCy version that wrote it may be another patch release
-            shipped_meta, written_meta = (json.loads((folder / name).read_text()) for folder in (ROOT / "examples", out))
+            shipped_meta, written_meta = (
+                json.loads((folder / name).read_text()) for folder in (ROOT / "examples", out)
+            )
             for meta in (shipped_meta, written_meta):
                 meta.pop("spacy_version", None), meta.pop("spacy_git_version", None)
             return shipped_meta == written_meta
         return filecmp.cmp(ROOT / "examples" / name, out / name, shallow=False)
 
     differ = [name for name in sorted(written) if not same(name)]
-    assert not differ, f"{differ} differ from what examples/make_examples.py writes: run `python examples/make_examples.py`"
+    assert not differ, (
+        f"{differ} differ from what examples/make_examples.py writes: run `python examples/make_examples.py`"
+    )
 
 
 # --------------------------------------------------------------------------
@@ -331,8 +348,14 @@ def test_script_blocks_run_as_a_file(block, workdir, tmp_path, root_stays_clean)
     script, record = tmp_path / "script.py", tmp_path / "printed.json"
     script.write_text(block.body, encoding="utf-8")
     runner = SCRIPT_RUNNER.format(tests=str(ROOT / "tests"))
-    result = subprocess.run([sys.executable, "-c", runner, str(script), str(record)], cwd=workdir,
-                            capture_output=True, text=True, env=environment(), timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", runner, str(script), str(record)],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=600,
+    )
     assert result.returncode == 0, f"{block.where} as a script exits {result.returncode}: {result.stderr[-2000:]}"
     check_printed_values(block, [tuple(item) for item in json.loads(record.read_text())])
 
@@ -387,10 +410,28 @@ def test_config_blocks_train_in_an_init_config(page, workdir, tmp_path):
     config.to_disk(config_path)
     corpus = "examples/corpus.spacy"
     result = subprocess.run(
-        [sys.executable, "-m", "spacy", "train", str(config_path), "--output", str(tmp_path / "out"),
-         "--paths.train", corpus, "--paths.dev", corpus,
-         "--training.max_steps", "4", "--training.eval_frequency", "2"],
-        cwd=workdir, capture_output=True, text=True, env=environment(), timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "spacy",
+            "train",
+            str(config_path),
+            "--output",
+            str(tmp_path / "out"),
+            "--paths.train",
+            corpus,
+            "--paths.dev",
+            corpus,
+            "--training.max_steps",
+            "4",
+            "--training.eval_frequency",
+            "2",
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert (tmp_path / "out" / "model-best").is_dir()
@@ -423,7 +464,9 @@ def shell_commands(body):
 def test_shell_blocks_have_no_prompts():
     for block in blocks_of("bash", run_only=False):
         prompted = [line for line in block.body.split("\n") if line.startswith("$ ")]
-        assert not prompted, f"{block.where}: {prompted[0]!r}: a `$ ` prompt does not paste; put the output in a ```text block after the block"
+        assert not prompted, (
+            f"{block.where}: {prompted[0]!r}: a `$ ` prompt does not paste; put the output in a ```text block after the block"
+        )
 
 
 def shell_cases():
@@ -454,8 +497,7 @@ def test_shell_blocks_run(workdir, block, expected, root_stays_clean):
     env = environment()
     outputs = []
     for command in shell_commands(block.body):
-        result = subprocess.run(command, shell=True, cwd=workdir, capture_output=True, text=True,
-                                env=env, timeout=600)
+        result = subprocess.run(command, shell=True, cwd=workdir, capture_output=True, text=True, env=env, timeout=600)
         assert result.returncode == 0, f"{block.where}: `{command}` exits {result.returncode}: {result.stderr[-1500:]}"
         outputs.append(result.stdout)
     if expected is not None:
@@ -482,9 +524,24 @@ def test_error_record_example_has_the_keys_of_a_real_record(workdir, tmp_path):
     assert blocks, "the docs show an --errors record"
     errors = tmp_path / "errors.jsonl"
     result = subprocess.run(
-        [sys.executable, "-m", "spacy_spanf1", "compare", "examples/gold.jsonl", "examples/pred.jsonl",
-         "-s", "strict", "--errors", str(errors), "--silent"],
-        cwd=workdir, capture_output=True, text=True, env=environment(), timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "spacy_spanf1",
+            "compare",
+            "examples/gold.jsonl",
+            "examples/pred.jsonl",
+            "-s",
+            "strict",
+            "--errors",
+            str(errors),
+            "--silent",
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        env=environment(),
+        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in errors.read_text().splitlines()]
@@ -558,7 +615,9 @@ def test_links_resolve(page):
         path, _, anchor = target.partition("#")
         resolved = ((ROOT / page).parent / path).resolve() if path else (ROOT / page).resolve()
         assert resolved.exists(), f"{page}: the link {target} leads nowhere"
-        assert ROOT.resolve() in resolved.parents or resolved == ROOT.resolve(), f"{page}: {target} leaves the repository"
+        assert ROOT.resolve() in resolved.parents or resolved == ROOT.resolve(), (
+            f"{page}: {target} leaves the repository"
+        )
         if anchor:
             assert resolved.suffix == ".md", f"{page}: {target}: an anchor into a file that is not a page"
             assert anchor in anchors(resolved.read_text(encoding="utf-8")), f"{page}: {target}: no such heading"

@@ -4,13 +4,20 @@ is written over its field; an unknown keyword is a TypeError naming the
 valid ones; each door checks its settings as the command line does (a bad
 scheme, a bad format: a SettingError naming the setting and what is
 valid). The consensus is scored with the agreement's own thresholds."""
+
 import json
 
 import pytest
 
 from helpers import ROOT, invoke
 from spacy_spanf1 import (
-    AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, RunSettings, SettingError, SweepSettings,
+    AgreementSettings,
+    AnalysisSettings,
+    MatchSettings,
+    ReadSettings,
+    RunSettings,
+    SettingError,
+    SweepSettings,
 )
 from spacy_spanf1.agreements.result import AgreementResult
 from spacy_spanf1.api import agree_files, compare_files, evaluate_pipeline, sweep_files, sweep_pipeline, sweep_source
@@ -29,12 +36,24 @@ MODEL, CORPUS, CONLL = EXAMPLES / "ner-model", EXAMPLES / "corpus.spacy", EXAMPL
 
 def test_compare_files_objects_and_keywords():
     by_objects = compare_files(
-        GOLD, PRED, match=MatchSettings(["strict", "iou"], iou_threshold=0.4, labels=["PER", "LOC"]),
+        GOLD,
+        PRED,
+        match=MatchSettings(["strict", "iou"], iou_threshold=0.4, labels=["PER", "LOC"]),
         read=ReadSettings(format="jsonl", options={"text_mismatch": "ignore"}),
         analysis=AnalysisSettings(bootstrap=50, seed=3, by=("label",)),
     )
-    by_keywords = compare_files(GOLD, PRED, schemes="strict,iou", iou_threshold=0.4, labels="PER,LOC", format="jsonl",
-                                text_mismatch="ignore", bootstrap=50, seed=3, by="label")
+    by_keywords = compare_files(
+        GOLD,
+        PRED,
+        schemes="strict,iou",
+        iou_threshold=0.4,
+        labels="PER,LOC",
+        format="jsonl",
+        text_mismatch="ignore",
+        bootstrap=50,
+        seed=3,
+        by="label",
+    )
     assert by_objects.to_dict() == by_keywords.to_dict()
     assert by_objects.signature["match"]["iou_threshold"] == 0.4
     assert by_objects.signature["read"]["options"] == {"text_mismatch": "ignore"}
@@ -49,36 +68,68 @@ def test_compare_files_one_conll_file_objects_and_keywords():
 
 
 def test_evaluate_pipeline_objects_and_keywords():
-    by_objects = evaluate_pipeline(MODEL, CORPUS, match=MatchSettings(["strict", "partial"]),
-                                   run=RunSettings(batch_size=4), analysis=AnalysisSettings(bootstrap=30))
+    by_objects = evaluate_pipeline(
+        MODEL,
+        CORPUS,
+        match=MatchSettings(["strict", "partial"]),
+        run=RunSettings(batch_size=4),
+        analysis=AnalysisSettings(bootstrap=30),
+    )
     by_keywords = evaluate_pipeline(MODEL, CORPUS, schemes=["strict", "partial"], batch_size=4, bootstrap=30)
     assert by_objects.to_dict() == by_keywords.to_dict()
 
 
 def test_agree_files_objects_and_keywords():
     by_objects = agree_files(
-        [GOLD, PRED, SCORED], match=MatchSettings(["strict", "iou"], iou_threshold=0.3),
-        agreement=AgreementSettings(o_tokens="exclude", min_votes=2), analysis=AnalysisSettings(bootstrap=30, seed=4),
-        read=ReadSettings(format="jsonl"), consensus=True,
+        [GOLD, PRED, SCORED],
+        match=MatchSettings(["strict", "iou"], iou_threshold=0.3),
+        agreement=AgreementSettings(o_tokens="exclude", min_votes=2),
+        analysis=AnalysisSettings(bootstrap=30, seed=4),
+        read=ReadSettings(format="jsonl"),
+        consensus=True,
     )
-    by_keywords = agree_files([GOLD, PRED, SCORED], "jsonl", schemes="strict,iou", iou_threshold=0.3,
-                              o_tokens="exclude", min_votes=2, bootstrap=30, seed=4, consensus=True)
+    by_keywords = agree_files(
+        [GOLD, PRED, SCORED],
+        "jsonl",
+        schemes="strict,iou",
+        iou_threshold=0.3,
+        o_tokens="exclude",
+        min_votes=2,
+        bootstrap=30,
+        seed=4,
+        consensus=True,
+    )
     assert by_objects.to_dict() == by_keywords.to_dict()
     assert by_objects.signature["agreement"]["min_votes"] == 2
     assert by_objects.consensus == by_keywords.consensus and by_objects.consensus.spans == by_keywords.consensus.spans
 
 
 def test_sweep_files_objects_and_keywords():
-    by_objects = sweep_files(GOLD, SCORED, match=MatchSettings(["strict", "iou"], overlap_threshold=0.6),
-                             read=ReadSettings(format="jsonl"), sweep=SweepSettings(n_thresholds=5),
-                             analysis=AnalysisSettings(bootstrap=20))
-    by_keywords = sweep_files(GOLD, SCORED, schemes=["strict", "iou"], overlap_threshold=0.6, format="jsonl",
-                              n_thresholds=5, bootstrap=20)
+    by_objects = sweep_files(
+        GOLD,
+        SCORED,
+        match=MatchSettings(["strict", "iou"], overlap_threshold=0.6),
+        read=ReadSettings(format="jsonl"),
+        sweep=SweepSettings(n_thresholds=5),
+        analysis=AnalysisSettings(bootstrap=20),
+    )
+    by_keywords = sweep_files(
+        GOLD, SCORED, schemes=["strict", "iou"], overlap_threshold=0.6, format="jsonl", n_thresholds=5, bootstrap=20
+    )
     assert by_objects.to_dict() == by_keywords.to_dict()
     assert by_objects["strict"].thresholds.tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
     # the source's dispatch: files
-    assert sweep_source(GOLD, SCORED, match=MatchSettings(["strict", "iou"], overlap_threshold=0.6),
-                        sweep=SweepSettings(n_thresholds=5), bootstrap=20, format="jsonl").to_dict() == by_keywords.to_dict()
+    assert (
+        sweep_source(
+            GOLD,
+            SCORED,
+            match=MatchSettings(["strict", "iou"], overlap_threshold=0.6),
+            sweep=SweepSettings(n_thresholds=5),
+            bootstrap=20,
+            format="jsonl",
+        ).to_dict()
+        == by_keywords.to_dict()
+    )
 
 
 @pytest.mark.slow
@@ -102,12 +153,15 @@ def test_a_keyword_beside_an_object_is_written_over_its_field():
     assert both.signature["match"]["schemes"] == ["iou"] and both.signature["match"]["iou_threshold"] == 0.3
     assert match.schemes == ("strict",)  # the object is not changed
     read = ReadSettings(format="jsonl", options={"text_mismatch": "ignore"})
-    assert compare_files(GOLD, PRED, schemes="strict", read=read, missing_pred="error").signature["read"]["options"] == {
-        "text_mismatch": "ignore", "missing_pred": "error"}
+    assert compare_files(GOLD, PRED, schemes="strict", read=read, missing_pred="error").signature["read"][
+        "options"
+    ] == {"text_mismatch": "ignore", "missing_pred": "error"}
 
 
 def test_settings_from():
-    assert settings_from(MatchSettings, None, "match", schemes="strict,iou", unit=UNSET) == MatchSettings(["strict", "iou"])
+    assert settings_from(MatchSettings, None, "match", schemes="strict,iou", unit=UNSET) == MatchSettings(
+        ["strict", "iou"]
+    )
     given = MatchSettings("strict")
     assert settings_from(MatchSettings, given, "match", unit=UNSET) is given
     assert settings_from(MatchSettings, given, "match", labels="A,B").labels == ("A", "B")
@@ -122,14 +176,17 @@ def test_settings_from():
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("door, args", [
-    (compare_files, (GOLD, PRED)),
-    (evaluate_pipeline, (MODEL, CORPUS)),
-    (agree_files, ([GOLD, PRED],)),
-    (sweep_files, (GOLD, SCORED)),
-    (sweep_pipeline, (MODEL, CORPUS)),
-    (sweep_source, (GOLD, SCORED)),
-])
+@pytest.mark.parametrize(
+    "door, args",
+    [
+        (compare_files, (GOLD, PRED)),
+        (evaluate_pipeline, (MODEL, CORPUS)),
+        (agree_files, ([GOLD, PRED],)),
+        (sweep_files, (GOLD, SCORED)),
+        (sweep_pipeline, (MODEL, CORPUS)),
+        (sweep_source, (GOLD, SCORED)),
+    ],
+)
 def test_an_unknown_keyword_is_a_type_error_naming_the_valid_ones(door, args):
     with pytest.raises(TypeError) as found:
         door(*args, schemes="strict", shemes="iou")
@@ -149,14 +206,17 @@ def test_an_unknown_keyword_is_a_type_error_naming_the_valid_ones(door, args):
 VALID_SCHEMES = ", ".join(SCHEMES)
 
 
-@pytest.mark.parametrize("door, args", [
-    (compare_files, (GOLD, PRED)),
-    (evaluate_pipeline, (MODEL, CORPUS)),
-    (agree_files, ([GOLD, PRED],)),
-    (sweep_files, (GOLD, SCORED)),
-    (sweep_pipeline, (MODEL, CORPUS)),
-    (sweep_source, (GOLD, SCORED)),
-])
+@pytest.mark.parametrize(
+    "door, args",
+    [
+        (compare_files, (GOLD, PRED)),
+        (evaluate_pipeline, (MODEL, CORPUS)),
+        (agree_files, ([GOLD, PRED],)),
+        (sweep_files, (GOLD, SCORED)),
+        (sweep_pipeline, (MODEL, CORPUS)),
+        (sweep_source, (GOLD, SCORED)),
+    ],
+)
 def test_a_bad_scheme_names_the_setting_and_the_valid_ones(door, args):
     with pytest.raises(SettingError) as found:
         door(*args, schemes="strict,exakt")
@@ -170,12 +230,15 @@ def test_a_bad_scheme_names_the_setting_and_the_valid_ones(door, args):
     assert found.value.setting == "schemes"
 
 
-@pytest.mark.parametrize("door, args", [
-    (compare_files, (GOLD, PRED)),
-    (agree_files, ([GOLD, PRED],)),
-    (sweep_files, (GOLD, SCORED)),
-    (sweep_source, (GOLD, SCORED)),
-])
+@pytest.mark.parametrize(
+    "door, args",
+    [
+        (compare_files, (GOLD, PRED)),
+        (agree_files, ([GOLD, PRED],)),
+        (sweep_files, (GOLD, SCORED)),
+        (sweep_source, (GOLD, SCORED)),
+    ],
+)
 def test_a_bad_format_names_the_setting_and_the_valid_ones(door, args):
     for form in ({"format": "xml"}, {"read": ReadSettings(format="xml")}):
         with pytest.raises(SettingError) as found:
@@ -223,8 +286,10 @@ def annotator_files(tmp_path):
     paths = []
     for name, found in spans.items():
         path = tmp_path / f"{name}.jsonl"
-        path.write_text(json.dumps({"text": TEXT, "spans": [{"start": s, "end": e, "label": lab}
-                                                              for s, e, lab in found]}) + "\n", encoding="utf-8")
+        path.write_text(
+            json.dumps({"text": TEXT, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in found]}) + "\n",
+            encoding="utf-8",
+        )
         paths.append(path)
     return paths
 
@@ -251,8 +316,22 @@ def test_the_consensus_is_scored_with_the_agreement_s_thresholds(tmp_path):
 def test_the_agree_command_signs_min_votes_and_writes_the_result_s_to_dict(tmp_path):
     paths = annotator_files(tmp_path)
     out = tmp_path / "agree.json"
-    result = invoke(["agree", *paths, "-s", "iou", "--iou-threshold", "0.4", "--consensus", tmp_path / "c.jsonl",
-                     "--min-votes", "2", "-o", out])
+    result = invoke(
+        [
+            "agree",
+            *paths,
+            "-s",
+            "iou",
+            "--iou-threshold",
+            "0.4",
+            "--consensus",
+            tmp_path / "c.jsonl",
+            "--min-votes",
+            "2",
+            "-o",
+            out,
+        ]
+    )
     assert result.exit_code == 0, result.output
     written = json.loads(out.read_text(encoding="utf-8"))
     assert written["signature"]["agreement"]["min_votes"] == 2

@@ -9,6 +9,7 @@
   (Presidio, spacy-llm) is installed apart by `make test`
   (tests/spacy-plugin-references.txt; tests/helpers.py).
 """
+
 import re
 import subprocess
 import sys
@@ -25,7 +26,9 @@ from helpers import ROOT
 def pinned_references():
     """The `name==version` pins of the dev extra and of the references
     that `make test` installs apart."""
-    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["dev"]
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"][
+        "dev"
+    ]
     apart = (ROOT / "tests" / "spacy-plugin-references.txt").read_text(encoding="utf-8").splitlines()
     lines = [line for line in extra + apart if line.strip() and not line.startswith("#")]
     return [Requirement(line) for line in lines if "==" in line]
@@ -107,13 +110,20 @@ print(",".join(sorted({name.split(".")[0] for name in sys.modules})))
 
 #: What to do when a reference library that registers a spaCy plugin is in
 #: the environment itself (an install from before they moved apart).
-HINT = ("a spaCy plugin of the tests is installed in the environment: `pip uninstall presidio-evaluator "
-        "presidio-analyzer presidio-anonymizer spacy-llm`, then `make references` installs them apart")
+HINT = (
+    "a spaCy plugin of the tests is installed in the environment: `pip uninstall presidio-evaluator "
+    "presidio-analyzer presidio-anonymizer spacy-llm`, then `make references` installs them apart"
+)
 
 
 def load(*args):
-    result = subprocess.run([sys.executable, "-c", LOAD, str(ROOT / "examples" / "ner-model"), *args],
-                            capture_output=True, text=True, timeout=300, cwd=ROOT)
+    result = subprocess.run(
+        [sys.executable, "-c", LOAD, str(ROOT / "examples" / "ner-model"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     seconds, modules = result.stdout.split("\n")[:2]
     return float(seconds), modules.split(","), result.stderr
@@ -133,4 +143,6 @@ def test_a_pipeline_loads_as_without_the_dev_extra():
     owners = packages_distributions()
     more = sorted(f"{m} ({', '.join(owners.get(m, ['?']))})" for m in set(modules) - set(runtime_modules))
     assert more == [], f"spacy.load imports modules through the entry points of test-only libraries: {more}; {HINT}"
-    assert min(with_extra) <= 1.10 * min(without), f"spacy.load takes {min(with_extra):.2f} s, {min(without):.2f} s with the runtime's entry points only; {HINT}"
+    assert min(with_extra) <= 1.10 * min(without), (
+        f"spacy.load takes {min(with_extra):.2f} s, {min(without):.2f} s with the runtime's entry points only; {HINT}"
+    )

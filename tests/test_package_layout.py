@@ -21,6 +21,7 @@
   a longer one is split by job;
 - ruff and mypy, as pyproject.toml configures them, find nothing (`make lint`).
 """
+
 import ast
 import re
 import subprocess
@@ -80,7 +81,9 @@ def edges():
 
 
 def test_the_checks_see_the_package():
-    assert {"spacy_spanf1.settings", "spacy_spanf1.corpus", "spacy_spanf1.api", "spacy_spanf1.cli.options"} <= set(MODULES)
+    assert {"spacy_spanf1.settings", "spacy_spanf1.corpus", "spacy_spanf1.api", "spacy_spanf1.cli.options"} <= set(
+        MODULES
+    )
     graph = edges()
     assert "spacy_spanf1.corpus" in graph["spacy_spanf1.api"]
     assert "spacy_spanf1.corpus" in graph["spacy_spanf1.distributed.tasks"]
@@ -95,7 +98,7 @@ def test_no_import_cycle():
         state[name] = "open"
         for target in sorted(graph[name]):
             if state.get(target) == "open":
-                cycles.append(path[path.index(target):] + [target] if target in path else [name, target])
+                cycles.append(path[path.index(target) :] + [target] if target in path else [name, target])
             elif target not in state:
                 visit(target, path + [target])
         state[name] = "done"
@@ -136,8 +139,14 @@ def settings_fields():
     from spacy_spanf1 import settings
     from spacy_spanf1.sweeps.settings import SweepSettings
 
-    classes = [settings.MatchSettings, settings.ReadSettings, settings.AnalysisSettings, settings.RunSettings,
-               settings.AgreementSettings, SweepSettings]
+    classes = [
+        settings.MatchSettings,
+        settings.ReadSettings,
+        settings.AnalysisSettings,
+        settings.RunSettings,
+        settings.AgreementSettings,
+        SweepSettings,
+    ]
     return {f.name for cls in classes for f in dataclasses.fields(cls)}
 
 
@@ -155,7 +164,7 @@ def test_no_function_outside_the_cli_takes_more_than_12_parameters():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 args = node.args
-                defaults = dict(zip([a.arg for a in args.args][len(args.args) - len(args.defaults):], args.defaults))
+                defaults = dict(zip([a.arg for a in args.args][len(args.args) - len(args.defaults) :], args.defaults))
                 defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
                 keyword_form = {arg for arg, d in defaults.items() if isinstance(d, ast.Name) and d.id == "UNSET"}
                 assert keyword_form <= fields, (name, node.name, sorted(keyword_form - fields))
@@ -163,8 +172,13 @@ def test_no_function_outside_the_cli_takes_more_than_12_parameters():
                     assert name.startswith("spacy_spanf1.api."), (name, node.name)
                     assert any(isinstance(d, ast.Name) and d.id == "front_door" for d in node.decorator_list), node.name
                     doors.append(node.name)
-                n = (len(args.posonlyargs) + len(args.args) + len(args.kwonlyargs)
-                     + (args.vararg is not None) + (args.kwarg is not None)) - len(keyword_form)
+                n = (
+                    len(args.posonlyargs)
+                    + len(args.args)
+                    + len(args.kwonlyargs)
+                    + (args.vararg is not None)
+                    + (args.kwarg is not None)
+                ) - len(keyword_form)
                 if args.args and args.args[0].arg in ("self", "cls"):
                     n -= 1
                 if n > 12 and (name, node.name) not in EVERY_MATCH_SETTING_A_KEYWORD:
@@ -177,8 +191,9 @@ def test_no_function_outside_the_cli_takes_more_than_12_parameters():
 def test_statistics_defaults_are_written_once(literal):
     pattern = re.compile(rf"(?<![\w.]){re.escape(literal)}(?![\w])")
     found = [
-        f"{path.relative_to(PACKAGE)}:{i}" for path, _ in MODULES.values() for i, line in
-        enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        f"{path.relative_to(PACKAGE)}:{i}"
+        for path, _ in MODULES.values()
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if pattern.search(line.split("#")[0]) and not line.strip().startswith(("#", '"', "'"))
     ]
     assert [f for f in found if not f.startswith("settings.py")] == [], found
@@ -187,8 +202,10 @@ def test_statistics_defaults_are_written_once(literal):
 def test_threshold_defaults_are_written_once():
     pattern = re.compile(r"\w*(threshold|overlap)\w*\s*(:\s*[\w\[\]]+)?\s*=\s*0\.5\b")
     found = [
-        f"{path.relative_to(PACKAGE)}:{i}" for path, _ in MODULES.values()
-        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)
+        f"{path.relative_to(PACKAGE)}:{i}"
+        for path, _ in MODULES.values()
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
     ]
     assert len(found) == 2 and all(f.startswith("settings.py:") for f in found), found
 
@@ -220,21 +237,35 @@ def test_distributed_does_not_import_the_front_doors():
     graph = edges()
     for name in MODULES:
         if name.startswith("spacy_spanf1.distributed"):
-            assert not {t for t in graph[name] if t.split(".")[:2] == ["spacy_spanf1", "api"] or t.startswith("spacy_spanf1.cli")}, name
+            assert not {
+                t
+                for t in graph[name]
+                if t.split(".")[:2] == ["spacy_spanf1", "api"] or t.startswith("spacy_spanf1.cli")
+            }, name
 
 
 #: What the engine stands on: the modules below it (its results are its own, `engine.result`).
 #: notes.py stands on the standard library alone: the engine words its warnings with it.
-BELOW_THE_ENGINE = ("spacy_spanf1.settings", "spacy_spanf1.values", "spacy_spanf1.label_map", "spacy_spanf1.exceptions",
-                    "spacy_spanf1.spans", "spacy_spanf1.notes")
+BELOW_THE_ENGINE = (
+    "spacy_spanf1.settings",
+    "spacy_spanf1.values",
+    "spacy_spanf1.label_map",
+    "spacy_spanf1.exceptions",
+    "spacy_spanf1.spans",
+    "spacy_spanf1.notes",
+)
 
 
 def test_the_engine_imports_nothing_above_it():
     graph = edges()
     engine = [name for name in MODULES if name.startswith("spacy_spanf1.engine")]
-    assert "spacy_spanf1.engine.result" in engine and "spacy_spanf1.engine.result" in graph["spacy_spanf1.engine.scorer"]
-    found = {name: sorted(t for t in graph[name] if not t.startswith("spacy_spanf1.engine") and t not in BELOW_THE_ENGINE)
-             for name in engine}
+    assert (
+        "spacy_spanf1.engine.result" in engine and "spacy_spanf1.engine.result" in graph["spacy_spanf1.engine.scorer"]
+    )
+    found = {
+        name: sorted(t for t in graph[name] if not t.startswith("spacy_spanf1.engine") and t not in BELOW_THE_ENGINE)
+        for name in engine
+    }
     assert {name: targets for name, targets in found.items() if targets} == {}
     for name in BELOW_THE_ENGINE:  # and those import none of the package's layers
         assert graph[name] <= set(BELOW_THE_ENGINE), name
@@ -243,7 +274,9 @@ def test_the_engine_imports_nothing_above_it():
 #: What the string schemes (`mentions.strings`, which the corpus stream runs
 #: beside the span scorer) may stand on: the engine and what is below it.
 BELOW_THE_STRING_SCHEMES = BELOW_THE_ENGINE + (
-    "spacy_spanf1.mentions.strings", "spacy_spanf1.mentions.normalize", "spacy_spanf1.mentions.parse",
+    "spacy_spanf1.mentions.strings",
+    "spacy_spanf1.mentions.normalize",
+    "spacy_spanf1.mentions.parse",
 )
 
 
@@ -260,9 +293,11 @@ def test_the_corpus_takes_the_string_schemes_not_the_mention_scoring():
             todo.extend(graph[name])
     assert {n for n in below if not n.startswith("spacy_spanf1.engine") and n not in BELOW_THE_STRING_SCHEMES} == set()
     # and importing them does not import the mention scoring (the package imports it when first asked for)
-    code = ("import sys, spacy_spanf1.mentions.strings; print(sorted(m for m in sys.modules if m.startswith("
-            "('spacy_spanf1.mentions.score', 'spacy_spanf1.mentions.gold', 'spacy_spanf1.mentions.predicted', "
-            "'spacy_spanf1.results', 'spacy_spanf1.formats', 'spacy_spanf1.corpus'))))")
+    code = (
+        "import sys, spacy_spanf1.mentions.strings; print(sorted(m for m in sys.modules if m.startswith("
+        "('spacy_spanf1.mentions.score', 'spacy_spanf1.mentions.gold', 'spacy_spanf1.mentions.predicted', "
+        "'spacy_spanf1.results', 'spacy_spanf1.formats', 'spacy_spanf1.corpus'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -274,8 +309,10 @@ PAGES = ("spacy_spanf1.html.compare", "spacy_spanf1.agreements.page", "spacy_spa
 @pytest.mark.parametrize("literal", ["<!DOCTYPE html", "<html", "<head", "<style", "<body"])
 def test_one_html_skeleton(literal):
     found = [
-        f"{path.relative_to(PACKAGE)}:{i}" for path, _ in MODULES.values()
-        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if literal.lower() in line.lower()
+        f"{path.relative_to(PACKAGE)}:{i}"
+        for path, _ in MODULES.values()
+        for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if literal.lower() in line.lower()
     ]
     assert found and all(f.startswith("html/page.py:") for f in found), found
 
@@ -323,9 +360,13 @@ def test_the_checks_of_readers_find_what_they_look_for():
     assert GETATTR_ON_FORMAT.search('align = getattr(fmt, "align", None)')
     assert GETATTR_ON_FORMAT.search('getattr(get_format(name), "both_sides", False)')
     assert GETATTR_ON_FORMAT.search('getattr(format_obj, "check_sides", None)')
-    assert not GETATTR_ON_FORMAT.search('getattr(scores.analysis, self.name, None)')
-    found = list(format_name_comparisons('if name == "labelstudio" or pairs.fmt.name != "conll": pass\n'
-                                         'NAMING = ("labelstudio", "prodigy")\nif mode == "conll": pass'))
+    assert not GETATTR_ON_FORMAT.search("getattr(scores.analysis, self.name, None)")
+    found = list(
+        format_name_comparisons(
+            'if name == "labelstudio" or pairs.fmt.name != "conll": pass\n'
+            'NAMING = ("labelstudio", "prodigy")\nif mode == "conll": pass'
+        )
+    )
     assert sorted(line for line, _ in found) == [1, 1, 2]
 
 
@@ -361,8 +402,10 @@ def format_name_comparisons(source):
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
-            literal = any(named(n) or (isinstance(n, (ast.Tuple, ast.List, ast.Set)) and any(map(named, n.elts)))
-                          for n in operands)
+            literal = any(
+                named(n) or (isinstance(n, (ast.Tuple, ast.List, ast.Set)) and any(map(named, n.elts)))
+                for n in operands
+            )
             if literal and any(map(names_a_format, operands)):
                 yield node.lineno, ast.unparse(node)
         elif isinstance(node, (ast.Tuple, ast.List, ast.Set)) and sum(map(named, node.elts)) >= 2:
@@ -385,8 +428,10 @@ LONGER = ("engine/scorer.py",)
 
 
 def test_no_module_is_over_450_lines():
-    lines = {str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
-             for path, _ in MODULES.values()}
+    lines = {
+        str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
+        for path, _ in MODULES.values()
+    }
     assert set(LONGER) <= set(lines) and len(lines) > 50 and sum(lines.values()) > 10000  # the check sees the package
     assert {name: n for name, n in sorted(lines.items()) if n > MOST_LINES and name not in LONGER} == {}
 
@@ -405,19 +450,38 @@ def test_import_is_light():
 #: `engine.counts`, `engine.metrics`).
 OLD_MODULES = ("app", "evaluate", "scorer", "hf", "docs", "counts", "metrics")
 #: What the checkout holds beside the package that may import it.
-IMPORTERS = ("tests", "benchmarks", "scripts", "transcriptions", "docs", "examples", "configs", "README.md", "pyproject.toml", "project.yml")
+IMPORTERS = (
+    "tests",
+    "benchmarks",
+    "scripts",
+    "transcriptions",
+    "docs",
+    "examples",
+    "configs",
+    "README.md",
+    "pyproject.toml",
+    "project.yml",
+)
 
 
 def test_old_import_paths_are_gone_and_nothing_imports_them():
     assert [name for name in OLD_MODULES if (PACKAGE / f"{name}.py").exists() or (PACKAGE / name).exists()] == []
     old = {f"spacy_spanf1.{name}" for name in OLD_MODULES}
-    found = [(name, target) for name in MODULES for target, names in imports_of(name)
-             if target in old or (target == "spacy_spanf1" and old & {f"spacy_spanf1.{n}" for n in names})]
+    found = [
+        (name, target)
+        for name in MODULES
+        for target, names in imports_of(name)
+        if target in old or (target == "spacy_spanf1" and old & {f"spacy_spanf1.{n}" for n in names})
+    ]
     names = "|".join(OLD_MODULES)
     pattern = re.compile(rf"spacy_spanf1\.({names})\b|from spacy_spanf1 import [^\n]*\b({names})\b")
     root = PACKAGE.parent
-    files = [path for entry in IMPORTERS for path in ([root / entry] if (root / entry).is_file() else sorted((root / entry).rglob("*")))
-             if path.is_file() and path.suffix in (".py", ".md", ".cfg", ".toml", ".yml", ".txt", ".json", ".jsonl")]
+    files = [
+        path
+        for entry in IMPORTERS
+        for path in ([root / entry] if (root / entry).is_file() else sorted((root / entry).rglob("*")))
+        if path.is_file() and path.suffix in (".py", ".md", ".cfg", ".toml", ".yml", ".txt", ".json", ".jsonl")
+    ]
     assert len(files) > 50
     for path in files:
         for i, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
@@ -445,7 +509,8 @@ def test_names_are_not_reused_across_modules():
 def test_benchmarks_share_nothing_with_the_tests():
     root = PACKAGE.parent
     tests = {path.stem for path in (root / "tests").glob("*.py")} | {
-        path.name for path in (root / "tests").iterdir() if path.is_dir()}
+        path.name for path in (root / "tests").iterdir() if path.is_dir()
+    }
     found = []
     for path in sorted((root / "benchmarks").glob("*.py")):
         text = path.read_text(encoding="utf-8")
@@ -518,6 +583,7 @@ def test_the_settings_name_the_engines_schemes():
     ids=["ruff", "mypy"],
 )
 def test_the_linters_find_nothing(command):
-    done = subprocess.run([sys.executable, "-m", *command], cwd=PACKAGE.parent, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", *command], cwd=PACKAGE.parent, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stdout + done.stderr

@@ -2,6 +2,7 @@
 wrote (`from_dict(to_dict(r)) == r`, through JSON), the JSON the command
 line writes with --output is the result's `to_dict()`, and every command
 signs its numbers with the one Signature type."""
+
 import json
 import pickle
 
@@ -45,8 +46,10 @@ spans = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(gold=st.lists(spans, min_size=1, max_size=4), pred=st.lists(spans, min_size=1, max_size=4))
 # labels met as A, C, B: macro F summed in another order differs in its last bit
-@example(gold=[[], [(0, 1, "B"), (0, 1, "C"), (0, 3, "A")], []],
-         pred=[[(0, 1, "A"), (0, 1, "C"), (0, 2, "A")], [(0, 1, "A"), (0, 1, "B"), (0, 1, "C"), (0, 2, "A")], [(0, 1, "A")]])
+@example(
+    gold=[[], [(0, 1, "B"), (0, 1, "C"), (0, 3, "A")], []],
+    pred=[[(0, 1, "A"), (0, 1, "C"), (0, 2, "A")], [(0, 1, "A"), (0, 1, "B"), (0, 1, "C"), (0, 2, "A")], [(0, 1, "A")]],
+)
 def test_every_scheme_result_reads_back_what_it_wrote(gold, pred):
     n = min(len(gold), len(pred))
     results = evaluate_spans(gold[:n], pred[:n], schemes=list(SCHEMES))
@@ -82,10 +85,14 @@ def test_corpus_scores_read_back_what_they_wrote():
 
 def test_agreement_results_read_back_what_they_wrote():
     result = agreement(
-        {"ann": [[(0, 2, "A"), (4, 6, "B")], [(1, 3, "A")], [(0, 1, "B")]],
-         "ben": [[(0, 2, "A"), (4, 5, "B")], [(1, 3, "B")], [(0, 1, "B")]],
-         "cat": [[(0, 3, "A")], None, [(0, 1, "B")]]},
-        schemes=["strict", "iou"], lengths=[8, 4, 3], bootstrap=30,
+        {
+            "ann": [[(0, 2, "A"), (4, 6, "B")], [(1, 3, "A")], [(0, 1, "B")]],
+            "ben": [[(0, 2, "A"), (4, 5, "B")], [(1, 3, "B")], [(0, 1, "B")]],
+            "cat": [[(0, 3, "A")], None, [(0, 1, "B")]],
+        },
+        schemes=["strict", "iou"],
+        lengths=[8, 4, 3],
+        bootstrap=30,
     )
     data = through_json(result.to_dict())
     back = AgreementResult.from_dict(data)

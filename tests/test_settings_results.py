@@ -7,6 +7,7 @@
 - CorpusScores round-trips through to_dict/from_dict and pickle, and a + b
   equals scoring the concatenated corpus; TagReport pickles.
 """
+
 import dataclasses
 import json
 import pickle
@@ -179,10 +180,15 @@ def test_signature_of_two_runs_differs_exactly_when_a_setting_does(tmp_path):
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     pairs = random_pairs(1, 30)
     for path, side in ((gold, "gold"), (pred, "pred")):
-        path.write_text("".join(
-            json.dumps({"text": p.text, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in getattr(p, side)]}) + "\n"
-            for p in pairs
-        ))
+        path.write_text(
+            "".join(
+                json.dumps(
+                    {"text": p.text, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in getattr(p, side)]}
+                )
+                + "\n"
+                for p in pairs
+            )
+        )
     base = {"schemes": ["strict", "iou"]}
     first = compare_files(gold, pred, **base).to_dict()
     again = compare_files(gold, pred, **base).to_dict()
@@ -197,8 +203,15 @@ def test_signature_of_two_runs_differs_exactly_when_a_setting_does(tmp_path):
         assert changed != first["signature"], name
         differing = [k for k in changed["match"] if changed["match"][k] != first["signature"]["match"][k]]
         assert differing == [name], (name, differing)
-    for name, value in [("seed", 7), ("confidence", 0.9), ("test", "bootstrap"), ("alpha", 0.1), ("buckets", 3),
-                        ("method", "BCa"), ("by", "label")]:
+    for name, value in [
+        ("seed", 7),
+        ("confidence", 0.9),
+        ("test", "bootstrap"),
+        ("alpha", 0.1),
+        ("buckets", 3),
+        ("method", "BCa"),
+        ("by", "label"),
+    ]:
         changed = compare_files(gold, pred, **{**base, name: value}).to_dict()["signature"]
         assert changed["match"] == first["signature"]["match"], name
         differing = {k for k in changed["analysis"] if changed["analysis"][k] != first["signature"]["analysis"][k]}
@@ -216,8 +229,16 @@ def test_signature_of_two_runs_differs_exactly_when_a_setting_does(tmp_path):
 def test_signature_names_every_match_setting():
     signed = make_signature(MatchSettings(["iou"]), unit="token")
     assert signed["match"] == {
-        "schemes": ["iou"], "unit": "token", "spans_key": None, "labels": None, "iou_threshold": 0.5,
-        "overlap_threshold": 0.5, "min_overlap": None, "beta": 1.0, "label_map": None, "map_unlisted": "keep",
+        "schemes": ["iou"],
+        "unit": "token",
+        "spans_key": None,
+        "labels": None,
+        "iou_threshold": 0.5,
+        "overlap_threshold": 0.5,
+        "min_overlap": None,
+        "beta": 1.0,
+        "label_map": None,
+        "map_unlisted": "keep",
     }
     assert signed["read"] is None and signed["analysis"] is None
 
@@ -226,7 +247,9 @@ def test_cli_json_carries_the_signature(tmp_path):
     gold = tmp_path / "gold.jsonl"
     gold.write_text(json.dumps({"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}) + "\n")
     out = tmp_path / "scores.json"
-    result = CliRunner().invoke(app, ["compare", str(gold), str(gold), "-s", "strict", "--iou-threshold", "0.3", "-o", str(out)])
+    result = CliRunner().invoke(
+        app, ["compare", str(gold), str(gold), "-s", "strict", "--iou-threshold", "0.3", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     signature = json.loads(out.read_text())["signature"]
     assert signature["match"]["iou_threshold"] == 0.3 and signature["version"] == __version__
@@ -259,11 +282,19 @@ def test_corpus_scores_round_trip_with_an_analysis(tmp_path):
     pairs = random_pairs(3, 20)
     gold, pred = tmp_path / "gold.jsonl", tmp_path / "pred.jsonl"
     for path, side in ((gold, "gold"), (pred, "pred")):
-        path.write_text("".join(
-            json.dumps({"text": p.text, "genre": "ab"[p.index % 2],
-                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in getattr(p, side)]}) + "\n"
-            for p in pairs
-        ))
+        path.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "text": p.text,
+                        "genre": "ab"[p.index % 2],
+                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in getattr(p, side)],
+                    }
+                )
+                + "\n"
+                for p in pairs
+            )
+        )
     scores = compare_files(gold, pred, schemes="strict,iou", bootstrap=30, by="genre,label", baseline=gold)
     data = json.loads(json.dumps(scores.to_dict()))
     back = CorpusScores.from_dict(data)

@@ -1,6 +1,7 @@
 """The Feedback Prize (Kaggle) span-overlap metric in pandas, the reference of
 the `overlap` scheme (docs/definitions.md § overlap): tests/references
 checks the engine against it, benchmarks/bench.py times it."""
+
 from typing import Dict, List, Sequence, Tuple
 
 #: The overlap threshold of the Feedback Prize.
@@ -40,8 +41,11 @@ def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict
     pred_df["pred_id"] = pred_df.index
     gt_df["gt_id"] = gt_df.index
     joined = pred_df.merge(
-        gt_df, left_on=["id", "class"], right_on=["id", "discourse_type"],
-        how="outer", suffixes=("_pred", "_gt"),
+        gt_df,
+        left_on=["id", "class"],
+        right_on=["id", "discourse_type"],
+        how="outer",
+        suffixes=("_pred", "_gt"),
     )
     joined["predictionstring_gt"] = joined["predictionstring_gt"].fillna(" ")
     joined["predictionstring_pred"] = joined["predictionstring_pred"].fillna(" ")
@@ -52,9 +56,7 @@ def feedback_prize(pred_df, gt_df, threshold: float = OVERLAP_THRESHOLD) -> Dict
         inter = len(set_gt.intersection(set_pred))
         return inter / len(set_gt), inter / len(set_pred)
 
-    overlaps = [
-        calc_overlap(g, p) for g, p in zip(joined["predictionstring_gt"], joined["predictionstring_pred"])
-    ]
+    overlaps = [calc_overlap(g, p) for g, p in zip(joined["predictionstring_gt"], joined["predictionstring_pred"])]
     joined["overlap1"] = [o1 for o1, _ in overlaps]
     joined["overlap2"] = [o2 for _, o2 in overlaps]
     joined["potential_TP"] = (joined["overlap1"] >= threshold) & (joined["overlap2"] >= threshold)

@@ -1,6 +1,7 @@
 """Spans written as the tags that the tag-reading references take (seqeval's
 IOB2 sequences, a spaCy Doc's `ents`, a CoNLL file's column): the tests
 and the benchmarks feed the same spans to them and to the package."""
+
 from typing import List
 
 

@@ -7,6 +7,7 @@ scores each ordered pair with the engine; `tokens` labels positions and
 computes the kappas and alpha from count tables; `intervals` bootstraps
 them by document; `consensus` votes; `result` holds the figures.
 """
+
 from .consensus import Disagreement, consensus, disagreements
 from .measure import agreement
 from .result import AgreementResult

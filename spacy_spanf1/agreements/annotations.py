@@ -5,6 +5,7 @@ the engine, documents numbered over the whole corpus, labels as ids of one
 sorted label list): the pairs, the token figures, the consensus and the
 disagreements all read these arrays, none reads the user's lists again.
 """
+
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
@@ -12,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
-from ..engine.batched import Side
+from ..engine.columns import Side
 from ..exceptions import InputError, SettingError
 from ..label_map import LabelMap
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
@@ -83,8 +84,7 @@ def annotator_items(annotations: Any) -> List[Tuple[str, Any]]:
         items = [tuple(item) for item in annotations]
     else:
         raise SettingError(
-            f"'annotations' must map each annotator's name to one entry per document, got "
-            f"{type(annotations).__name__}",
+            f"'annotations' must map each annotator's name to one entry per document, got {type(annotations).__name__}",
             "annotations",
         )
     for name, _ in items:
@@ -164,12 +164,20 @@ def read_annotations(
         checked_lengths = check_lengths(lengths, n_docs)
         for (name, _), side in zip(items, sides):
             _check_ends(name, side, checked_lengths, unit, names_used)
-    return Annotations(tuple(name for name, _ in items), done, sides, tuple(names_used), unit, checked_lengths,
-                       {name: found for name, found in unmapped.items() if found})
+    return Annotations(
+        tuple(name for name, _ in items),
+        done,
+        sides,
+        tuple(names_used),
+        unit,
+        checked_lengths,
+        {name: found for name, found in unmapped.items() if found},
+    )
 
 
-def _relabelled(name: str, docs: List[Any], unit: str, label_map: LabelMap, refuse: bool,
-                unmapped: Dict[str, int]) -> List[Any]:
+def _relabelled(
+    name: str, docs: List[Any], unit: str, label_map: LabelMap, refuse: bool, unmapped: Dict[str, int]
+) -> List[Any]:
     """One annotator's entries with the map applied (identical spans once),
     the spans of labels it does not name counted in `unmapped`."""
     if not label_map.both:
@@ -201,7 +209,9 @@ def _relabelled(name: str, docs: List[Any], unit: str, label_map: LabelMap, refu
 def check_lengths(lengths: Sequence[int], n_docs: int) -> numpy.ndarray:
     """Each document's number of units as an array, checked."""
     if isinstance(lengths, (str, bytes)) or not hasattr(lengths, "__len__"):
-        raise SettingError(f"'lengths' must be one number of units per document, got {type(lengths).__name__}", "lengths")
+        raise SettingError(
+            f"'lengths' must be one number of units per document, got {type(lengths).__name__}", "lengths"
+        )
     if len(lengths) != n_docs:
         raise SettingError(
             f"'lengths' gives {len(lengths)} lengths for {n_docs} documents: give one per document", "lengths"
@@ -217,8 +227,10 @@ def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozen
     """(done, doc ids, starts, ends, labels) of one annotator's entries."""
     done = [entry is not None for entry in docs]
     spans_of = [
-        () if entry is None
-        else entry if type(entry) is list and (not entry or type(entry[0]) is tuple)  # plain spans: as they are
+        ()
+        if entry is None
+        else entry
+        if type(entry) is list and (not entry or type(entry[0]) is tuple)  # plain spans: as they are
         else spacy_span_tuples(entry, unit)
         for entry in docs
     ]
@@ -247,8 +259,13 @@ def _read_annotator(name: str, docs: List[Any], unit: str, keep: Optional[frozen
         if keep is None:
             return done, doc_ids, start_array, end_array, labels
         chosen = numpy.fromiter((label in keep for label in labels), dtype=bool, count=len(labels))
-        return (done, doc_ids[chosen], start_array[chosen], end_array[chosen],
-                [label for label, take in zip(labels, chosen.tolist()) if take])
+        return (
+            done,
+            doc_ids[chosen],
+            start_array[chosen],
+            end_array[chosen],
+            [label for label, take in zip(labels, chosen.tolist()) if take],
+        )
     else:
         side = f"annotator {name!r}"
         try:
@@ -281,8 +298,10 @@ def _sorted_side(found, ids: Dict[str, int]) -> Side:
     side = Side(*(column[order] for column in side))
     repeat = numpy.zeros(len(order), dtype=bool)
     repeat[1:] = (
-        (side.doc[1:] == side.doc[:-1]) & (side.start[1:] == side.start[:-1])
-        & (side.end[1:] == side.end[:-1]) & (side.label[1:] == side.label[:-1])
+        (side.doc[1:] == side.doc[:-1])
+        & (side.start[1:] == side.start[:-1])
+        & (side.end[1:] == side.end[:-1])
+        & (side.label[1:] == side.label[:-1])
     )
     return Side(*(column[~repeat] for column in side)) if repeat.any() else side
 

@@ -1,6 +1,7 @@
 """What the annotators agree on and where they differ: the consensus spans
 (`consensus`), each annotator scored against them (`Consensus`), and
 every span not shared by all who did its document (`disagreements`)."""
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -13,8 +14,9 @@ from ..spans import Span
 from .annotations import Annotations, read_annotations
 
 
-def consensus(annotations: Any, *, min_votes: Optional[int] = AgreementSettings.min_votes,
-              unit: str = UNITS[0]) -> List[Optional[List[Span]]]:
+def consensus(
+    annotations: Any, *, min_votes: Optional[int] = AgreementSettings.min_votes, unit: str = UNITS[0]
+) -> List[Optional[List[Span]]]:
     """The spans enough annotators agree on, per document (strict: same
     start, end and label).
 
@@ -53,8 +55,13 @@ def _votes(read: Annotations):
     doc, start, end, label = columns
     order = numpy.lexsort((label, end, start, doc))
     doc, start, end, label = (column[order] for column in (doc, start, end, label))
-    new = numpy.r_[True, (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1])
-                   | (label[1:] != label[:-1])] if len(doc) else numpy.zeros(0, dtype=bool)
+    new = (
+        numpy.r_[
+            True, (doc[1:] != doc[:-1]) | (start[1:] != start[:-1]) | (end[1:] != end[:-1]) | (label[1:] != label[:-1])
+        ]
+        if len(doc)
+        else numpy.zeros(0, dtype=bool)
+    )
     first = numpy.flatnonzero(new)
     votes = numpy.diff(numpy.r_[first, len(doc)])
     return doc[first], start[first], end[first], label[first], votes
@@ -77,17 +84,21 @@ class Consensus:
 
     def to_dict(self) -> Dict[str, Any]:
         """annotator -> scheme -> summary: the "consensus" of the agreement's JSON."""
-        return {name: {scheme: dict(summary) for scheme, summary in by_scheme.items()}
-                for name, by_scheme in self.scores.items()}
+        return {
+            name: {scheme: dict(summary) for scheme, summary in by_scheme.items()}
+            for name, by_scheme in self.scores.items()
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Consensus":
-        return cls({name: {scheme: dict(summary) for scheme, summary in by_scheme.items()}
-                    for name, by_scheme in data.items()})
+        return cls(
+            {name: {scheme: dict(summary) for scheme, summary in by_scheme.items()} for name, by_scheme in data.items()}
+        )
 
 
-def scored_consensus(annotations: Mapping[str, Sequence[Any]], unit: str, match: MatchSettings,
-                     min_votes: Optional[int]) -> Consensus:
+def scored_consensus(
+    annotations: Mapping[str, Sequence[Any]], unit: str, match: MatchSettings, min_votes: Optional[int]
+) -> Consensus:
     """The consensus of the annotations (as `consensus` makes it), and each
     annotator scored against it under the match settings (schemes,
     thresholds, labels), over the documents they did."""
@@ -95,8 +106,13 @@ def scored_consensus(annotations: Mapping[str, Sequence[Any]], unit: str, match:
     scores = {}
     for name, docs in annotations.items():
         did = [i for i, entry in enumerate(docs) if entry is not None]
-        scored = evaluate_spans([agreed[i] or [] for i in did], [docs[i] for i in did], schemes=list(match.schemes),
-                                unit=unit, **match.scorer_settings())
+        scored = evaluate_spans(
+            [agreed[i] or [] for i in did],
+            [docs[i] for i in did],
+            schemes=list(match.schemes),
+            unit=unit,
+            **match.scorer_settings(),
+        )
         scores[name] = {scheme: r.summary() for scheme, r in scored.items()}
     return Consensus(scores, agreed)
 

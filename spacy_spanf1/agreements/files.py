@@ -9,6 +9,7 @@ A document an annotator's file lacks, or holds without annotation (a
 Label Studio task without that annotator's annotation, a Prodigy answer
 other than "accept"), is a document that annotator did not do.
 """
+
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,8 +42,13 @@ class AnnotatorFiles:
     meta: List[Dict[str, Any]] = field(default_factory=list)
 
 
-def read_annotator_files(paths: Sequence[PathLike], format: Optional[str] = None, names: Optional[Sequence[str]] = None,
-                         unit: Optional[str] = None, options: Optional[Mapping[str, Any]] = None) -> AnnotatorFiles:
+def read_annotator_files(
+    paths: Sequence[PathLike],
+    format: Optional[str] = None,
+    names: Optional[Sequence[str]] = None,
+    unit: Optional[str] = None,
+    options: Optional[Mapping[str, Any]] = None,
+) -> AnnotatorFiles:
     """Read the annotators' files (each once) and match their documents."""
     paths = cast(List[Path], [Path(p) for p in paths])  # the parameter's type is wider
     if not paths:
@@ -65,8 +71,10 @@ def read_annotator_files(paths: Sequence[PathLike], format: Optional[str] = None
                 )
         reader = get_format(name)
         unit, opts = check_pairing_options(reader, unit, options)
-        by_annotator = {str(i): _with_doc_spans(reader.read(path, side="gold", unit=unit, **opts), unit, opts)
-                        for i, path in enumerate(paths)}
+        by_annotator = {
+            str(i): _with_doc_spans(reader.read(path, side="gold", unit=unit, **opts), unit, opts)
+            for i, path in enumerate(paths)
+        }
         labels = [path.stem if path.is_file() else path.name for path in paths]
         by_annotator = dict(zip(labels if len(set(labels)) == len(labels) else map(str, paths), by_annotator.values()))
     if names is not None:
@@ -124,8 +132,11 @@ def _with_doc_spans(docs: Any, unit: str, options: Dict[str, Any]) -> List[Docum
     out = []
     for doc in docs:
         if doc.spacy_doc is not None:
-            doc = dataclasses.replace(doc, spans=doc_spans(doc.spacy_doc, options.get("spans_key"), unit),
-                                      tokens=[token.text for token in doc.spacy_doc])
+            doc = dataclasses.replace(
+                doc,
+                spans=doc_spans(doc.spacy_doc, options.get("spans_key"), unit),
+                tokens=[token.text for token in doc.spacy_doc],
+            )
         out.append(doc)
     return out
 

@@ -8,6 +8,7 @@ alpha the weighted sum of the documents' coincidence rows. So each pair's
 F, the mean pairwise F and alpha come from the same resamples, and no span
 is matched again.
 """
+
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, cast
 
@@ -46,8 +47,10 @@ class AgreementIntervals:
     def from_dict(cls, data: Mapping[str, Any]) -> "AgreementIntervals":
         """The intervals `to_dict` wrote."""
         return cls(
-            {scheme: {(row["reference"], row["scored"]): Interval.from_dict(row["f"]) for row in rows}
-             for scheme, rows in data["pairwise"].items()},
+            {
+                scheme: {(row["reference"], row["scored"]): Interval.from_dict(row["f"]) for row in rows}
+                for scheme, rows in data["pairwise"].items()
+            },
             {scheme: Interval.from_dict(block) for scheme, block in data["mean_f"].items()},
             None if data["alpha"] is None else Interval.from_dict(data["alpha"]),
         )
@@ -103,9 +106,14 @@ def agreement_intervals(
 
     def interval(key: Any, estimate: float, replicated=None, left=None) -> Interval:
         return interval_of(
-            values[key] if replicated is None else replicated, estimate,
-            jackknife.get(key) if left is None else left, analysis.method, n_resamples, analysis.seed,
-            analysis.confidence, unit,
+            values[key] if replicated is None else replicated,
+            estimate,
+            jackknife.get(key) if left is None else left,
+            analysis.method,
+            n_resamples,
+            analysis.seed,
+            analysis.confidence,
+            unit,
         )
 
     pair_intervals = {
@@ -116,7 +124,9 @@ def agreement_intervals(
     for scheme, pairs in pairwise.items():
         keys = [(scheme, pair) for pair in pairs]
         estimate = float(numpy.mean([result.f1 for result in pairs.values()]))
-        left = None if analysis.method != "BCa" else numpy.mean([cast(numpy.ndarray, jackknife[k]) for k in keys], axis=0)
+        left = (
+            None if analysis.method != "BCa" else numpy.mean([cast(numpy.ndarray, jackknife[k]) for k in keys], axis=0)
+        )
         mean_intervals[scheme] = interval(None, estimate, numpy.mean([values[k] for k in keys], axis=0), left)
     alpha_interval = None
     if alpha_rows is not None and alpha is not None:

@@ -1,5 +1,6 @@
 """`agreement`: how much N annotators agree, span by span under every
 scheme and token by token (kappas, alpha), from lists of spans."""
+
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 import numpy
@@ -16,14 +17,24 @@ from .tokens import label_positions, token_agreement
 
 #: The settings `agreement` takes, by the settings class that checks them.
 TAKEN: Dict[Any, Tuple[str, ...]] = {
-    MatchSettings: ("schemes", "unit", "labels", "iou_threshold", "overlap_threshold", "min_overlap", "label_map",
-                    "map_unlisted"),
+    MatchSettings: (
+        "schemes",
+        "unit",
+        "labels",
+        "iou_threshold",
+        "overlap_threshold",
+        "min_overlap",
+        "label_map",
+        "map_unlisted",
+    ),
     AgreementSettings: ("o_tokens",),
     AnalysisSettings: ("bootstrap", "confidence", "method", "seed", "resample_by"),
 }
 
 
-def agreement_settings(settings: Dict[str, Any], where: str = "agreement") -> Tuple[MatchSettings, AgreementSettings, AnalysisSettings]:
+def agreement_settings(
+    settings: Dict[str, Any], where: str = "agreement"
+) -> Tuple[MatchSettings, AgreementSettings, AnalysisSettings]:
     """The keyword settings of an agreement front door as settings objects;
     a keyword it does not take is a SettingError listing those it does."""
     settings = dict(settings)
@@ -36,7 +47,9 @@ def agreement_settings(settings: Dict[str, Any], where: str = "agreement") -> Tu
                 f"{where} got an unexpected keyword argument {name!r}. Valid settings: {', '.join(valid + ['min_votes'])}",
                 name,
             )
-    matching, agree, analysis, _ = split_keywords(settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where)
+    matching, agree, analysis, _ = split_keywords(
+        settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where
+    )
     match = span_schemes_only(MatchSettings(**matching))
     return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
 
@@ -53,8 +66,13 @@ def span_schemes_only(match: MatchSettings) -> MatchSettings:
     return match
 
 
-def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, groups: Optional[Sequence[Any]] = None,
-              **settings: Any) -> AgreementResult:
+def agreement(
+    annotations: Any,
+    *,
+    lengths: Optional[Sequence[int]] = None,
+    groups: Optional[Sequence[Any]] = None,
+    **settings: Any,
+) -> AgreementResult:
     """The agreement of N annotators over the same documents.
 
     annotations (Mapping[str, Sequence]): annotator -> one entry per
@@ -94,16 +112,28 @@ def agreement(annotations: Any, *, lengths: Optional[Sequence[int]] = None, grou
             "resample_by",
         )
     unit = match.unit or UNITS[0]
-    read = read_annotations(annotations, unit, labels=match.labels, lengths=lengths, label_map=match.label_map,
-                            refuse_unlisted=match.map_unlisted == "error")
+    read = read_annotations(
+        annotations,
+        unit,
+        labels=match.labels,
+        lengths=lengths,
+        label_map=match.label_map,
+        refuse_unlisted=match.map_unlisted == "error",
+    )
     result = agreement_of(read, match, agree, analysis, groups=groups)
     warn_each(result.warnings)
     return result
 
 
-def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettings,
-                 analysis: AnalysisSettings, read_signature: Any = None,
-                 groups: Optional[Sequence[Any]] = None, fmt: Optional[str] = None) -> AgreementResult:
+def agreement_of(
+    read: Annotations,
+    match: MatchSettings,
+    agree: AgreementSettings,
+    analysis: AnalysisSettings,
+    read_signature: Any = None,
+    groups: Optional[Sequence[Any]] = None,
+    fmt: Optional[str] = None,
+) -> AgreementResult:
     """The agreement of annotations already read (`read_annotations`, or
     read from files: `read_signature` the ReadSettings, `fmt` the format
     they were read as)."""
@@ -122,21 +152,43 @@ def agreement_of(read: Annotations, match: MatchSettings, agree: AgreementSettin
         names = read.names
         docs_of = {(names[a], names[b]): shared_index(read, a, b) for a, b in ordered_pairs(names)}
         intervals = agreement_intervals(
-            pairwise, docs_of, alpha_rows, None if tokens is None else tokens.alpha, read.n_docs, analysis,
+            pairwise,
+            docs_of,
+            alpha_rows,
+            None if tokens is None else tokens.alpha,
+            read.n_docs,
+            analysis,
             None if groups is None else list(groups),
         )
-    signature = make_signature(match, unit=read.unit, read=read_signature, fmt=fmt, analysis=analysis,
-                               agreement={**agree.to_dict(), "lengths": read.lengths is not None})
-    return AgreementResult(read.names, read.n_docs, pairwise, shared_counts(read), tokens, intervals, signature,
-                           warnings=tuple(annotator_label_warnings(read)) + unmapped_warnings(read))
+    signature = make_signature(
+        match,
+        unit=read.unit,
+        read=read_signature,
+        fmt=fmt,
+        analysis=analysis,
+        agreement={**agree.to_dict(), "lengths": read.lengths is not None},
+    )
+    return AgreementResult(
+        read.names,
+        read.n_docs,
+        pairwise,
+        shared_counts(read),
+        tokens,
+        intervals,
+        signature,
+        warnings=tuple(annotator_label_warnings(read)) + unmapped_warnings(read),
+    )
 
 
 def unmapped_warnings(read: Annotations) -> Tuple[str, ...]:
     """A warning naming, by annotator, the labels the label map does not name."""
     if not read.unmapped:
         return ()
-    parts = [f"annotator {name!r}: " + ", ".join(f"{quoted(label)} ({spans_counted(n)})" for label, n in sorted(found.items()))
-             for name, found in read.unmapped.items()]
+    parts = [
+        f"annotator {name!r}: "
+        + ", ".join(f"{quoted(label)} ({spans_counted(n)})" for label, n in sorted(found.items()))
+        for name, found in read.unmapped.items()
+    ]
     return ("the label map does not name the labels of " + "; ".join(parts) + ": scored as they are",)
 
 
@@ -151,15 +203,21 @@ def annotator_label_warnings(read: Annotations) -> List[str]:
     named: Set[Tuple[Optional[str], Optional[str]]] = set()
     for a, name in enumerate(read.names):
         others = {label for b, labels in enumerate(used) if b != a for label in labels}
-        mine = {label: n for label, n in used[a].items()
-                if label not in others and (closest_label(label, others), label) not in named}
+        mine = {
+            label: n
+            for label, n in used[a].items()
+            if label not in others and (closest_label(label, others), label) not in named
+        }
         named.update((label, closest_label(label, others)) for label in mine)
-        found.extend(one_sided_labels(
-            mine, others,
-            lone=f"the label {{label}} of annotator {quoted(name)} ({{spans}}) occurs in no other annotator's spans",
-            closest="closest label of the others {label}",
-            rest=f"{{n}} more labels of annotator {quoted(name)} ({{spans}}) occur in no other annotator's spans",
-        ))
+        found.extend(
+            one_sided_labels(
+                mine,
+                others,
+                lone=f"the label {{label}} of annotator {quoted(name)} ({{spans}}) occurs in no other annotator's spans",
+                closest="closest label of the others {label}",
+                rest=f"{{n}} more labels of annotator {quoted(name)} ({{spans}}) occur in no other annotator's spans",
+            )
+        )
     return found
 
 

@@ -14,12 +14,14 @@ spans left alone are b's MIS and b's are a's SPU. There, (b, a) is (a, b)
 with MIS and SPU swapped, per label and per document too; the other
 documents, and the schemes iou and overlap, are matched both ways.
 """
+
 from itertools import permutations
 from typing import Dict, List, Tuple, Union, cast
 
 import numpy
 
-from ..engine.batched import Batch, Side, overlapping_docs
+from ..engine.batched import Batch
+from ..engine.columns import Side, overlapping_docs
 from ..engine.counts import PRFCounts, SemEvalCounts
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.scorer import SpanScorer
@@ -36,7 +38,9 @@ def ordered_pairs(names: Tuple[str, ...]) -> List[Tuple[int, int]]:
     return list(permutations(range(len(names)), 2))
 
 
-def score_annotator_pairs(annotations: Annotations, match: MatchSettings, per_doc: bool) -> Dict[str, Dict[Pair, SchemeResult]]:
+def score_annotator_pairs(
+    annotations: Annotations, match: MatchSettings, per_doc: bool
+) -> Dict[str, Dict[Pair, SchemeResult]]:
     """RETURNS (Dict[str, Dict[Pair, SchemeResult]]): scheme -> (a, b) ->
     b scored against a over the documents both did (with per-document
     count rows, one per shared document in corpus order, when per_doc)."""
@@ -76,8 +80,9 @@ def score_annotator_pairs(annotations: Annotations, match: MatchSettings, per_do
     return {scheme: {pair: pairs[pair] for pair in order} for scheme, pairs in found.items()}
 
 
-def _score(annotations: Annotations, match: MatchSettings, schemes, gold: Side, pred: Side, n: int,
-           per_doc: bool) -> Dict[str, SchemeResult]:
+def _score(
+    annotations: Annotations, match: MatchSettings, schemes, gold: Side, pred: Side, n: int, per_doc: bool
+) -> Dict[str, SchemeResult]:
     scorer = SpanScorer.from_settings(match.replace(schemes=tuple(schemes)), per_doc=per_doc)
     scorer.label_ids(annotations.labels)  # the scorer's label ids are the annotations' own
     scorer.add_sides(gold, pred, n)
@@ -121,9 +126,16 @@ def mirror(result: SchemeResult) -> SchemeResult:
         return SemEvalCounts(counts.cor, counts.inc, counts.par, counts.spu, counts.mis)
 
     per_doc = None if result.per_doc is None else result.per_doc[:, MIRRORED_COLUMNS]
-    return SchemeResult(result.scheme, swapped(result.totals),
-                        {label: swapped(counts) for label, counts in result.per_label.items()},
-                        result.confusion.transposed(), (), per_doc, None, result.n_docs)
+    return SchemeResult(
+        result.scheme,
+        swapped(result.totals),
+        {label: swapped(counts) for label, counts in result.per_label.items()},
+        result.confusion.transposed(),
+        (),
+        per_doc,
+        None,
+        result.n_docs,
+    )
 
 
 def _joined(first: SchemeResult, second: SchemeResult, is_first: numpy.ndarray) -> SchemeResult:

@@ -1,6 +1,7 @@
 """`AgreementResult`: every agreement figure of a set of annotators, as a
 frozen value that writes itself as JSON (with its signature) and reads
 itself back (`from_dict`)."""
+
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -158,7 +159,9 @@ class AgreementResult:
         to the result written (not the files read: `files` is None)."""
         try:
             pairwise = {
-                scheme: {(row["reference"], row["scored"]): SchemeResult.from_dict(row, scheme) for row in block["pairs"]}
+                scheme: {
+                    (row["reference"], row["scored"]): SchemeResult.from_dict(row, scheme) for row in block["pairs"]
+                }
                 for scheme, block in data["schemes"].items()
             }
             shared = {(a, b): int(n) for a, row in data["shared"].items() for b, n in row.items()}

@@ -20,6 +20,7 @@ of whole arrays, never a loop over positions:
   positions (two annotators or more), alpha = 1 - (n - 1)(n - Σ o_cc) /
   (n² - Σ n_c²), as the `krippendorff` package's nominal alpha.
 """
+
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional
 
@@ -51,7 +52,7 @@ def label_positions(annotations: Annotations, lengths: numpy.ndarray) -> Positio
     """The label of every annotator at every position (documents laid end
     to end, each `lengths[doc]` units long)."""
     n_labels = len(annotations.labels)
-    dtype = numpy.int16 if n_labels < 2 ** 15 - 1 else numpy.int32
+    dtype = numpy.int16 if n_labels < 2**15 - 1 else numpy.int32
     base = numpy.concatenate([[0], numpy.cumsum(lengths)]).astype(numpy.int64)
     total = int(base[-1])
     doc_of = numpy.repeat(numpy.arange(len(lengths)), lengths)
@@ -206,9 +207,7 @@ def alpha_rows(positions: Positions, kept: numpy.ndarray, pairs: numpy.ndarray, 
     rows = numpy.zeros((n_docs, k + 1), dtype=numpy.float64)
     for a in range(len(codes)):
         take = pairable & present[a]
-        rows[:, :k] += numpy.bincount(
-            doc[take] * k + codes[a][take], minlength=n_docs * k
-        ).reshape(n_docs, k)
+        rows[:, :k] += numpy.bincount(doc[take] * k + codes[a][take], minlength=n_docs * k).reshape(n_docs, k)
     diagonal = 2.0 * pairs[pairable] / (values[pairable] - 1.0)
     rows[:, k] = numpy.bincount(doc[pairable], weights=diagonal, minlength=n_docs)
     return rows
@@ -242,6 +241,5 @@ def token_agreement(annotations: Annotations, positions: Positions, o_tokens: st
     rows = alpha_rows(positions, kept, pairs, annotations.n_docs)
     alpha = float(alpha_of_rows(rows.sum(axis=0)))
     pairable = kept & ((codes != MISSING).sum(axis=0) >= 2)
-    figures = TokenAgreement(o_tokens, cohen, fleiss, alpha, int(pairable.sum()), int(everyone.sum()),
-                             annotations.unit)
+    figures = TokenAgreement(o_tokens, cohen, fleiss, alpha, int(pairable.sum()), int(everyone.sum()), annotations.unit)
     return figures, rows

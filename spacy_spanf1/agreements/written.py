@@ -12,6 +12,7 @@ DocBin: one Doc a document, its text as it was read; the spans are in
 `doc.ents` when no two consensus spans of the corpus overlap, else (or
 when a spans key is given) in `doc.spans[spans_key or "sc"]`.
 """
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +46,9 @@ def is_docbin_path(path: Path) -> bool:
     return Path(path).suffix == ".spacy"
 
 
-def prepare_consensus(path: Path, files: AnnotatorFiles, agreed: Sequence[Optional[List[Span]]],
-                      spans_key: Optional[str] = None) -> WrittenConsensus:
+def prepare_consensus(
+    path: Path, files: AnnotatorFiles, agreed: Sequence[Optional[List[Span]]], spans_key: Optional[str] = None
+) -> WrittenConsensus:
     """The consensus of `files` (per document its spans, None: no one did
     it), built in memory so that what cannot be written is an error before
     anything is printed or written."""
@@ -82,7 +84,9 @@ def _tokens_field(text: str, tokens: List[str], offsets: List[Tuple[int, int]]) 
     return list(tokens)
 
 
-def _docbin(files: AnnotatorFiles, agreed: Sequence[Optional[List[Span]]], spans_key: Optional[str]) -> WrittenConsensus:
+def _docbin(
+    files: AnnotatorFiles, agreed: Sequence[Optional[List[Span]]], spans_key: Optional[str]
+) -> WrittenConsensus:
     from spacy.tokens import DocBin
     from spacy.vocab import Vocab
 
@@ -153,8 +157,15 @@ def _doc_of(vocab: Any, text: str, cuts: Sequence[int], spans: Sequence[Tuple[in
     spaces: List[bool] = []
     for start, end in zip(ordered, ordered[1:]):
         piece = text[start:end]
-        if (piece[0] == " " and piece.isspace() and words and not spaces[-1] and not words[-1].isspace()
-                and start not in starts and start + 1 not in ends):
+        if (
+            piece[0] == " "
+            and piece.isspace()
+            and words
+            and not spaces[-1]
+            and not words[-1].isspace()
+            and start not in starts
+            and start + 1 not in ends
+        ):
             spaces[-1] = True  # as spaCy's tokenizer: the first space is the word's, the rest a token
             piece = piece[1:]
         if piece:

@@ -25,6 +25,7 @@ but not wrong is in the result's `warnings`, each also given as a
 UserWarning (not inside `notes.warnings_shown`, where the caller shows
 them: the commands print them).
 """
+
 from typing import Any
 
 from ..corpus import FULL_COLLECTION, score_pairs
@@ -36,8 +37,13 @@ from .scores import compare_files, evaluate_pipeline
 #: The doors imported when first asked for (module __getattr__), so that
 #: `compare_files` does not import the agreement and sweep packages:
 #: name -> module.
-_LAZY = {"agree_files": "agree", "is_pipeline": "sweep", "sweep_files": "sweep", "sweep_pipeline": "sweep",
-         "sweep_source": "sweep"}
+_LAZY = {
+    "agree_files": "agree",
+    "is_pipeline": "sweep",
+    "sweep_files": "sweep",
+    "sweep_pipeline": "sweep",
+    "sweep_source": "sweep",
+}
 
 
 def __getattr__(name: str) -> Any:

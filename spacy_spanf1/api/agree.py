@@ -1,5 +1,6 @@
 """`agree_files`: the agreement of annotators given as files, and, when
 asked for, their consensus with each annotator scored against it."""
+
 from pathlib import PurePath
 from typing import Any, Dict, Optional, Sequence, Union
 
@@ -88,26 +89,55 @@ def agree_files(
         the documents' own tokens (or characters).
     """
     options = checked_reader_options("agree_files", agree_files, reader_options)
-    match = span_schemes_only(settings_from(
-        MatchSettings, match, "match", schemes=schemes, unit=unit, labels=labels, iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold, min_overlap=min_overlap, label_map=label_map, map_unlisted=map_unlisted,
-    ))
+    match = span_schemes_only(
+        settings_from(
+            MatchSettings,
+            match,
+            "match",
+            schemes=schemes,
+            unit=unit,
+            labels=labels,
+            iou_threshold=iou_threshold,
+            overlap_threshold=overlap_threshold,
+            min_overlap=min_overlap,
+            label_map=label_map,
+            map_unlisted=map_unlisted,
+        )
+    )
     agree = settings_from(AgreementSettings, agreement, "agreement", o_tokens=o_tokens, min_votes=min_votes)
-    analysis = settings_from(AnalysisSettings, analysis, "analysis", bootstrap=bootstrap, confidence=confidence,
-                             method=method, seed=seed, resample_by=resample_by)
-    read = settings_from(ReadSettings, read, "read", format=format,
-                         options={**read.options, **options} if read is not None and options else (options or UNSET))
+    analysis = settings_from(
+        AnalysisSettings,
+        analysis,
+        "analysis",
+        bootstrap=bootstrap,
+        confidence=confidence,
+        method=method,
+        seed=seed,
+        resample_by=resample_by,
+    )
+    read = settings_from(
+        ReadSettings,
+        read,
+        "read",
+        format=format,
+        options={**read.options, **options} if read is not None and options else (options or UNSET),
+    )
     for obj, unused in ((match, UNUSED["match"]), (read, UNUSED["read"]), (analysis, UNUSED["analysis"])):
         refuse_set(obj, unused, "agree_files")
     if isinstance(paths, (str, PurePath)):
         paths = [paths]
     files = read_annotator_files(list(paths), read.format, comma_list(names), match.unit, dict(read.options))
-    annotations = read_annotations(files.annotations, files.unit, labels=match.labels, lengths=files.lengths,
-                                   label_map=match.label_map, refuse_unlisted=match.map_unlisted == "error")
+    annotations = read_annotations(
+        files.annotations,
+        files.unit,
+        labels=match.labels,
+        lengths=files.lengths,
+        label_map=match.label_map,
+        refuse_unlisted=match.map_unlisted == "error",
+    )
     groups = None
     if analysis.resample_by is not None and analysis.bootstrap is not None:
-        groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc])
-                  for doc, meta in enumerate(files.meta)]
+        groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc]) for doc, meta in enumerate(files.meta)]
     result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups, fmt=files.format)
     result = result.replace(notes=files.notes, files=files)
     if consensus:

@@ -1,5 +1,6 @@
 """`prf_from_text`: the `prf` calculator, exact-match P, R and F1 of spans
 typed in as plain text."""
+
 from typing import List, Tuple
 
 from ..engine.scorer import evaluate_spans
@@ -19,9 +20,7 @@ def prf_from_text(text: str, source: str = "stdin") -> Tuple[float, float, float
     """
     items = [(lineno, tok) for lineno, line in enumerate(text.split("\n"), 1) for tok in line.split()]
     if not items:
-        raise InputError(
-            "no input: expected P, then P lines 'start end type', then G, then G lines", source
-        )
+        raise InputError("no input: expected P, then P lines 'start end type', then G, then G lines", source)
     pos = 0
 
     def take(what: str) -> Tuple[int, str]:

@@ -2,6 +2,7 @@
 sides) and `evaluate_pipeline` (a spaCy pipeline over DocBins): the
 settings gathered into their objects (`keywords.settings_from`), scored
 through the corpus layer, analysed and signed; a `CorpusScores`."""
+
 from pathlib import PurePath
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
 
@@ -134,18 +135,51 @@ def compare_files(
         with the overlap scheme.
     """
     options = checked_reader_options("compare_files", compare_files, reader_options)
-    match = settings_from(MatchSettings, match, "match", schemes=schemes, unit=unit, spans_key=spans_key,
-                          labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
-                          min_overlap=min_overlap, beta=beta, label_map=label_map,
-                          map_unlisted=map_unlisted)
-    read = settings_from(ReadSettings, read, "read", format=format, gold_format=gold_format, pred_format=pred_format,
-                         gold_column=gold_column, pred_column=pred_column,
-                         options={**read.options, **options} if read is not None and options else (options or UNSET))
-    analysis = settings_from(AnalysisSettings, analysis, "analysis", bootstrap=bootstrap, confidence=confidence,
-                             method=method, seed=seed, resample_by=resample_by, baseline=baseline, test=test,
-                             alpha=alpha, by=by, buckets=buckets)
+    match = settings_from(
+        MatchSettings,
+        match,
+        "match",
+        schemes=schemes,
+        unit=unit,
+        spans_key=spans_key,
+        labels=labels,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        beta=beta,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
+    )
+    read = settings_from(
+        ReadSettings,
+        read,
+        "read",
+        format=format,
+        gold_format=gold_format,
+        pred_format=pred_format,
+        gold_column=gold_column,
+        pred_column=pred_column,
+        options={**read.options, **options} if read is not None and options else (options or UNSET),
+    )
+    analysis = settings_from(
+        AnalysisSettings,
+        analysis,
+        "analysis",
+        bootstrap=bootstrap,
+        confidence=confidence,
+        method=method,
+        seed=seed,
+        resample_by=resample_by,
+        baseline=baseline,
+        test=test,
+        alpha=alpha,
+        by=by,
+        buckets=buckets,
+    )
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
-        raise SettingError("'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline")
+        raise SettingError(
+            "'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline"
+        )
     keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
     scores = _compare(gold_path, pred_path, match, read, keep, client=client, progress=progress)
     base = analysis.baseline
@@ -156,8 +190,9 @@ def compare_files(
     return scores
 
 
-def _compare(gold_path, pred_path, match: MatchSettings, read: ReadSettings, keep: Keep, *, client: Any,
-             progress: bool) -> CorpusScores:
+def _compare(
+    gold_path, pred_path, match: MatchSettings, read: ReadSettings, keep: Keep, *, client: Any, progress: bool
+) -> CorpusScores:
     """The checked scores of two files, in-process or sharded."""
     from ..distributed.shards import is_sharded_compare
 
@@ -178,15 +213,17 @@ def _compare(gold_path, pred_path, match: MatchSettings, read: ReadSettings, kee
     return scores
 
 
-def _analysed(scores: CorpusScores, match: MatchSettings, analysis: AnalysisSettings, baseline: Any,
-              read: Optional[ReadSettings]) -> CorpusScores:
+def _analysed(
+    scores: CorpusScores, match: MatchSettings, analysis: AnalysisSettings, baseline: Any, read: Optional[ReadSettings]
+) -> CorpusScores:
     """The scores signed with every setting, with the analysis attached
     when one was asked for."""
     signed_read = scores.signature.get("read") or {}
     fmt = signed_read.get("format")
     formats = (signed_read["gold_format"], signed_read["pred_format"]) if signed_read.get("gold_format") else None
-    scores = scores.replace(signature=make_signature(match, unit=scores.unit, read=read, fmt=fmt, analysis=analysis,
-                                                     formats=formats))
+    scores = scores.replace(
+        signature=make_signature(match, unit=scores.unit, read=read, fmt=fmt, analysis=analysis, formats=formats)
+    )
     if not analysis.active:
         return scores
     if isinstance(baseline, CorpusScores):
@@ -268,14 +305,37 @@ def evaluate_pipeline(
         path every worker can read); None: in-process.
     RETURNS (CorpusScores)
     """
-    match = settings_from(MatchSettings, match, "match", schemes=schemes, unit=unit, spans_key=spans_key,
-                          labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
-                          min_overlap=min_overlap, beta=beta, label_map=label_map,
-                          map_unlisted=map_unlisted)
+    match = settings_from(
+        MatchSettings,
+        match,
+        "match",
+        schemes=schemes,
+        unit=unit,
+        spans_key=spans_key,
+        labels=labels,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        beta=beta,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
+    )
     run = settings_from(RunSettings, run, "run", n_process=n_process, batch_size=batch_size, shard_docs=shard_docs)
-    analysis = settings_from(AnalysisSettings, analysis, "analysis", bootstrap=bootstrap, confidence=confidence,
-                             method=method, seed=seed, resample_by=resample_by, baseline=baseline, test=test,
-                             alpha=alpha, by=by, buckets=buckets)
+    analysis = settings_from(
+        AnalysisSettings,
+        analysis,
+        "analysis",
+        bootstrap=bootstrap,
+        confidence=confidence,
+        method=method,
+        seed=seed,
+        resample_by=resample_by,
+        baseline=baseline,
+        test=test,
+        alpha=alpha,
+        by=by,
+        buckets=buckets,
+    )
     keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
     scores = _evaluate(model, data_path, match, run, keep, code=code, client=client, progress=progress)
     base = analysis.baseline
@@ -286,8 +346,17 @@ def evaluate_pipeline(
     return scores
 
 
-def _evaluate(model: Any, data_path: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, code: Any,
-              client: Any, progress: bool) -> CorpusScores:
+def _evaluate(
+    model: Any,
+    data_path: Any,
+    match: MatchSettings,
+    run: RunSettings,
+    keep: Keep,
+    *,
+    code: Any,
+    client: Any,
+    progress: bool,
+) -> CorpusScores:
     """The checked scores of a pipeline over DocBins, in-process or sharded."""
     from ..distributed.shards import is_sharded_pipeline
 
@@ -302,8 +371,13 @@ def _evaluate(model: Any, data_path: Any, match: MatchSettings, run: RunSettings
         nlp = load_pipeline(model, code)
         name = model if isinstance(model, (str, PurePath)) else "pipeline"
         scores = score_pipeline(
-            nlp, read_docbin(data_path, nlp.vocab), match, run, keep,
-            sources=(str(data_path), f"pipeline {name}"), progress=progress,
+            nlp,
+            read_docbin(data_path, nlp.vocab),
+            match,
+            run,
+            keep,
+            sources=(str(data_path), f"pipeline {name}"),
+            progress=progress,
         )
     scores = check_outcome(scores, match)
     return scores

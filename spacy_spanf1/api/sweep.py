@@ -1,6 +1,7 @@
 """The sweeps of scored predictions from files (`sweep_files`), from a
 pipeline's span categorizer (`sweep_pipeline`), and from either, told
 apart by the source (`sweep_source`, what `spacy-spanf1 sweep` calls)."""
+
 from pathlib import Path, PurePath
 from typing import Any, Dict, Optional, Sequence, Union
 
@@ -24,14 +25,23 @@ UNUSED = {
 Thresholds = Optional[Sequence[float]]
 
 
-def _settings(where: str, match: Optional[MatchSettings], sweep: Optional[SweepSettings],
-              analysis: Optional[AnalysisSettings], **keywords: Any):
+def _settings(
+    where: str,
+    match: Optional[MatchSettings],
+    sweep: Optional[SweepSettings],
+    analysis: Optional[AnalysisSettings],
+    **keywords: Any,
+):
     """The match, sweep and analysis settings of a sweep's front door."""
-    fields = {cls: {name: keywords.pop(name) for name in cls.__dataclass_fields__ if name in keywords}
-              for cls in (MatchSettings, SweepSettings, AnalysisSettings)}
-    built = (settings_from(MatchSettings, match, "match", **fields[MatchSettings]),
-             settings_from(SweepSettings, sweep, "sweep", **fields[SweepSettings]),
-             settings_from(AnalysisSettings, analysis, "analysis", **fields[AnalysisSettings]))
+    fields = {
+        cls: {name: keywords.pop(name) for name in cls.__dataclass_fields__ if name in keywords}
+        for cls in (MatchSettings, SweepSettings, AnalysisSettings)
+    }
+    built = (
+        settings_from(MatchSettings, match, "match", **fields[MatchSettings]),
+        settings_from(SweepSettings, sweep, "sweep", **fields[SweepSettings]),
+        settings_from(AnalysisSettings, analysis, "analysis", **fields[AnalysisSettings]),
+    )
     refuse_set(built[0], UNUSED["match"], where)
     refuse_set(built[2], UNUSED["analysis"], where)
     return built
@@ -85,12 +95,30 @@ def sweep_files(
     """
     options = checked_reader_options("sweep_files", sweep_files, reader_options)
     match, sweep, analysis = _settings(
-        "a sweep", match, sweep, analysis, schemes=schemes, unit=unit, iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold, min_overlap=min_overlap, thresholds=thresholds, n_thresholds=n_thresholds,
-        grid=grid, n_trials=n_trials, bootstrap=bootstrap,
+        "a sweep",
+        match,
+        sweep,
+        analysis,
+        schemes=schemes,
+        unit=unit,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        thresholds=thresholds,
+        n_thresholds=n_thresholds,
+        grid=grid,
+        n_trials=n_trials,
+        bootstrap=bootstrap,
     )
-    read = settings_from(ReadSettings, read, "read", format=format, gold_format=gold_format, pred_format=pred_format,
-                         options={**read.options, **options} if read is not None and options else (options or UNSET))
+    read = settings_from(
+        ReadSettings,
+        read,
+        "read",
+        format=format,
+        gold_format=gold_format,
+        pred_format=pred_format,
+        options={**read.options, **options} if read is not None and options else (options or UNSET),
+    )
     refuse_set(read, UNUSED["read"], "a sweep")
     return sweep_scored_files(gold_path, pred_path, match, read, sweep, analysis)
 
@@ -133,9 +161,20 @@ def sweep_pipeline(
         component and its spans key ("pipeline").
     """
     match, sweep, analysis = _settings(
-        "a sweep", match, sweep, analysis, schemes=schemes, unit=unit, iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold, min_overlap=min_overlap, thresholds=thresholds, n_thresholds=n_thresholds,
-        grid=grid, n_trials=n_trials, bootstrap=bootstrap,
+        "a sweep",
+        match,
+        sweep,
+        analysis,
+        schemes=schemes,
+        unit=unit,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        thresholds=thresholds,
+        n_thresholds=n_thresholds,
+        grid=grid,
+        n_trials=n_trials,
+        bootstrap=bootstrap,
     )
     return sweep_spancat(model, corpus_path, match, sweep, analysis, pipe=pipe, batch_size=batch_size)
 
@@ -186,12 +225,25 @@ def sweep_source(
     """
     options = checked_reader_options("sweep_source", sweep_source, reader_options)
     match, sweep, analysis = _settings(
-        "a sweep", match, sweep, analysis, schemes=schemes, unit=unit, iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold, min_overlap=min_overlap, thresholds=thresholds, n_thresholds=n_thresholds,
-        grid=grid, n_trials=n_trials, bootstrap=bootstrap,
+        "a sweep",
+        match,
+        sweep,
+        analysis,
+        schemes=schemes,
+        unit=unit,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        thresholds=thresholds,
+        n_thresholds=n_thresholds,
+        grid=grid,
+        n_trials=n_trials,
+        bootstrap=bootstrap,
     )
     for_files = {"read": read, **given(format=format), **{k: v for k, v in options.items() if v is not None}}
-    for_pipeline: Dict[str, Any] = {name: value for name, value in (("pipe", pipe), ("batch_size", batch_size)) if value is not None}
+    for_pipeline: Dict[str, Any] = {
+        name: value for name, value in (("pipe", pipe), ("batch_size", batch_size)) if value is not None
+    }
     pipeline = is_pipeline(source)
     wrong = [name for name, value in (for_files if pipeline else for_pipeline).items() if value is not None]
     if wrong:
@@ -201,5 +253,6 @@ def sweep_source(
         if target is None:
             raise InputError(f"give the .spacy corpus the pipeline {str(source)!r} runs over")
         return sweep_pipeline(source, target, match=match, sweep=sweep, analysis=analysis, **for_pipeline)
-    return sweep_files(Path(source), target, match=match, read=read, sweep=sweep, analysis=analysis,
-                       **given(format=format), **options)
+    return sweep_files(
+        Path(source), target, match=match, read=read, sweep=sweep, analysis=analysis, **given(format=format), **options
+    )

@@ -1,4 +1,5 @@
 """`spacy-spanf1 evaluate`: a pipeline over a .spacy corpus."""
+
 from typing import Any, Dict
 
 import typer
@@ -10,10 +11,40 @@ from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
-    "model", "data_path", "schemes", "spans_key", "unit", "labels", "iou_threshold", "overlap_threshold",
-    "min_overlap", "label_map", "map_unlisted", "output_path", "errors_path", "html_path", "n_process", "batch_size", "silent", "confusion", "bootstrap",
-    "confidence", "method", "seed", "resample_by", "baseline", "test", "alpha", "by", "buckets", "html_docs",
-    "shard_docs", "cluster", "scheduler", "scheduler_file", "code",
+    "model",
+    "data_path",
+    "schemes",
+    "spans_key",
+    "unit",
+    "labels",
+    "iou_threshold",
+    "overlap_threshold",
+    "min_overlap",
+    "label_map",
+    "map_unlisted",
+    "output_path",
+    "errors_path",
+    "html_path",
+    "n_process",
+    "batch_size",
+    "silent",
+    "confusion",
+    "bootstrap",
+    "confidence",
+    "method",
+    "seed",
+    "resample_by",
+    "baseline",
+    "test",
+    "alpha",
+    "by",
+    "buckets",
+    "html_docs",
+    "shard_docs",
+    "cluster",
+    "scheduler",
+    "scheduler_file",
+    "code",
 )
 
 

@@ -1,6 +1,7 @@
 """The typer app of `spacy-spanf1` and what every command shares: running
 a plain function with its errors turned into one line (`run`), the
 --schemes option given once, and a Dask client when one is asked for."""
+
 import contextlib
 import os
 import sys
@@ -23,6 +24,7 @@ NAME = "spacy-spanf1"
 HELP = """Span precision, recall and F1 under explicitly named matching schemes
 (strict, exact, partial, type, iou, overlap). Run a command with --help for
 its options."""
+
 
 def closed_pipe(exit_code: int = 0) -> None:
     """Exit quietly (with status 0, unless the command was failing) when the
@@ -174,10 +176,12 @@ def one_schemes(schemes: Optional[List[str]]) -> str:
     return schemes[0]
 
 
-def on_cluster(func: Callable[..., Any], cluster: Optional[str], scheduler: Optional[str],
-               scheduler_file: Optional[Path]) -> Callable[..., Any]:
+def on_cluster(
+    func: Callable[..., Any], cluster: Optional[str], scheduler: Optional[str], scheduler_file: Optional[Path]
+) -> Callable[..., Any]:
     """func(client=...) inside `distributed.open_client` (None: in-process,
     and Dask is not imported); the cluster closes on any exit, Ctrl-C too."""
+
     def run_on(**kwargs: Any) -> Any:
         if not (cluster or scheduler or scheduler_file):
             return func(**kwargs)
@@ -198,8 +202,11 @@ def run_command(ctx: typer.Context, plain: Callable[..., Any], arguments: Sequen
     other options), on a Dask client when one is asked for; its errors as
     `run` shows them."""
     positional = [values[name] for name in arguments]
-    rest = {name: value for name, value in values.items()
-            if name not in arguments and name not in CLUSTER_OPTIONS and name != "schemes"}
+    rest = {
+        name: value
+        for name, value in values.items()
+        if name not in arguments and name not in CLUSTER_OPTIONS and name != "schemes"
+    }
     func = on_cluster(
         lambda **kw: plain(*positional, schemes=one_schemes(values["schemes"]), **kw),
         *(values.get(name) for name in CLUSTER_OPTIONS),  # a command without them runs in-process

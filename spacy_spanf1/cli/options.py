@@ -7,6 +7,7 @@ never written again here. A command lists the names of the options it
 takes (`command`), and an error about a setting is shown with the flag of
 that same declaration (`flag`, `flags_of`).
 """
+
 import inspect
 import re
 import textwrap
@@ -36,6 +37,7 @@ from ..settings import (
 )
 from ..sweeps.settings import PIPE, SweepSettings
 from ..tags import TAG_MODES, TAG_SCHEMES
+
 
 @dataclass(frozen=True)
 class Option:
@@ -105,8 +107,15 @@ def formats_help(width: int = 76) -> str:
     for name in names:
         doc = type(get_format(name)).__dict__.get("__doc__") or ""
         summary = " ".join(doc.strip().split("\n\n")[0].split())
-        lines.append(textwrap.fill(summary or "-", width, initial_indent=f"  {name:<{indent - 2}}",
-                                   subsequent_indent=" " * indent, break_on_hyphens=False))
+        lines.append(
+            textwrap.fill(
+                summary or "-",
+                width,
+                initial_indent=f"  {name:<{indent - 2}}",
+                subsequent_indent=" " * indent,
+                break_on_hyphens=False,
+            )
+        )
     return "\n".join(lines)
 
 
@@ -114,6 +123,8 @@ _OPTIONAL_PATH = Optional[Path]
 _OPTIONAL_STR = Optional[str]
 _OPTIONAL_INT = Optional[int]
 
+# One option a line: the table reads as a table.
+# fmt: off
 DECLARED: Tuple[Option, ...] = (
     # arguments
     Option("model", ("MODEL",), str, "Pipeline to run: an installed package name or a path", argument=True, required=True),
@@ -196,6 +207,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("scheduler", ("--scheduler",), _OPTIONAL_STR, "Run on a running Dask cluster: the scheduler's address (tcp://HOST:8786)", extra={"show_default": False}),
     Option("scheduler_file", ("--scheduler-file",), _OPTIONAL_PATH, "Run on a running Dask cluster: its scheduler file (dask scheduler --scheduler-file)", extra={"dir_okay": False, "show_default": False}),
 )
+# fmt: on
 
 #: setting -> its Option.
 OPTIONS: Dict[str, Option] = {option.setting: option for option in DECLARED}
@@ -216,6 +228,7 @@ def flag(setting: Optional[str]) -> Optional[str]:
 def flags_of(message: str) -> str:
     """A library message with its setting names ('spans_key', tag_mode=)
     written as this command line's flags ('--spans-key', --tag-mode=)."""
+
     def repl(match: "re.Match[str]") -> str:
         if match.group(1):
             if _UNKNOWN.search(message, max(0, match.start() - 40), match.start()):
@@ -235,10 +248,13 @@ def parameters(names: Sequence[str]) -> List[inspect.Parameter]:
     return [OPTIONS[name].parameter() for name in names]
 
 
-def command(app: typer.Typer, name: str, names: Sequence[str], help_text: Optional[str] = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def command(
+    app: typer.Typer, name: str, names: Sequence[str], help_text: Optional[str] = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register func(ctx, **values) as the command `name`, taking the
     arguments and options named (each as declared in DECLARED); its help is
     help_text, else func's docstring."""
+
     def register(func: Callable[..., Any]) -> Callable[..., Any]:
         params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
         params += parameters(names)
@@ -309,14 +325,14 @@ def _values_of(option: Any, args: Sequence[str]) -> List[str]:
             if arg == opt and i + 1 < len(args):
                 values.append(args[i + 1])
             elif opt.startswith("--") and arg.startswith(opt + "="):
-                values.append(arg[len(opt) + 1:])
+                values.append(arg[len(opt) + 1 :])
             elif not opt.startswith("--") and arg.startswith(opt) and len(arg) > len(opt):
-                values.append(arg[len(opt):])
+                values.append(arg[len(opt) :])
     return values
 
 
 def repeated_message(option: Any, values: Sequence[str]) -> str:
-    """"'--by' is given 2 times (--by label --by genre); give it once,
+    """ "'--by' is given 2 times (--by label --by genre); give it once,
     comma-separated: --by label,genre"."""
     long_flag = flag(option.name)
     given = f" ({' '.join(f'{long_flag} {value}' for value in values)})" if values else ""

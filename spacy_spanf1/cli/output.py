@@ -1,6 +1,7 @@
 """What the commands print (wasabi tables) and write (--output, --errors,
 --html). Output is plain text (no ANSI escape codes) when stdout is not a
 terminal or NO_COLOR is set; messages are printed unwrapped."""
+
 import contextlib
 import os
 import re
@@ -19,6 +20,7 @@ from ..report import ErrorFile, error_records, format_counts, format_delta, form
 from ..results import CorpusScores
 from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
 from .options import flags_of
+
 
 def use_color(stream=None) -> bool:
     """Colours only on a terminal, and never with NO_COLOR set."""
@@ -67,7 +69,6 @@ def say(msg: Printer, kind: str, text: str) -> None:
     print(line)
 
 
-
 def print_grounding(msg: Printer, scores: CorpusScores) -> None:
     """The grounding report of mentions without offsets, one line."""
     counts = grounding_report(scores.notes.get("pred", {}))
@@ -81,7 +82,14 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
     print_grounding(msg, scores)
     results = scores.results
     rows = [
-        (name, format_pct(r.precision), format_pct(r.recall), format_pct(r.f1), format_pct(r.macro_f1), format_counts(r.counts))
+        (
+            name,
+            format_pct(r.precision),
+            format_pct(r.recall),
+            format_pct(r.f1),
+            format_pct(r.macro_f1),
+            format_counts(r.counts),
+        )
         for name, r in results.items()
     ]
     msg.table(
@@ -106,8 +114,12 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
             title=f"{primary} (per type)",
         )
         if primary in SEMEVAL_SCHEMES:
-            say(msg, "text", "Per type, each label is scored on its own spans (as nervaluate does): the counts "
-                "need not add up to the totals (a wrong label is one INC there, a MIS and a SPU here).")
+            say(
+                msg,
+                "text",
+                "Per type, each label is scored on its own spans (as nervaluate does): the counts "
+                "need not add up to the totals (a wrong label is one INC there, a MIS and a SPU here).",
+            )
     say(msg, "info", f"Documents: {scores.documents}, scored: {scores.scored}, skipped: {scores.skipped}")
     if scores.skipped:
         names = scores.skipped_names
@@ -121,8 +133,11 @@ def print_scores(msg: Printer, scores: CorpusScores) -> None:
     print_warnings(msg, scores.warnings)
     if scores.official_score is not None:
         n = len([c for c in scores.gold_labels if c in scores.results["overlap"].per_type])
-        say(msg, "text", f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}")
-
+        say(
+            msg,
+            "text",
+            f"Feedback Prize score (overlap scheme, mean F1 of the {n} gold classes): {scores.official_score:.4f}",
+        )
 
 
 def print_warnings(msg: Printer, warnings: Any) -> None:
@@ -176,8 +191,13 @@ def write_outputs(
         jobs.append((errors_path, lambda p: write_errors(p, kept), f"{len(kept)} error records"))
     if html_path is not None:
         page = lambda: render_html(  # noqa: E731
-            data, list(scores.pairs.values()), kept, sources=scores.sources, unit=scores.unit,
-            max_docs=html_docs, counts=scores.error_counts,
+            data,
+            list(scores.pairs.values()),
+            kept,
+            sources=scores.sources,
+            unit=scores.unit,
+            max_docs=html_docs,
+            counts=scores.error_counts,
         )
         jobs.append((html_path, lambda p: write_html(p, page()), "HTML report"))
     for path, write, what in jobs:
@@ -185,15 +205,31 @@ def write_outputs(
         say(msg, "good", f"Saved {what} {path}")
 
 
-def report(scores: CorpusScores, *, silent: bool, output_path, errors_path, html_path, html_docs: int = HTML_DOCS,
-           error_file: Optional[ErrorFile] = None, confusion: bool = False) -> Dict[str, Any]:
+def report(
+    scores: CorpusScores,
+    *,
+    silent: bool,
+    output_path,
+    errors_path,
+    html_path,
+    html_docs: int = HTML_DOCS,
+    error_file: Optional[ErrorFile] = None,
+    confusion: bool = False,
+) -> Dict[str, Any]:
     msg = printer(silent)
     print_scores(msg, scores)
     if confusion:
         print_confusion(msg, scores)
     print_analysis(msg, scores)
-    write_outputs(scores, output_path=output_path, errors_path=errors_path, html_path=html_path, msg=msg,
-                  html_docs=html_docs, error_file=error_file)
+    write_outputs(
+        scores,
+        output_path=output_path,
+        errors_path=errors_path,
+        html_path=html_path,
+        msg=msg,
+        html_docs=html_docs,
+        error_file=error_file,
+    )
     return scores.to_dict()
 
 
@@ -214,7 +250,7 @@ def print_confusion(msg: Printer, scores: CorpusScores) -> None:
 
 
 def format_ci(value: float, low: float, high: float) -> str:
-    """"40.00 [21.05, 58.82]": a ratio and its interval, as percentages."""
+    """ "40.00 [21.05, 58.82]": a ratio and its interval, as percentages."""
     return f"{format_pct(value)} [{format_pct(low)}, {format_pct(high)}]"
 
 
@@ -233,8 +269,13 @@ def print_analysis(msg: Printer, scores: CorpusScores) -> None:
     rows: List[Tuple[Any, ...]]
     if scores.intervals:
         rows = [
-            (name, format_ci(ci.p.estimate, ci.p.low, ci.p.high), format_ci(ci.r.estimate, ci.r.low, ci.r.high),
-             format_ci(ci.f.estimate, ci.f.low, ci.f.high), ci.n_units)
+            (
+                name,
+                format_ci(ci.p.estimate, ci.p.low, ci.p.high),
+                format_ci(ci.r.estimate, ci.r.low, ci.r.high),
+                format_ci(ci.f.estimate, ci.f.low, ci.f.high),
+                ci.n_units,
+            )
             for name, ci in scores.intervals.items()
         ]
         msg.table(
@@ -243,27 +284,45 @@ def print_analysis(msg: Printer, scores: CorpusScores) -> None:
             aligns=("l", "r", "r", "r", "r"),
             max_col=80,
             title=f"{settings.confidence * 100:g} % bootstrap intervals ({settings.bootstrap} resamples of "
-                  f"{_unit_text(scores)}, seed {settings.seed})",
+            f"{_unit_text(scores)}, seed {settings.seed})",
         )
     if scores.comparison:
         first = next(iter(scores.comparison.values()))
         rounds = "every assignment" if first.exact else f"{first.n_resamples} rounds"
         rows = []
         for name, t in scores.comparison.items():
-            rows.append((
-                name, format_pct(scores.baseline_results[name].f1), format_pct(scores.results[name].f1), format_delta(t.delta),
-                f"[{format_delta(t.low)}, {format_delta(t.high)}]", f"{t.p_value:.4f}",
-                "*" if t.significant else "",
-            ))
+            rows.append(
+                (
+                    name,
+                    format_pct(scores.baseline_results[name].f1),
+                    format_pct(scores.results[name].f1),
+                    format_delta(t.delta),
+                    f"[{format_delta(t.low)}, {format_delta(t.high)}]",
+                    f"{t.p_value:.4f}",
+                    "*" if t.significant else "",
+                )
+            )
         msg.table(
             rows,
-            header=("", "F baseline", "F", "delta F", f"{(1 - first.alpha) * 100:g} % interval", "p", f"p < {first.alpha:g}"),
+            header=(
+                "",
+                "F baseline",
+                "F",
+                "delta F",
+                f"{(1 - first.alpha) * 100:g} % interval",
+                "p",
+                f"p < {first.alpha:g}",
+            ),
             aligns=("l", "r", "r", "r", "r", "r", "c"),
             max_col=80,
             title=f"Against the baseline ({first.method} test, {rounds}, seed {first.seed})",
         )
-        say(msg, "text", f"Baseline: {scores.baseline_source}; delta = F - F(baseline), same gold documents "
-            f"({first.n_units} {first.unit}s); * marks p < {first.alpha:g}.")
+        say(
+            msg,
+            "text",
+            f"Baseline: {scores.baseline_source}; delta = F - F(baseline), same gold documents "
+            f"({first.n_units} {first.unit}s); * marks p < {first.alpha:g}.",
+        )
     primary = scores.primary
     for name, by_scheme in scores.breakdowns.items():
         buckets = by_scheme.get(primary, [])
@@ -312,23 +371,55 @@ def score_and_report(
 
     RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
     with warnings_shown():
-        return _score_and_report(front_door, *inputs, schemes=schemes, output_path=output_path,
-                                 errors_path=errors_path, html_path=html_path, silent=silent, html_docs=html_docs,
-                                 confusion=confusion, **settings)
+        return _score_and_report(
+            front_door,
+            *inputs,
+            schemes=schemes,
+            output_path=output_path,
+            errors_path=errors_path,
+            html_path=html_path,
+            silent=silent,
+            html_docs=html_docs,
+            confusion=confusion,
+            **settings,
+        )
 
 
-def _score_and_report(front_door: Callable[..., CorpusScores], *inputs: Any, schemes: Optional[str],
-                      output_path: Optional[Path], errors_path: Optional[Path], html_path: Optional[Path],
-                      silent: bool, html_docs: int, confusion: bool, **settings: Any) -> Dict[str, Any]:
+def _score_and_report(
+    front_door: Callable[..., CorpusScores],
+    *inputs: Any,
+    schemes: Optional[str],
+    output_path: Optional[Path],
+    errors_path: Optional[Path],
+    html_path: Optional[Path],
+    silent: bool,
+    html_docs: int,
+    confusion: bool,
+    **settings: Any,
+) -> Dict[str, Any]:
     if not (errors_path or html_path):
         scores = front_door(*inputs, schemes=schemes, progress=not silent, **settings)
-        return report(scores, silent=silent, output_path=output_path, errors_path=None, html_path=None,
-                      confusion=confusion)
+        return report(
+            scores, silent=silent, output_path=output_path, errors_path=None, html_path=None, confusion=confusion
+        )
     error_file = None if errors_path is None else writing(errors_path, ErrorFile)
     with error_file or contextlib.nullcontext():
         scores = front_door(
-            *inputs, schemes=schemes, keep_errors=True, max_error_docs=html_docs if html_path else 0,
-            on_errors=error_file, progress=not silent, **settings
+            *inputs,
+            schemes=schemes,
+            keep_errors=True,
+            max_error_docs=html_docs if html_path else 0,
+            on_errors=error_file,
+            progress=not silent,
+            **settings,
         )
-        return report(scores, silent=silent, output_path=output_path, errors_path=errors_path, html_path=html_path,
-                      html_docs=html_docs, error_file=error_file, confusion=confusion)
+        return report(
+            scores,
+            silent=silent,
+            output_path=output_path,
+            errors_path=errors_path,
+            html_path=html_path,
+            html_docs=html_docs,
+            error_file=error_file,
+            confusion=confusion,
+        )

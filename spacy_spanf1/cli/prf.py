@@ -1,4 +1,5 @@
 """`spacy-spanf1 prf`: the plain exact-match calculator on standard input."""
+
 import typer
 
 from ..api import prf_from_stdin

@@ -1,5 +1,6 @@
 """`spacy-spanf1 sweep`: P, R and F of scored predictions at every
 threshold, from a pipeline's span categorizer or from files."""
+
 from pathlib import Path
 from typing import Any, Dict, Optional, cast
 
@@ -19,17 +20,41 @@ from .output import print_warnings, printer, say, writing
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
-    "sweep_source", "sweep_target", "schemes", "format", "unit", "text_mismatch", "missing_pred",
-    "iou_threshold", "overlap_threshold", "min_overlap", "n_thresholds", "grid", "n_trials", "bootstrap",
-    "pipe", "config_path", "batch_size", "output_path", "html_path", "silent",
+    "sweep_source",
+    "sweep_target",
+    "schemes",
+    "format",
+    "unit",
+    "text_mismatch",
+    "missing_pred",
+    "iou_threshold",
+    "overlap_threshold",
+    "min_overlap",
+    "n_thresholds",
+    "grid",
+    "n_trials",
+    "bootstrap",
+    "pipe",
+    "config_path",
+    "batch_size",
+    "output_path",
+    "html_path",
+    "silent",
 )
 #: The options of a pipeline's sweep that a sweep of files leaves out at their defaults.
 PIPELINE_ONLY = ("pipe", "batch_size")
 
 
-def sweep_command(source: str, target: Optional[Path], *, output_path: Optional[Path] = None,
-                  html_path: Optional[Path] = None, config_path: Optional[Path] = None, silent: bool = False,
-                  **options: Any) -> Dict[str, Any]:
+def sweep_command(
+    source: str,
+    target: Optional[Path],
+    *,
+    output_path: Optional[Path] = None,
+    html_path: Optional[Path] = None,
+    config_path: Optional[Path] = None,
+    silent: bool = False,
+    **options: Any,
+) -> Dict[str, Any]:
     """`sweep_source` (a pipeline's sweep, --write-config writing the best
     threshold, or a sweep of files), printed and written as the command
     does (html_path: the page of its charts). RETURNS (Dict[str, Any]): the
@@ -66,16 +91,33 @@ def print_sweep(result: SweepResult, silent: bool) -> None:
     rows = []
     for scheme, swept in result.items():
         best = swept.best
-        rows.append((scheme, f"{swept.ap:.4f}", "-" if best is None else f"{best.threshold:.4g}",
-                     "-" if best is None else f"{best.f1:.4f}", len(swept.thresholds),
-                     f"{swept.calibration.ece:.4f}"))
-    msg.table(rows, header=("Scheme", "AP", "Best threshold", "F", "Thresholds", "ECE"), divider=True,
-              title="Sweep", aligns=("l", "r", "r", "r", "r", "r"))
+        rows.append(
+            (
+                scheme,
+                f"{swept.ap:.4f}",
+                "-" if best is None else f"{best.threshold:.4g}",
+                "-" if best is None else f"{best.f1:.4f}",
+                len(swept.thresholds),
+                f"{swept.calibration.ece:.4f}",
+            )
+        )
+    msg.table(
+        rows,
+        header=("Scheme", "AP", "Best threshold", "F", "Thresholds", "ECE"),
+        divider=True,
+        title="Sweep",
+        aligns=("l", "r", "r", "r", "r", "r"),
+    )
     for scheme, swept in result.items():
         labels = [(label, f"{b.threshold:.4g}", f"{b.f1:.4f}") for label, b in sorted(swept.per_label_best.items())]
         if labels:
-            msg.table(labels, header=("Label", "Best threshold", "F"), divider=True,
-                      title=f"{scheme}: best threshold per label", aligns=("l", "r", "r"))
+            msg.table(
+                labels,
+                header=("Label", "Best threshold", "F"),
+                divider=True,
+                title=f"{scheme}: best threshold per label",
+                aligns=("l", "r", "r"),
+            )
     print_warnings(msg, result.warnings)
 
 

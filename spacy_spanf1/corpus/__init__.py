@@ -12,6 +12,7 @@ asks for. Errors can stream too (`ErrorStream`): a batch's errors go to a
 callback as soon as it is scored, they are counted by kind, and only the
 documents with the most errors need be kept.
 """
+
 from .checks import check_outcome, finish, outcome_warnings
 from .errors import ErrorStream, Keep, deliver_errors
 from .files import open_files, score_files

@@ -3,6 +3,7 @@ merged): no silent zeros (`check_outcome`), the warnings of what is
 suspicious but not wrong (`outcome_warnings`), and what a format adds once
 the corpus is whole (`finish`).
 """
+
 from typing import List, Sequence, Tuple
 
 from ..notes import inside_word_warnings, label_warnings, quoted, spans_counted, unmapped_note
@@ -39,20 +40,20 @@ def check_outcome(scores: CorpusScores, match: MatchSettings) -> CorpusScores:
     if spans_key is not None and spans_key not in scores.spans_keys:
         keys = ", ".join(sorted(scores.spans_keys)) or "none"
         raise InputError(
-            f"no gold document in {scores.sources[0]} has the span group {spans_key!r}. "
-            f"Span keys found: {keys}",
+            f"no gold document in {scores.sources[0]} has the span group {spans_key!r}. Span keys found: {keys}",
             setting="spans_key",
         )
     if scores.documents and not scores.scored:
         read = scores.not_scored.get("gold", {})
         groups = _span_groups(scores)
         why = (
-            f"none has the span group {spans_key!r}" if spans_key is not None
+            f"none has the span group {spans_key!r}"
+            if spans_key is not None
             else f"none has entity annotation, but the gold has span groups {groups}: pass {_spans_key_hint(scores)}"
-            if groups else
-            "none has annotation (e.g. no \"spans\" in a JSONL record, no entity annotation in a Doc)"
-            if not read else
-            f"none is annotation ({', '.join(f'{what} {n}' for what, n in sorted(read.items()))}; a Prodigy "
+            if groups
+            else 'none has annotation (e.g. no "spans" in a JSONL record, no entity annotation in a Doc)'
+            if not read
+            else f"none is annotation ({', '.join(f'{what} {n}' for what, n in sorted(read.items()))}; a Prodigy "
             'record is gold only when answered "accept")'
         )
         raise InputError(
@@ -106,8 +107,7 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
     pred = sorted(label for label, c in result.per_type.items() if c.predicted)
     found: List[str] = []
     if match.spans_key is None and not result.totals.possible and any(scores.span_groups.values()):
-        found.append(f"the gold has no entities but span groups {_span_groups(scores)}: pass "
-                     f"{_spans_key_hint(scores)}")
+        found.append(f"the gold has no entities but span groups {_span_groups(scores)}: pass {_spans_key_hint(scores)}")
     if not result.totals.possible and not result.totals.predicted:
         found.append("no gold span and no predicted span in the whole corpus: every score is 0 by definition")
     elif not result.totals.possible:
@@ -123,10 +123,12 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
             f"no predicted label occurs in the gold{hint}: gold labels {_listed(gold)}; predicted labels {_listed(pred)}"
         )
     elif gold and pred:
-        found.extend(label_warnings(
-            {label: c.possible for label, c in counted.per_type.items() if c.possible},
-            {label: c.predicted for label, c in counted.per_type.items() if c.predicted},
-        ))
+        found.extend(
+            label_warnings(
+                {label: c.possible for label, c in counted.per_type.items() if c.possible},
+                {label: c.predicted for label, c in counted.per_type.items() if c.predicted},
+            )
+        )
     for label in match.labels or ():
         other = gold if label in pred and label not in gold else pred if label in gold and label not in pred else None
         if other is not None:

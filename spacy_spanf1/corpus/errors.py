@@ -4,6 +4,7 @@ and the primary scheme's errors as the corpus streams through
 and only the documents with the most errors kept; `deliver_errors` does the
 same once for the merged scores of a sharded run.
 """
+
 import dataclasses
 import heapq
 import itertools
@@ -59,8 +60,15 @@ class Keep:
     gold_labels: bool = False
 
     @classmethod
-    def of(cls, analysis: AnalysisSettings, *, errors: bool = False, per_doc: bool = False,
-           max_error_docs: Optional[int] = None, on_errors: Optional[Callable[..., None]] = None) -> "Keep":
+    def of(
+        cls,
+        analysis: AnalysisSettings,
+        *,
+        errors: bool = False,
+        per_doc: bool = False,
+        max_error_docs: Optional[int] = None,
+        on_errors: Optional[Callable[..., None]] = None,
+    ) -> "Keep":
         """What `analysis` needs, and errors (all, or the documents with
         most of them, or streamed) and per-document rows if asked."""
         return cls(

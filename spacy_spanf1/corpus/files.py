@@ -1,6 +1,7 @@
 """The stream of files: two files (or one holding both sides) read by their
 format, paired and scored (`score_files`).
 """
+
 import dataclasses
 from typing import Iterable, Iterator, Optional
 
@@ -23,22 +24,34 @@ def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchS
     gold_options = pred_options = None
     if read.one_file:
         gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
-    elif pred_path is None and not get_format(
-        infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")
-    ).both_sides:
+    elif (
+        pred_path is None
+        and not get_format(
+            infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")
+        ).both_sides
+    ):
         raise SettingError(
             "no predicted file: give 'pred_path', or, for a CoNLL file with both tag columns, "
             "'gold_column' and 'pred_column'",
             "pred_path",
         )
     pairs = open_pairs(
-        gold_path, pred_path, read.format, gold_format=read.gold_format, pred_format=read.pred_format, unit=match.unit,
-        gold_options=gold_options, pred_options=pred_options, spans_key=match.spans_key, **read.options,
+        gold_path,
+        pred_path,
+        read.format,
+        gold_format=read.gold_format,
+        pred_format=read.pred_format,
+        unit=match.unit,
+        gold_options=gold_options,
+        pred_options=pred_options,
+        spans_key=match.spans_key,
+        **read.options,
     )
     if read.one_file and "tag_column" not in pairs.format.options:  # the two columns are each side's tag_column
         users = ", ".join(formats_taking("tag_column"))
-        raise SettingError(f"'gold_column' and 'pred_column' apply to {users} input, not {pairs.format.name}",
-                           "gold_column")
+        raise SettingError(
+            f"'gold_column' and 'pred_column' apply to {users} input, not {pairs.format.name}", "gold_column"
+        )
     return pairs
 
 
@@ -60,13 +73,19 @@ def score_files(
     keep = dataclasses.replace(keep, gold_labels=keep.gold_labels or reader.keeps_gold_labels(match))
     stream: Iterable[DocPair] = pairs if not rename else _renamed(pairs, rename)
     signature = make_signature(match, unit=pairs.unit, read=read, fmt=reader.name, formats=pairs.sides)
-    scores = score_pairs(stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources,
-                         signature=signature)
+    scores = score_pairs(
+        stream, match, keep=keep, stats=pairs.stats, unit=pairs.unit, sources=pairs.sources, signature=signature
+    )
     if rename and scores.notes:  # a shard's notes name its file
-        scores = scores.replace(notes={
-            side: {kind: {"count": n["count"], "examples": [rename + e for e in n["examples"]]} for kind, n in found.items()}
-            for side, found in scores.notes.items()
-        })
+        scores = scores.replace(
+            notes={
+                side: {
+                    kind: {"count": n["count"], "examples": [rename + e for e in n["examples"]]}
+                    for kind, n in found.items()
+                }
+                for side, found in scores.notes.items()
+            }
+        )
     return scores
 
 

@@ -2,6 +2,7 @@
 over the reference docs of a DocBin, each prediction paired with its
 reference as it comes (`pipeline_pairs`), and scored (`score_pipeline`).
 """
+
 from collections import deque
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, Tuple
@@ -128,8 +129,14 @@ def pipeline_pairs(
 
     golds, pred_docs = unzip(sides())
     stats = PairStats()
-    pairs = pair_documents(golds, pred_docs, format=DOCBIN, sources=sources, stats=stats,
-                           options={"unit": unit, "spans_key": match.spans_key})
+    pairs = pair_documents(
+        golds,
+        pred_docs,
+        format=DOCBIN,
+        sources=sources,
+        stats=stats,
+        options={"unit": unit, "spans_key": match.spans_key},
+    )
     return pairs, stats
 
 

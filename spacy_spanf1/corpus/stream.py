@@ -3,6 +3,7 @@ time, every scheme in one pass, holding no more than a batch of them plus
 what `Keep` asks for (errors, per-document rows, metadata, lengths,
 spans).
 """
+
 import dataclasses
 import gc
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
@@ -27,8 +28,14 @@ FULL_COLLECTION = 8
 
 #: The keywords of score_pairs that name what to keep (as `Keep` calls them).
 KEEP_KEYWORDS = {
-    "keep_errors": "errors", "max_error_docs": "max_error_docs", "on_errors": "on_errors", "per_doc": "per_doc",
-    "meta_fields": "meta_fields", "by_fields": "by_fields", "doc_lengths": "doc_lengths", "keep_spans": "spans",
+    "keep_errors": "errors",
+    "max_error_docs": "max_error_docs",
+    "on_errors": "on_errors",
+    "per_doc": "per_doc",
+    "meta_fields": "meta_fields",
+    "by_fields": "by_fields",
+    "doc_lengths": "doc_lengths",
+    "keep_spans": "spans",
     "gold_labels": "gold_labels",
 }
 
@@ -95,7 +102,10 @@ def score_pairs(
     # The string schemes compare the texts of the spans: counted here, beside the span scorer.
     strings = StringCounter(match.string_schemes, match.labels, keep.per_doc) if match.string_schemes else None
     scorer = SpanScorer.from_settings(
-        match.replace(schemes=match.span_schemes) if strings is not None else match, keep_errors=with_errors, kept_schemes=(primary,) if errors.bounded else None, batch_size=batch_size,
+        match.replace(schemes=match.span_schemes) if strings is not None else match,
+        keep_errors=with_errors,
+        kept_schemes=(primary,) if errors.bounded else None,
+        batch_size=batch_size,
         per_doc=keep.per_doc,
     )
     doc_meta: Dict[str, List[Any]] = {name: [] for name in keep.meta_fields}
@@ -199,8 +209,7 @@ def meta_value(pair: DocPair, name: str, setting: str) -> Any:
         fields = ", ".join(sorted(meta)) or "none"
         known = f" (or one of {', '.join(ATTRIBUTES)})" if setting == "by" else ""
         raise InputError(
-            f"document {pair.index} ({pair.name}) has no metadata field {name!r}{known}. "
-            f"Its fields: {fields}",
+            f"document {pair.index} ({pair.name}) has no metadata field {name!r}{known}. Its fields: {fields}",
             setting=setting,
         )
     value = meta[name]

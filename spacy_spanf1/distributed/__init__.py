@@ -12,6 +12,7 @@ Nothing here imports Dask until a cluster is asked for: a plain install
 in-process, and only `open_client` (and a run with a client) imports
 `distributed`.
 """
+
 from .shards import ShardSpec, is_sharded_compare, is_sharded_pipeline, plan_pairs, plan_pipeline
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 Imported only when a cluster is used (it imports `distributed`).
 """
+
 import os
 import time
 from typing import Optional

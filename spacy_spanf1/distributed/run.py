@@ -5,6 +5,7 @@
 `run_pipeline` and `run_compare` are what `evaluate_pipeline` and
 `compare_files` call for sharded input or a client.
 """
+
 import contextlib
 import dataclasses
 import sys
@@ -65,9 +66,15 @@ def open_client(
         `distributed.scheduler.allowed-failures` (default: Dask's, 3).
     quiet (bool): local:N: keep Dask's logs (worker deaths...) off stderr.
     """
-    chosen = [name for name, value in (("cluster", cluster), ("scheduler", scheduler), ("scheduler_file", scheduler_file)) if value]
+    chosen = [
+        name
+        for name, value in (("cluster", cluster), ("scheduler", scheduler), ("scheduler_file", scheduler_file))
+        if value
+    ]
     if len(chosen) > 1:
-        raise SettingError(f"give one of 'cluster', 'scheduler' and 'scheduler_file', not {' and '.join(chosen)}", chosen[1])
+        raise SettingError(
+            f"give one of 'cluster', 'scheduler' and 'scheduler_file', not {' and '.join(chosen)}", chosen[1]
+        )
     if not chosen:
         yield None
         return
@@ -92,10 +99,16 @@ def open_client(
         if allowed_failures is not None:
             config["distributed.scheduler.allowed-failures"] = allowed_failures
         with dask.config.set(config):
-            with LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                silence_logs=logging.CRITICAL if quiet else logging.WARNING,
-            ) as local, Client(local) as client:
+            with (
+                LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.CRITICAL if quiet else logging.WARNING,
+                ) as local,
+                Client(local) as client,
+            ):
                 yield client
         return
     try:
@@ -165,7 +178,9 @@ def _run_on_client(client, specs, task, settings, results, tick) -> None:
     token = uuid.uuid4().hex[:12]
     futures = {}
     for spec in specs:
-        future = client.submit(task, spec, settings, key=f"spanf1-shard-{spec.index}-{token}", pure=False, retries=RETRIES)
+        future = client.submit(
+            task, spec, settings, key=f"spanf1-shard-{spec.index}-{token}", pure=False, retries=RETRIES
+        )
         futures[future.key] = (future, spec)
     try:
         for future in as_completed([f for f, _ in futures.values()]):
@@ -217,8 +232,17 @@ def shard_keep(keep: Keep) -> Keep:
     return dataclasses.replace(keep, errors=True, max_error_docs=None, on_errors=None)
 
 
-def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings, keep: Keep, *, client=None,
-                 code=None, progress: bool = False) -> CorpusScores:
+def run_pipeline(
+    model: Any,
+    inputs: Any,
+    match: MatchSettings,
+    run: RunSettings,
+    keep: Keep,
+    *,
+    client=None,
+    code=None,
+    progress: bool = False,
+) -> CorpusScores:
     """A pipeline over a plan of shards of DocBins, in-process or a task
     per shard on the client; the scores merged in plan order (no corpus
     checks: the caller applies them to the whole)."""
@@ -229,22 +253,40 @@ def run_pipeline(model: Any, inputs: Any, match: MatchSettings, run: RunSettings
         name = model if isinstance(model, str) else "pipeline"
     else:
         if not isinstance(model, str):
-            raise SettingError("with a client, 'model' must be a path (or package) the workers can load, not a loaded pipeline", "model")
+            raise SettingError(
+                "with a client, 'model' must be a path (or package) the workers can load, not a loaded pipeline",
+                "model",
+            )
         from .plugin import PipelinePlugin
 
         client.register_plugin(PipelinePlugin(model, None if code is None else str(code)))
         name = model
         run = run.replace(n_process=1)
     sources = (_sources(inputs), f"pipeline {name}")
-    settings = {"match": match, "run": run, "keep": shard_keep(keep), "sources": sources,
-                "model": model if isinstance(model, str) else None, "code": None if code is None else str(code)}
-    results = run_shards(specs, score_pipeline_shard, settings, client=client, progress=progress,
-                         desc="Running pipeline", **local)
+    settings = {
+        "match": match,
+        "run": run,
+        "keep": shard_keep(keep),
+        "sources": sources,
+        "model": model if isinstance(model, str) else None,
+        "code": None if code is None else str(code),
+    }
+    results = run_shards(
+        specs, score_pipeline_shard, settings, client=client, progress=progress, desc="Running pipeline", **local
+    )
     return deliver_errors(merged(results).replace(sources=sources), keep)
 
 
-def run_compare(gold_path: Any, pred_path: Any, match: MatchSettings, read: ReadSettings, keep: Keep, *,
-                client=None, progress: bool = False) -> CorpusScores:
+def run_compare(
+    gold_path: Any,
+    pred_path: Any,
+    match: MatchSettings,
+    read: ReadSettings,
+    keep: Keep,
+    *,
+    client=None,
+    progress: bool = False,
+) -> CorpusScores:
     """Pairs of files over a plan of shards, in-process or a task per
     shard on the client; the scores merged in plan order (no corpus checks)."""
     specs = plan_pairs(gold_path, pred_path, read.format)

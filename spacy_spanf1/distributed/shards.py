@@ -7,6 +7,7 @@ order; `run.merged` adds the shard results in that order
 same scores, error records and document indices as any other run of the
 same plan.
 """
+
 import glob
 from dataclasses import dataclass
 from pathlib import Path
@@ -189,10 +190,14 @@ def plan_pairs(gold: PathLike, pred: Optional[PathLike], fmt: Optional[str] = No
     gold_files, pred_files = _shard_entries(gold_dir, fmt), _shard_entries(pred_dir, fmt)
     for name in gold_files:
         if name not in pred_files:
-            raise InputError(f"the shard {name!r} is in {gold_dir} but not here; shards are paired by file name", pred_dir)
+            raise InputError(
+                f"the shard {name!r} is in {gold_dir} but not here; shards are paired by file name", pred_dir
+            )
     for name in pred_files:
         if name not in gold_files:
-            raise InputError(f"the shard {name!r} is in {pred_dir} but not here; shards are paired by file name", gold_dir)
+            raise InputError(
+                f"the shard {name!r} is in {pred_dir} but not here; shards are paired by file name", gold_dir
+            )
     several = len(gold_files) > 1
     return [
         ShardSpec(i, str(gold_files[name]), str(pred_files[name]), prefix=f"{name} " if several else "")
@@ -208,6 +213,4 @@ def check_counts(specs: Sequence[ShardSpec], results: Dict[int, ShardResult]) ->
     for spec in specs:
         got = results[spec.index].scores.documents
         if spec.count is not None and got != spec.count:
-            raise InputError(
-                f"{spec.describe()} scored {got} documents, {spec.count} planned; no scores"
-            )
+            raise InputError(f"{spec.describe()} scored {got} documents, {spec.count} planned; no scores")

@@ -3,6 +3,7 @@ receives a ShardSpec and the settings (plain values), never a pipeline;
 on a worker the pipeline was loaded by the worker plugin (`plugin.py`)
 into `PIPELINES`.
 """
+
 import importlib.util
 import itertools
 import os
@@ -16,7 +17,13 @@ from .shards import ShardFailure, ShardResult, ShardSpec
 #: model (as given) -> the loaded pipeline, or the InputError loading it raised.
 PIPELINES: Dict[str, Any] = {}
 
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
 
 
 def pin_threads() -> None:
@@ -72,8 +79,15 @@ def score_pipeline_shard(spec: ShardSpec, settings: Dict[str, Any], nlp=None) ->
         else:
             refs = read_docbin(spec.gold, nlp.vocab)
         scores = score_pipeline(
-            nlp, refs, settings["match"], settings["run"], settings["keep"], sources=settings["sources"],
-            start=spec.start, gold_source=spec.gold, prefix=spec.prefix,
+            nlp,
+            refs,
+            settings["match"],
+            settings["run"],
+            settings["keep"],
+            sources=settings["sources"],
+            start=spec.start,
+            gold_source=spec.gold,
+            prefix=spec.prefix,
         )
     except InputError as err:
         return _failure(spec, err)
@@ -86,8 +100,9 @@ def score_pair_shard(spec: ShardSpec, settings: Dict[str, Any]) -> Union[ShardRe
     settings: match (MatchSettings), read (ReadSettings), keep (Keep).
     """
     try:
-        scores = score_files(spec.gold, spec.pred, settings["match"], settings["read"], settings["keep"],
-                             rename=spec.prefix)
+        scores = score_files(
+            spec.gold, spec.pred, settings["match"], settings["read"], settings["keep"], rename=spec.prefix
+        )
         if spec.prefix:
             scores = scores.replace(skipped_names=tuple(spec.prefix + name for name in scores.skipped_names))
     except InputError as err:

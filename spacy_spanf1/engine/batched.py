@@ -12,85 +12,18 @@ an exact match is a component of its own in the overlap graph, and so is
 almost every other pair; only the few longer chains (a prediction over two
 gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
+
 from functools import cached_property
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Dict, List, Tuple
 
 import numpy
 
 from . import outcomes as oc
+from .columns import Side, Units, best_partner, named_cells, ones, units_of
 from .matching import SEMEVAL_RULES, SemEvalRule
 
 COR, INC, PAR = 1, 2, 3  # a prediction's outcome in `Batch.semeval`; 0: spurious
 _SEMEVAL_CODE = numpy.array([oc.SPU, oc.COR, oc.INC, oc.PAR], dtype=numpy.int8)
-
-
-class Side(NamedTuple):
-    """The spans of one side of a batch, sorted by (doc, start, end)."""
-
-    doc: numpy.ndarray
-    start: numpy.ndarray
-    end: numpy.ndarray
-    label: numpy.ndarray
-
-
-class Units(NamedTuple):
-    """The outcomes of a batch, on its own indices: for outcome i, its
-    document, count code, error kind code (outcomes.py), gold index (-1 for
-    none) and predicted indices pred[pred_ptr[i]:pred_ptr[i + 1]]."""
-
-    doc: numpy.ndarray
-    code: numpy.ndarray
-    kind: numpy.ndarray
-    gold: numpy.ndarray
-    pred_ptr: numpy.ndarray
-    pred: numpy.ndarray
-
-
-def _units(parts) -> Units:
-    """Units from parts of (doc, code, kind, gold, pred sizes, pred)."""
-    doc, code, kind, gold, sizes, pred = (
-        numpy.concatenate([numpy.asarray(part[i], dtype=numpy.int64) for part in parts]) for i in range(6)
-    )
-    return Units(doc, code, kind, gold, numpy.r_[0, numpy.cumsum(sizes)], pred)
-
-
-def _named_cells(codes: numpy.ndarray, n_labels: int, labels: List[str], counted: bool = False) -> Dict[Tuple[str, str], int]:
-    """Confusion cells from codes gold * (n_labels + 1) + predicted, label
-    ids from 0, n_labels standing for "O" (counted: codes is already the
-    count of each code): (gold, predicted) -> n."""
-    width = n_labels + 1
-    counts = codes if counted else numpy.bincount(codes, minlength=width * width)
-    names = list(labels[:n_labels]) + ["O"]
-    return {
-        (names[code // width], names[code % width]): n
-        for code, n in zip(numpy.flatnonzero(counts).tolist(), counts[counts > 0].tolist())
-    }
-
-
-def _single(n: int) -> numpy.ndarray:
-    return numpy.ones(n, dtype=numpy.int64)
-
-
-def _best_partner(key: numpy.ndarray, other: numpy.ndarray, shared: numpy.ndarray, n: int):
-    """For each of n spans (key), the span of the other side it shares most
-    positions with (ties: the earlier), and how many; -1 where none."""
-    partner = numpy.full(n, -1, dtype=numpy.int64)
-    most = numpy.zeros(n, dtype=numpy.int64)
-    if len(key):
-        order = numpy.lexsort((other, -shared, key))
-        first = order[numpy.r_[True, key[order][1:] != key[order][:-1]]]
-        partner[key[first]] = other[first]
-        most[key[first]] = shared[first]
-    return partner, most
-
-
-def overlapping_docs(side: Side, n_docs: int) -> numpy.ndarray:
-    """Boolean mask of the documents in which two spans of `side` overlap."""
-    same_doc = side.doc[1:] == side.doc[:-1]
-    clash = same_doc & (side.start[1:] < side.end[:-1])
-    mask = numpy.zeros(n_docs, dtype=bool)
-    mask[side.doc[1:][clash]] = True
-    return mask
 
 
 class Batch:
@@ -117,15 +50,11 @@ class Batch:
         self.pp = numpy.repeat(numpy.arange(self.n_pred), n)
         first = numpy.cumsum(n) - n
         self.pg = numpy.repeat(lo, n) + numpy.arange(total) - numpy.repeat(first, n)
-        self.shared = numpy.minimum(g_end[self.pg], p_end[self.pp]) - numpy.maximum(
-            g_start[self.pg], p_start[self.pp]
-        )
+        self.shared = numpy.minimum(g_end[self.pg], p_end[self.pp]) - numpy.maximum(g_start[self.pg], p_start[self.pp])
         self.g_len = gold.end - gold.start
         self.p_len = pred.end - pred.start
         self.same_label = gold.label[self.pg] == pred.label[self.pp]
-        self.same_bounds = (gold.start[self.pg] == pred.start[self.pp]) & (
-            gold.end[self.pg] == pred.end[self.pp]
-        )
+        self.same_bounds = (gold.start[self.pg] == pred.start[self.pp]) & (gold.end[self.pg] == pred.end[self.pp])
 
     def label_counts(self, labels: numpy.ndarray) -> numpy.ndarray:
         return numpy.bincount(labels, minlength=self.n_labels)
@@ -188,9 +117,7 @@ class Batch:
                 if matched[gi]:
                     continue
                 if closest_rule and g_label[gi] == p_label[pi]:
-                    distance = abs(int(p_start[pi]) - int(g_start[gi])) + abs(
-                        int(p_end[pi]) - int(g_end[gi])
-                    )
+                    distance = abs(int(p_start[pi]) - int(g_start[gi])) + abs(int(p_end[pi]) - int(g_end[gi]))
                     if closest is None or distance < closest_distance:
                         closest, closest_distance = gi, distance
                 elif first is None:
@@ -211,8 +138,7 @@ class Batch:
         rule = SEMEVAL_RULES[scheme]
         outcome, matched, partner = self.semeval(rule, min_overlap, per_label=False)
         kinds = numpy.bincount(outcome, minlength=4)
-        total = [int(kinds[COR]), int(kinds[INC]), int(kinds[PAR]),
-                 int(self.n_gold - matched.sum()), int(kinds[0])]
+        total = [int(kinds[COR]), int(kinds[INC]), int(kinds[PAR]), int(self.n_gold - matched.sum()), int(kinds[0])]
         cells = self._semeval_cells(rule, outcome, partner, labels)
         units = self._semeval_units(rule, outcome, matched, partner) if want_units else None
         outcome, matched, _ = self.semeval(rule, min_overlap, per_label=True)
@@ -248,7 +174,7 @@ class Batch:
         # a gold span in no joined pair: (its label, O), as many as its
         # label's gold spans less those in the label's row so far
         cells[:n_labels, n_labels] = self.gold_label_counts - cells[:n_labels].sum(axis=1)
-        return _named_cells(cells.ravel(), n_labels, labels, counted=True)
+        return named_cells(cells.ravel(), n_labels, labels, counted=True)
 
     def _semeval_units(self, rule: SemEvalRule, outcome, matched, partner) -> Units:
         gold, pred = self.gold, self.pred
@@ -268,11 +194,19 @@ class Batch:
             )
         missed = numpy.flatnonzero(~matched)
         n_missed = len(missed)
-        return _units([
-            (pred.doc, _SEMEVAL_CODE[outcome], kind, partner, _single(self.n_pred), numpy.arange(self.n_pred)),
-            (gold.doc[missed], numpy.full(n_missed, oc.MIS), numpy.full(n_missed, oc.MISSED), missed,
-             numpy.zeros(n_missed, dtype=numpy.int64), numpy.zeros(0, dtype=numpy.int64)),
-        ])
+        return units_of(
+            [
+                (pred.doc, _SEMEVAL_CODE[outcome], kind, partner, ones(self.n_pred), numpy.arange(self.n_pred)),
+                (
+                    gold.doc[missed],
+                    numpy.full(n_missed, oc.MIS),
+                    numpy.full(n_missed, oc.MISSED),
+                    missed,
+                    numpy.zeros(n_missed, dtype=numpy.int64),
+                    numpy.zeros(0, dtype=numpy.int64),
+                ),
+            ]
+        )
 
     # iou ----------------------------------------------------------------
 
@@ -309,8 +243,9 @@ class Batch:
             ],
             axis=1,
         )
-        confusion = self._iou_cells(order, starts, group_gold, group_gold_label, group_label, same, reached, spurious,
-                                    labels)
+        confusion = self._iou_cells(
+            order, starts, group_gold, group_gold_label, group_label, same, reached, spurious, labels
+        )
         if not want_units:
             return table, confusion, None
         n_groups = len(starts)
@@ -322,19 +257,39 @@ class Batch:
         fn = numpy.flatnonzero(~gold_tp)
         spurious_ids = numpy.flatnonzero(spurious)
         n_spurious = len(spurious_ids)
-        units = _units([
-            (self.gold.doc[group_gold], numpy.where(tp_group, oc.TP, oc.FP), group_kind, group_gold,
-             numpy.diff(numpy.r_[starts, len(order)]) if n_groups else empty, self.pp[order]),
-            (self.pred.doc[spurious_ids], numpy.full(n_spurious, oc.FP), numpy.full(n_spurious, oc.SPURIOUS),
-             numpy.full(n_spurious, -1), _single(n_spurious), spurious_ids),
-            (self.gold.doc[fn], numpy.full(len(fn), oc.FN),
-             numpy.where(has_group[fn], oc.NOT_AN_ERROR, oc.MISSED), fn,
-             numpy.zeros(len(fn), dtype=numpy.int64), empty),
-        ])
+        units = units_of(
+            [
+                (
+                    self.gold.doc[group_gold],
+                    numpy.where(tp_group, oc.TP, oc.FP),
+                    group_kind,
+                    group_gold,
+                    numpy.diff(numpy.r_[starts, len(order)]) if n_groups else empty,
+                    self.pp[order],
+                ),
+                (
+                    self.pred.doc[spurious_ids],
+                    numpy.full(n_spurious, oc.FP),
+                    numpy.full(n_spurious, oc.SPURIOUS),
+                    numpy.full(n_spurious, -1),
+                    ones(n_spurious),
+                    spurious_ids,
+                ),
+                (
+                    self.gold.doc[fn],
+                    numpy.full(len(fn), oc.FN),
+                    numpy.where(has_group[fn], oc.NOT_AN_ERROR, oc.MISSED),
+                    fn,
+                    numpy.zeros(len(fn), dtype=numpy.int64),
+                    empty,
+                ),
+            ]
+        )
         return table, confusion, units
 
-    def _iou_cells(self, order, starts, group_gold, group_gold_label, group_label, same, reached, spurious,
-                   labels: List[str]) -> Dict[Tuple[str, str], int]:
+    def _iou_cells(
+        self, order, starts, group_gold, group_gold_label, group_label, same, reached, spurious, labels: List[str]
+    ) -> Dict[Tuple[str, str], int]:
         """`iou`'s confusion cells as presidio-evaluator 0.3.2 fills them:
         a group reaching the threshold adds (gold, its label), one below it
         (O, its label); a group of another label below the threshold also
@@ -356,18 +311,23 @@ class Batch:
             first_pred = self.pp[order[starts[low_same]]]
             gold_ids = group_gold[low_same]
             before = numpy.maximum(first_pred - 1, 0)
-            later = (first_pred > 0) & (self.pred.doc[before] == self.gold.doc[gold_ids]) & (
-                self.pred.end[before] > self.gold.start[gold_ids])
+            later = (
+                (first_pred > 0)
+                & (self.pred.doc[before] == self.gold.doc[gold_ids])
+                & (self.pred.end[before] > self.gold.start[gold_ids])
+            )
             also_outside[low_same[~later]] = True
-        codes = numpy.concatenate([
-            numpy.where(reached, group_gold_label, n_labels) * width + group_label,
-            group_gold_label[also_outside] * width + n_labels,
-            n_labels * width + self.pred.label[spurious],
-        ])
+        codes = numpy.concatenate(
+            [
+                numpy.where(reached, group_gold_label, n_labels) * width + group_label,
+                group_gold_label[also_outside] * width + n_labels,
+                n_labels * width + self.pred.label[spurious],
+            ]
+        )
         cells = numpy.bincount(codes, minlength=width * width).reshape(width, width)
         # gold spans that nothing overlaps: (their label, O)
         cells[:n_labels, n_labels] += self.gold_label_counts - self.label_counts(group_gold_label[new_gold])
-        return _named_cells(cells.ravel(), n_labels, labels, counted=True)
+        return named_cells(cells.ravel(), n_labels, labels, counted=True)
 
     # overlap ------------------------------------------------------------
 
@@ -385,10 +345,14 @@ class Batch:
         matched_gold[pg[alone]] = pp[alone]
         if not alone.all():
             chained = ~alone
-            items = sorted(zip(
-                (-gold_cover[cand][chained]).tolist(), (-pred_cover[cand][chained]).tolist(),
-                pg[chained].tolist(), pp[chained].tolist(),
-            ))
+            items = sorted(
+                zip(
+                    (-gold_cover[cand][chained]).tolist(),
+                    (-pred_cover[cand][chained]).tolist(),
+                    pg[chained].tolist(),
+                    pp[chained].tolist(),
+                )
+            )
             used_pred = set()
             for _, _, gi, pi in items:
                 if matched_gold[gi] >= 0 or pi in used_pred:
@@ -416,8 +380,8 @@ class Batch:
         pred_matched[matched_gold[matched]] = True
         fp = numpy.flatnonzero(~pred_matched)
         fn = numpy.flatnonzero(~is_matched)
-        best_gold, gold_shared = _best_partner(self.pp, self.pg, self.shared, self.n_pred)
-        best_pred, pred_shared = _best_partner(self.pg, self.pp, self.shared, self.n_gold)
+        best_gold, gold_shared = best_partner(self.pp, self.pg, self.shared, self.n_pred)
+        best_pred, pred_shared = best_partner(self.pg, self.pp, self.shared, self.n_gold)
 
         def kinds(g, p, shared, alone_kind):
             """The kind of each unmatched span, judged against its best partner."""
@@ -428,7 +392,8 @@ class Batch:
                 shared / (pred.end[p] - pred.start[p]) >= threshold
             )
             kind[has] = numpy.where(
-                gold.label[g] == pred.label[p], oc.WRONG_BOUNDARIES,
+                gold.label[g] == pred.label[p],
+                oc.WRONG_BOUNDARIES,
                 numpy.where(both, oc.WRONG_TYPE, oc.LOW_OVERLAP),
             )
             return kind
@@ -436,12 +401,32 @@ class Batch:
         fp_gold = best_gold[fp]
         fn_pred = best_pred[fn]
         n_fn_with = int((fn_pred >= 0).sum())
-        units = _units([
-            (gold.doc[matched], numpy.full(len(matched), oc.TP), numpy.full(len(matched), oc.NOT_AN_ERROR),
-             matched, _single(len(matched)), matched_gold[matched]),
-            (pred.doc[fp], numpy.full(len(fp), oc.FP), kinds(fp_gold, fp, gold_shared[fp], oc.SPURIOUS),
-             fp_gold, _single(len(fp)), fp),
-            (gold.doc[fn], numpy.full(len(fn), oc.FN), kinds(fn, fn_pred, pred_shared[fn], oc.MISSED),
-             fn, (fn_pred >= 0).astype(numpy.int64), fn_pred[fn_pred >= 0] if n_fn_with else fn_pred[:0]),
-        ])
+        units = units_of(
+            [
+                (
+                    gold.doc[matched],
+                    numpy.full(len(matched), oc.TP),
+                    numpy.full(len(matched), oc.NOT_AN_ERROR),
+                    matched,
+                    ones(len(matched)),
+                    matched_gold[matched],
+                ),
+                (
+                    pred.doc[fp],
+                    numpy.full(len(fp), oc.FP),
+                    kinds(fp_gold, fp, gold_shared[fp], oc.SPURIOUS),
+                    fp_gold,
+                    ones(len(fp)),
+                    fp,
+                ),
+                (
+                    gold.doc[fn],
+                    numpy.full(len(fn), oc.FN),
+                    kinds(fn, fn_pred, pred_shared[fn], oc.MISSED),
+                    fn,
+                    (fn_pred >= 0).astype(numpy.int64),
+                    fn_pred[fn_pred >= 0] if n_fn_with else fn_pred[:0],
+                ),
+            ]
+        )
         return table, units

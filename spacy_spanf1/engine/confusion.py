@@ -8,6 +8,7 @@ them. Its `labels` are sorted with "O" last, its `matrix` has a row per
 gold label and a column per predicted label, in that order.
 docs/definitions.md says what each scheme counts in its cells.
 """
+
 from collections.abc import Mapping
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -144,12 +145,10 @@ class Confusion(Mapping):
             labels = list(data["labels"])
             matrix = data["matrix"]
             if len(matrix) != len(labels) or any(len(row) != len(labels) for row in matrix):
-                raise ValueError(f"a confusion matrix of {len(labels)} labels needs {len(labels)} rows of {len(labels)}")
-            cells = {
-                (gold, pred): int(n)
-                for gold, row in zip(labels, matrix)
-                for pred, n in zip(labels, row)
-            }
+                raise ValueError(
+                    f"a confusion matrix of {len(labels)} labels needs {len(labels)} rows of {len(labels)}"
+                )
+            cells = {(gold, pred): int(n) for gold, row in zip(labels, matrix) for pred, n in zip(labels, row)}
             return cls(cells, labels)
         return cls({(gold, pred): int(n) for gold, pred, n in _rows(data)})
 

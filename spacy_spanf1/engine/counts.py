@@ -3,6 +3,7 @@
 A corpus score is the sum of its documents' counts, so a corpus can be
 scored in parts and merged with `+`.
 """
+
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar, Dict
 

@@ -7,13 +7,26 @@ those pairs only, never on all gold × predicted pairs.
 Spans are `Span(start, end, label)` tuples with an exclusive end, and each
 list is sorted by (start, end, label).
 """
+
 from collections import defaultdict
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from .outcomes import (
     overlap_measures,
-    COR, FN, FP, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, TP,
-    WRONG_BOUNDARIES, WRONG_TYPE,
+    COR,
+    FN,
+    FP,
+    INC,
+    LOW_OVERLAP,
+    MIS,
+    MISSED,
+    NOT_AN_ERROR,
+    PAR,
+    SPU,
+    SPURIOUS,
+    TP,
+    WRONG_BOUNDARIES,
+    WRONG_TYPE,
 )
 from ..spans import Span
 
@@ -122,12 +135,7 @@ def semeval_counts(
         p = pred[pi]
         for gi, _ in candidates.get(pi, ()):
             g = gold[gi]
-            if (
-                g[0] == p[0]
-                and g[1] == p[1]
-                and (not same_label or g[2] == p[2])
-                and gi not in matched_gold
-            ):
+            if g[0] == p[0] and g[1] == p[1] and (not same_label or g[2] == p[2]) and gi not in matched_gold:
                 matched_gold.add(gi)
                 cor += 1
                 if units is not None:

@@ -6,6 +6,7 @@ denominator is zero. F is computed from P and R the way spaCy's
 figures are bit-equal to spaCy's `ents_f` and `spans_<key>_f`; tag reports
 use seqeval's formula (`f_score_seqeval`), to be bit-equal to seqeval's.
 """
+
 from typing import Iterable
 
 

@@ -18,6 +18,7 @@ overlapping for `type`, IoU >= threshold for `iou`, coverage both ways for
   labels); the boundaries are not good enough.
 - `low_overlap`: another label, and the boundaries are not good enough.
 """
+
 from typing import List, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy
@@ -102,8 +103,14 @@ def error_from_outcome(outcome: SpanOutcome) -> SpanError:
     """The SpanError of an outcome that is an error (its kind is set)."""
     iou, gold_cover, pred_cover = overlap_measures(outcome.gold, outcome.pred)
     return SpanError(
-        outcome.doc, cast(str, outcome.kind), outcome.gold, outcome.pred, iou,
-        outcome.count, gold_cover, pred_cover,
+        outcome.doc,
+        cast(str, outcome.kind),
+        outcome.gold,
+        outcome.pred,
+        iou,
+        outcome.count,
+        gold_cover,
+        pred_cover,
     )
 
 
@@ -145,26 +152,28 @@ class OutcomeBlock:
         starts = self.pred_ptr[:-1][index]
         flat = numpy.repeat(starts - (numpy.cumsum(sizes) - sizes), sizes) + numpy.arange(int(sizes.sum()))
         return OutcomeBlock(
-            self.count_names, self.labels, self.doc[index], self.code[index], self.kind[index],
-            self.gold[index], numpy.r_[0, numpy.cumsum(sizes)], self.pred[flat],
+            self.count_names,
+            self.labels,
+            self.doc[index],
+            self.code[index],
+            self.kind[index],
+            self.gold[index],
+            numpy.r_[0, numpy.cumsum(sizes)],
+            self.pred[flat],
         )
 
     def outcomes(self, offset: int = 0) -> List[SpanOutcome]:
         """The outcomes as SpanOutcome, their documents counted from offset."""
         labels, names = self.labels, self.count_names
-        gold = [
-            None if label < 0 else Span(start, end, labels[label])
-            for start, end, label in self.gold.tolist()
-        ]
+        gold = [None if label < 0 else Span(start, end, labels[label]) for start, end, label in self.gold.tolist()]
         pred = [Span(start, end, labels[label]) for start, end, label in self.pred.tolist()]
         ptr = self.pred_ptr.tolist()
         return [
-            SpanOutcome(doc, names[code], None if kind < 0 else ERROR_KINDS[kind], g, tuple(pred[ptr[i]:ptr[i + 1]]))
+            SpanOutcome(doc, names[code], None if kind < 0 else ERROR_KINDS[kind], g, tuple(pred[ptr[i] : ptr[i + 1]]))
             for i, (doc, code, kind, g) in enumerate(
                 zip((self.doc + offset).tolist(), self.code.tolist(), self.kind.tolist(), gold)
             )
         ]
-
 
     def errors(self, offset: int = 0) -> List[SpanError]:
         """The errors among the outcomes as SpanError (`error_from_outcome`
@@ -178,8 +187,11 @@ class OutcomeBlock:
         gold = self.gold.astype(numpy.int64)
         has_gold = gold[:, 2] >= 0
         single = sizes == 1
-        first = self.pred[numpy.minimum(self.pred_ptr[:-1], max(len(self.pred) - 1, 0))].astype(numpy.int64) \
-            if len(self.pred) else numpy.zeros((len(sizes), 3), dtype=numpy.int64)
+        first = (
+            self.pred[numpy.minimum(self.pred_ptr[:-1], max(len(self.pred) - 1, 0))].astype(numpy.int64)
+            if len(self.pred)
+            else numpy.zeros((len(sizes), 3), dtype=numpy.int64)
+        )
         both = has_gold & single
         inter = numpy.maximum(numpy.minimum(gold[:, 1], first[:, 1]) - numpy.maximum(gold[:, 0], first[:, 0]), 0)
         gold_len = numpy.where(both, gold[:, 1] - gold[:, 0], 1)
@@ -194,16 +206,23 @@ class OutcomeBlock:
         pred = [Span(start, end, labels[label]) for start, end, label in self.pred.tolist()]
         ptr = self.pred_ptr.tolist()
         found = []
-        for i, (doc, code, kind, g, alone) in enumerate(zip(
-            (self.doc + offset).tolist(), self.code.tolist(), self.kind.tolist(), gold_spans,
-            (has_gold & (sizes > 1)).tolist(),
-        )):
-            preds = tuple(pred[ptr[i]:ptr[i + 1]])
+        for i, (doc, code, kind, g, alone) in enumerate(
+            zip(
+                (self.doc + offset).tolist(),
+                self.code.tolist(),
+                self.kind.tolist(),
+                gold_spans,
+                (has_gold & (sizes > 1)).tolist(),
+            )
+        ):
+            preds = tuple(pred[ptr[i] : ptr[i + 1]])
             if alone:  # a gold span and several predictions: measured on their own
                 measures = overlap_measures(g, preds)
             else:
                 measures = iou[i], gold_cover[i], pred_cover[i]
-            found.append(SpanError(doc, ERROR_KINDS[kind], g, preds, measures[0], names[code], measures[1], measures[2]))
+            found.append(
+                SpanError(doc, ERROR_KINDS[kind], g, preds, measures[0], names[code], measures[1], measures[2])
+            )
         return found
 
 

@@ -9,6 +9,7 @@ source label with the lowest id are kept, as often as they were given.
 The labels the map does not name are counted per side
 (`Relabel.unmapped`), or refused.
 """
+
 from typing import Dict, List, Sequence, Tuple
 
 import numpy
@@ -17,7 +18,7 @@ from ..exceptions import InputError
 from ..label_map import SIDES, LabelMap
 from ..notes import SIDE_NAMES, quoted, spans_counted
 from ..spans import Span
-from .batched import Side
+from .columns import Side
 
 __all__ = ["Relabel"]
 

@@ -7,6 +7,7 @@ pickle, and `SchemeResult.to_dict()` / `SchemeResult.from_dict()`
 round-trip the counts. The scores of a whole corpus (every scheme, and
 what is needed to report them) are `results.CorpusScores`.
 """
+
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -115,12 +116,12 @@ class SchemeResult:
         per_doc = None
         if self.per_doc is not None and other.per_doc is not None:
             per_doc = numpy.concatenate([self.per_doc, other.per_doc])
-        kept = self.kept if self.kept == other.kept else (
-            "errors" if {self.kept, other.kept} == {"errors", "outcomes"} else None
+        kept = (
+            self.kept
+            if self.kept == other.kept
+            else ("errors" if {self.kept, other.kept} == {"errors", "outcomes"} else None)
         )
-        parts = self.outcome_parts + tuple(
-            (offset + self.n_docs, part) for offset, part in other.outcome_parts
-        )
+        parts = self.outcome_parts + tuple((offset + self.n_docs, part) for offset, part in other.outcome_parts)
         return SchemeResult(
             self.scheme,
             self.totals + other.totals,
@@ -143,10 +144,7 @@ class SchemeResult:
             "f": self.f1,
             "macro_f": self.macro_f1,
             "counts": self.counts,
-            "per_type": {
-                label: {"p": c.precision, "r": c.recall, "f": c.f1}
-                for label, c in self.per_type.items()
-            },
+            "per_type": {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in self.per_type.items()},
         }
 
     def to_dict(self) -> Dict[str, Any]:
@@ -154,8 +152,12 @@ class SchemeResult:
         of each label ("label_counts") and the confusion matrix
         ("confusion": {"labels", "matrix"}): what `from_dict` needs to
         give this result back (not the per-document rows or outcomes)."""
-        return {"scheme": self.scheme, **self.summary(), "label_counts": self.label_counts(),
-                "confusion": self.confusion.to_dict()}
+        return {
+            "scheme": self.scheme,
+            **self.summary(),
+            "label_counts": self.label_counts(),
+            "confusion": self.confusion.to_dict(),
+        }
 
     def label_counts(self) -> Dict[str, Dict[str, int]]:
         """label -> the counts of that label's spans alone, in the order
@@ -188,7 +190,6 @@ class SchemeResult:
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"not a result of {scheme!r} as to_dict writes it ({type(err).__name__}: {err})") from None
         return cls(scheme, totals, per_label, cells)
-
 
 
 # --------------------------------------------------------------------------

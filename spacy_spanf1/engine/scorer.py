@@ -1,4 +1,5 @@
 """The one loop over documents: every scheme scored in a single pass."""
+
 import warnings
 from collections import defaultdict
 from functools import partial
@@ -16,7 +17,8 @@ from .matching import (
     overlap_document,
     semeval_counts,
 )
-from .batched import Batch, Side, Units, overlapping_docs
+from .batched import Batch
+from .columns import Side, Units, overlapping_docs
 from .confusion import Confusion, overlap_confusion
 from .outcomes import (
     ERROR_KINDS,
@@ -88,8 +90,13 @@ class SpanScorer:
         batched: bool = True,
     ) -> None:
         settings = MatchSettings(
-            schemes, labels=labels, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
-            min_overlap=min_overlap, label_map=label_map, map_unlisted=map_unlisted,
+            schemes,
+            labels=labels,
+            iou_threshold=iou_threshold,
+            overlap_threshold=overlap_threshold,
+            min_overlap=min_overlap,
+            label_map=label_map,
+            map_unlisted=map_unlisted,
         )
         self.settings = settings
         self.schemes = settings.schemes
@@ -97,13 +104,15 @@ class SpanScorer:
         self.overlap_threshold = settings.overlap_threshold
         self.min_overlap = settings.min_overlap
         self.labels = None if settings.labels is None else frozenset(settings.labels)
-        self.relabel = None if settings.label_map is None else Relabel(
-            settings.label_map, refuse_unlisted=settings.map_unlisted == "error"
+        self.relabel = (
+            None
+            if settings.label_map is None
+            else Relabel(settings.label_map, refuse_unlisted=settings.map_unlisted == "error")
         )
         self.per_doc = bool(per_doc)
         self.kept = "outcomes" if keep_outcomes else "errors" if keep_errors else None
-        self._kept_schemes = frozenset() if self.kept is None else frozenset(
-            self.schemes if kept_schemes is None else kept_schemes
+        self._kept_schemes = (
+            frozenset() if self.kept is None else frozenset(self.schemes if kept_schemes is None else kept_schemes)
         )
         self.batch_size = batch_size
         self.batched = batched
@@ -160,7 +169,9 @@ class SpanScorer:
             return
         self._gold_buffer, self._pred_buffer = [], []
         self._score(
-            self._side(gold_docs), self._side(pred_docs), len(gold_docs),
+            self._side(gold_docs),
+            self._side(pred_docs),
+            len(gold_docs),
             lambda doc: (gold_docs[doc], pred_docs[doc]),
         )
 
@@ -221,7 +232,9 @@ class SpanScorer:
 
         self._score(gold, pred, n, spans_of)
 
-    def _score(self, gold: Side, pred: Side, n: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]) -> None:
+    def _score(
+        self, gold: Side, pred: Side, n: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]
+    ) -> None:
         """Score n documents: those in which no side overlaps itself as one
         batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
         offset = self.n_docs
@@ -229,9 +242,7 @@ class SpanScorer:
         if self.relabel is not None:
             gold, pred, spans_of = self._relabelled(gold, pred, offset, spans_of)
         if self.labels is not None:
-            allowed = numpy.array(
-                [label in self.labels for label in self._label_ids], dtype=bool
-            )
+            allowed = numpy.array([label in self.labels for label in self._label_ids], dtype=bool)
             gold = _select(gold, allowed[gold.label]) if len(allowed) else gold
             pred = _select(pred, allowed[pred.label]) if len(allowed) else pred
         if self.batched:
@@ -252,7 +263,9 @@ class SpanScorer:
             for scheme, table in rows.items():
                 self._rows[scheme].append(table)
 
-    def _relabelled(self, gold: Side, pred: Side, offset: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]):
+    def _relabelled(
+        self, gold: Side, pred: Side, offset: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]
+    ):
         """Both sides and spans_of with the label map applied."""
         relabel = cast(Relabel, self.relabel)
         self.label_ids(relabel.targets())
@@ -307,8 +320,7 @@ class SpanScorer:
         doc = numpy.repeat(numpy.arange(len(lengths)), lengths)
         side = Side(doc, start, end, label)
         sorted_already = (
-            not len(doc)
-            or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all()
+            not len(doc) or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all()
         )
         if sorted_already:  # and so no span twice in a document
             return side
@@ -316,8 +328,10 @@ class SpanScorer:
         side = Side(*(column[order] for column in side))
         repeat = numpy.zeros(len(order), dtype=bool)
         repeat[1:] = (
-            (side.doc[1:] == side.doc[:-1]) & (side.start[1:] == side.start[:-1])
-            & (side.end[1:] == side.end[:-1]) & (side.label[1:] == side.label[:-1])
+            (side.doc[1:] == side.doc[:-1])
+            & (side.start[1:] == side.start[:-1])
+            & (side.end[1:] == side.end[:-1])
+            & (side.label[1:] == side.label[:-1])
         )
         return _select(side, ~repeat) if repeat.any() else side
 
@@ -385,12 +399,21 @@ class SpanScorer:
             self._add_semeval(gold, pred, pairs, units if want else None)
         if "iou" in self._tallies:
             iou_document(
-                gold, pred, pairs, self.iou_threshold,
-                self._tallies["iou"], self._confusion["iou"], units["iou"],
+                gold,
+                pred,
+                pairs,
+                self.iou_threshold,
+                self._tallies["iou"],
+                self._confusion["iou"],
+                units["iou"],
             )
         if "overlap" in self._tallies:
             overlap_document(
-                gold, pred, pairs, self.overlap_threshold, self._tallies["overlap"],
+                gold,
+                pred,
+                pairs,
+                self.overlap_threshold,
+                self._tallies["overlap"],
                 units["overlap"] if want else None,
             )
         if not want:
@@ -405,8 +428,11 @@ class SpanScorer:
             names = self._count_names[scheme]
             kept = [
                 SpanOutcome(
-                    doc, names[code], None if kind < 0 else ERROR_KINDS[kind],
-                    gold[gi] if gi >= 0 else None, tuple(pred[pi] for pi in members),
+                    doc,
+                    names[code],
+                    None if kind < 0 else ERROR_KINDS[kind],
+                    gold[gi] if gi >= 0 else None,
+                    tuple(pred[pi] for pi in members),
                 )
                 for code, kind, gi, members in found
                 if kind >= 0 or self.kept == "outcomes"
@@ -432,8 +458,15 @@ class SpanScorer:
         for scheme in self._semeval:
             rule = SEMEVAL_RULES[scheme]
             counts = semeval_counts(
-                gold, pred, all_gold, all_pred, candidates, rule, self.min_overlap,
-                units[scheme] if units is not None else None, self._confusion[scheme],
+                gold,
+                pred,
+                all_gold,
+                all_pred,
+                candidates,
+                rule,
+                self.min_overlap,
+                units[scheme] if units is not None else None,
+                self._confusion[scheme],
             )
             total = self._semeval_totals[scheme]
             for i in range(5):
@@ -441,8 +474,13 @@ class SpanScorer:
             tally = self._tallies[scheme]
             for label in labels:
                 label_counts = semeval_counts(
-                    gold, pred, gold_by_label.get(label, ()), pred_by_label.get(label, ()),
-                    label_candidates, rule, self.min_overlap,
+                    gold,
+                    pred,
+                    gold_by_label.get(label, ()),
+                    pred_by_label.get(label, ()),
+                    label_candidates,
+                    rule,
+                    self.min_overlap,
                 )
                 row = tally[label]
                 for i in range(5):
@@ -467,7 +505,8 @@ class SpanScorer:
             if self.per_doc:
                 tables = self._rows[scheme]
                 per_doc = (
-                    numpy.concatenate(tables) if tables
+                    numpy.concatenate(tables)
+                    if tables
                     else numpy.zeros((0, len(self._count_names[scheme])), dtype=numpy.int64)
                 )
             if scheme == "overlap":
@@ -475,8 +514,13 @@ class SpanScorer:
             else:
                 confusion = Confusion(self._confusion[scheme], per_label)
             out[scheme] = SchemeResult(
-                scheme, totals, per_label, confusion,
-                tuple(self._outcomes[scheme]), per_doc, self.kept if scheme in self._kept_schemes else None,
+                scheme,
+                totals,
+                per_label,
+                confusion,
+                tuple(self._outcomes[scheme]),
+                per_doc,
+                self.kept if scheme in self._kept_schemes else None,
                 self.n_docs,
             )
         return out
@@ -524,9 +568,15 @@ def evaluate_spans(
     occurs in neither side gives a UserWarning listing the labels found.
     """
     check_unit(unit)
-    match = MatchSettings(schemes, labels=labels, iou_threshold=iou_threshold,
-                          overlap_threshold=overlap_threshold, min_overlap=min_overlap,
-                          label_map=label_map, map_unlisted=map_unlisted)
+    match = MatchSettings(
+        schemes,
+        labels=labels,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
+    )
     scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
@@ -603,7 +653,5 @@ def _side_spans(side: Side, doc: int, names: List[str]) -> List[Span]:
     rows = slice(low, high)
     return [
         Span(start, end, names[label])
-        for start, end, label in zip(
-            side.start[rows].tolist(), side.end[rows].tolist(), side.label[rows].tolist()
-        )
+        for start, end, label in zip(side.start[rows].tolist(), side.end[rows].tolist(), side.label[rows].tolist())
     ]

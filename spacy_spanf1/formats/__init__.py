@@ -10,6 +10,7 @@ skip rules, for every format alike. Every problem with the input raises
 `InputError` (file, line, problem); a bad setting raises `SettingError`
 naming the setting (both in `spacy_spanf1.exceptions`).
 """
+
 import importlib
 from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
@@ -20,14 +21,24 @@ from ..exceptions import InputError, SettingError
 from ..settings import UNITS
 from .base import check_file, read_lines, read_text
 from .base import check_options as check_reader_options
-from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents, token_offsets
+from .identity import token_offsets
+from .pairing import PAIRING_OPTIONS, DocPair, PairStats, pair_documents
 from .mixed import MixedFormat, mix_error, side_documents
 
 #: The built-in reader modules, imported (and so registered) on import of
 #: this package, in the order `--format`'s help lists them. Adding a format
 #: is one line here. A module missing from the package is an ImportError.
 BUILTIN: Tuple[str, ...] = (
-    "docbin", "jsonl", "conll", "kaggle", "brat", "labelstudio", "doccano", "prodigy", "huggingface", "mentions",
+    "docbin",
+    "jsonl",
+    "conll",
+    "kaggle",
+    "brat",
+    "labelstudio",
+    "doccano",
+    "prodigy",
+    "huggingface",
+    "mentions",
 )
 
 for _module in BUILTIN:
@@ -37,7 +48,6 @@ from .conll import check_tag_settings, read_conll  # noqa: E402
 from .docbin import read_docbin  # noqa: E402
 from .jsonl import read_jsonl  # noqa: E402
 from .kaggle import read_kaggle  # noqa: E402
-
 
 
 def format_names() -> Tuple[str, ...]:
@@ -51,9 +61,7 @@ def get_format(name: str, setting: str = "format") -> Format:
     setting: "format", "gold_format", "pred_format") listing the
     registered ones."""
     if name not in _registry:
-        raise SettingError(
-            f"Unknown format {name!r}. Valid formats: {', '.join(format_names())}", setting
-        )
+        raise SettingError(f"Unknown format {name!r}. Valid formats: {', '.join(format_names())}", setting)
     return _registry.get(name)
 
 
@@ -114,8 +122,17 @@ class Pairs:
         when they differ (a mix, or mentions placed on a gold of its own).
     """
 
-    def __init__(self, gold_docs, pred_docs, *, format: Format, unit: str, sources: Tuple[str, str],
-                 options: Dict[str, Any], sides: Optional[Tuple[str, str]] = None):
+    def __init__(
+        self,
+        gold_docs,
+        pred_docs,
+        *,
+        format: Format,
+        unit: str,
+        sources: Tuple[str, str],
+        options: Dict[str, Any],
+        sides: Optional[Tuple[str, str]] = None,
+    ):
         self.format = format
         self.sides = sides
         self.unit = unit
@@ -123,7 +140,11 @@ class Pairs:
         self.options = options
         self.stats = PairStats()
         self._pairs = pair_documents(
-            gold_docs, pred_docs, format=format, sources=sources, stats=self.stats,
+            gold_docs,
+            pred_docs,
+            format=format,
+            sources=sources,
+            stats=self.stats,
             options=dict(options, unit=unit),
         )
 
@@ -167,8 +188,7 @@ def open_pairs(
     pred_setting = "pred_format" if pred_format is not None else "format"
     gold_setting = "gold_format" if gold_format is not None else "format"
     if pred_named is not None and get_format(pred_named, pred_setting).predictions_only:
-        return _open_predictions(gold_path, pred_path, get_format(pred_named), unit, options,
-                                 gold_format=gold_format)
+        return _open_predictions(gold_path, pred_path, get_format(pred_named), unit, options, gold_format=gold_format)
     same = pred_path is None
     pred_path = gold_path if pred_path is None else pred_path
     gold_name = infer_format(gold_path, gold_named, gold_setting)
@@ -192,12 +212,25 @@ def open_pairs(
     reader.check_sides(gold_opts, pred_opts, same or _same_file(gold_path, pred_path))
     gold_docs = reader.read(gold_path, side="gold", unit=unit, **gold_opts)
     pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_opts)
-    return Pairs(gold_docs, pred_docs, format=reader, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**shared, **pairing})
+    return Pairs(
+        gold_docs,
+        pred_docs,
+        format=reader,
+        unit=unit,
+        sources=(str(gold_path), str(pred_path)),
+        options={**shared, **pairing},
+    )
 
 
-def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_reader: Format, pred_reader: Format,
-                unit: Optional[str], options: Dict[str, Any], setting: Optional[str] = None) -> Pairs:
+def _open_mixed(
+    gold_path: PathLike,
+    pred_path: PathLike,
+    gold_reader: Format,
+    pred_reader: Format,
+    unit: Optional[str],
+    options: Dict[str, Any],
+    setting: Optional[str] = None,
+) -> Pairs:
     """The pairs of a gold file in one format and a predicted file in
     another (`formats.mixed`): each reader takes its own options, and the
     unit is one both sides can be read in (char by default, token when a
@@ -231,16 +264,31 @@ def _open_mixed(gold_path: PathLike, pred_path: PathLike, gold_reader: Format, p
         pred_opts["chars_without_tokens"] = True  # records without "tokens" are placed on the gold tokens
     gold_docs = side_documents(gold_reader.read(gold_path, side="gold", unit=unit, **gold_opts), gold_kind, unit)
     pred_docs = side_documents(pred_reader.read(pred_path, side="pred", unit=pred_unit, **pred_opts), pred_kind, unit)
-    return Pairs(gold_docs, pred_docs, format=mix, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pairing, "spans_key": set_options.get("spans_key")}, sides=mix.sides)
+    return Pairs(
+        gold_docs,
+        pred_docs,
+        format=mix,
+        unit=unit,
+        sources=(str(gold_path), str(pred_path)),
+        options={**pairing, "spans_key": set_options.get("spans_key")},
+        sides=mix.sides,
+    )
 
 
-def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], reader: Format, unit: Optional[str],
-                      options: Dict[str, Any], gold_format: Optional[str] = None) -> Pairs:
+def _open_predictions(
+    gold_path: PathLike,
+    pred_path: Optional[PathLike],
+    reader: Format,
+    unit: Optional[str],
+    options: Dict[str, Any],
+    gold_format: Optional[str] = None,
+) -> Pairs:
     """The pairs of a gold file in its own format (by its extension) and a
     file of a format that holds predictions only (`mentions`)."""
     if pred_path is None:
-        raise SettingError(f"{reader.name} input holds predictions only: give the gold file and the predicted file", "pred_path")
+        raise SettingError(
+            f"{reader.name} input holds predictions only: give the gold file and the predicted file", "pred_path"
+        )
     gold_reader = get_format(infer_format(gold_path, gold_format, "gold_format"))
     if gold_reader.predictions_only:
         raise SettingError(
@@ -256,8 +304,15 @@ def _open_predictions(gold_path: PathLike, pred_path: Optional[PathLike], reader
     pairing = {k: pred_options.pop(k) for k in PAIRING_OPTIONS if k in pred_options}
     gold_docs = gold_reader.read(gold_path, side="gold", unit=unit, **gold_options)
     pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_options)
-    return Pairs(gold_docs, pred_docs, format=reader, unit=unit, sources=(str(gold_path), str(pred_path)),
-                 options={**pred_options, **pairing, **gold_options, "unit": unit}, sides=(gold_reader.name, reader.name))
+    return Pairs(
+        gold_docs,
+        pred_docs,
+        format=reader,
+        unit=unit,
+        sources=(str(gold_path), str(pred_path)),
+        options={**pred_options, **pairing, **gold_options, "unit": unit},
+        sides=(gold_reader.name, reader.name),
+    )
 
 
 __all__ = [

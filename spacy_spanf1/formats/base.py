@@ -6,6 +6,7 @@ documents readers yield are `model.Document`s (also importable from here).
 Errors (`spacy_spanf1.exceptions`) name settings (`format`, `unit`,
 `spans_key`, `tag_column`, ...), never command-line flags.
 """
+
 import contextlib
 import gc
 from pathlib import Path
@@ -124,14 +125,16 @@ class Format:
         on the gold document; only asked of a format that `places_on_gold`."""
         raise NotImplementedError(f"{self.name} input does not place predictions on the gold")
 
-    def place_scores(self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]], *, unit: str,
-                     **options: Any) -> List[Tuple[Span, Any]]:
+    def place_scores(
+        self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]], *, unit: str, **options: Any
+    ) -> List[Tuple[Span, Any]]:
         """The (span, score) pairs of a prediction on the spans
         `place_on_gold` gives; by default as the reader listed them."""
         return scores
 
-    def read_annotators(self, path: PathLike, *, unit: str,
-                        **options: Any) -> Tuple[Dict[str, List[Document]], Dict[str, int]]:
+    def read_annotators(
+        self, path: PathLike, *, unit: str, **options: Any
+    ) -> Tuple[Dict[str, List[Document]], Dict[str, int]]:
         """One file read as each annotator's documents, for a format that
         `names_annotators`: (annotator -> their documents in file order,
         what was read and belongs to no annotator, e.g. cancelled
@@ -175,8 +178,14 @@ def option_error(name: str, where: str, valid: Optional[Tuple[str, ...]] = None)
     return SettingError(message, name)
 
 
-def check_options(format: Format, unit: Optional[str], options: Dict[str, Any], *, side: Optional[str] = None,
-                  also: Tuple[str, ...] = ()) -> Tuple[str, Dict[str, Any]]:
+def check_options(
+    format: Format,
+    unit: Optional[str],
+    options: Dict[str, Any],
+    *,
+    side: Optional[str] = None,
+    also: Tuple[str, ...] = (),
+) -> Tuple[str, Dict[str, Any]]:
     """The one check of what a format is read with: the side (when given),
     the unit and the options. RETURNS the unit to read in (the format's
     first when None) and the options that are set (a value of None means
@@ -201,6 +210,7 @@ def check_options(format: Format, unit: Optional[str], options: Dict[str, Any], 
         if value is not None and name not in taken:
             raise option_error(name, format.name, tuple(format.options))
     return unit or units[0], {name: value for name, value in options.items() if value is not None}
+
 
 def check_file(path: PathLike) -> Path:
     """The path, if it names an existing file."""

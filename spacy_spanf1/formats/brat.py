@@ -18,6 +18,7 @@ characters as written instead (CRLF = 2), for files made by tools that do.
 Other files (annotation.conf, visual.conf, tools.conf, .stats_cache) and
 subdirectories are ignored.
 """
+
 import os
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
@@ -114,7 +115,7 @@ def _read_text(path: str, newlines: str) -> Tuple[str, int, bool]:
     brat counts it as character 0, else 0) and whether it has a "\r"."""
     data = _read_bytes(path)
     shift = 1 if data.startswith(_BOM) else 0
-    text = decode_utf8(data[len(_BOM):] if shift else data, path, 1)
+    text = decode_utf8(data[len(_BOM) :] if shift else data, path, 1)
     has_cr = "\r" in text
     if newlines == "brat" and has_cr:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -150,8 +151,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
             continue
         if prefix != "T":
             raise InputError(
-                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), "
-                f"{', '.join(NOT_SPANS)}",
+                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), {', '.join(NOT_SPANS)}",
                 ann_path,
                 lineno,
             )
@@ -163,8 +163,13 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         entity_lines.append(lineno)
     document = f"file '{name}.ann'"
     placed, notes = place_spans(
-        entities, brat_text, policy=text_mismatch, document=document, path=ann_path,
-        line=None, hint=_newline_hint(has_cr, newlines),
+        entities,
+        brat_text,
+        policy=text_mismatch,
+        document=document,
+        path=ann_path,
+        line=None,
+        hint=_newline_hint(has_cr, newlines),
     )
     spans = set()
     for entity, frags, lineno in zip(entities, placed, entity_lines):
@@ -181,8 +186,9 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
                 groups = [(groups[0][0], max(e for _, e in groups))]
         for start, end in groups:
             spans.add(Span(max(start - shift, 0), end - shift, entity.label))
-    return Document(document, sorted(spans), text, key=name, source=ann_path, notes=notes or EMPTY,
-                    counts=nonzero(counts))
+    return Document(
+        document, sorted(spans), text, key=name, source=ann_path, notes=notes or EMPTY, counts=nonzero(counts)
+    )
 
 
 def _parse_textbound(
@@ -202,7 +208,9 @@ def _parse_textbound(
             raise InputError(bad, path, lineno)
         start, end = int(numbers[0]), int(numbers[1])
         if not start < end:
-            raise InputError(f"entity {ann_id} has the fragment {start} {end}; offsets need 0 <= start < end", path, lineno)
+            raise InputError(
+                f"entity {ann_id} has the fragment {start} {end}; offsets need 0 <= start < end", path, lineno
+            )
         frags.append((start, end))
     written = parts[2] if len(parts) == 3 else None
     return label, frags, written

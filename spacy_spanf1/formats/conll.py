@@ -6,6 +6,7 @@ negative one counts from the end (-1: the last column); one file may hold
 the gold and the predicted tags in two columns (read it twice, with
 tag_column set to each).
 """
+
 import re
 from typing import Any, Iterator, List, Optional
 
@@ -66,9 +67,7 @@ def _read(path, token_column, tag_column, tag_mode, tag_scheme) -> Iterator[Docu
                 words, tags, lines = [], [], []
             continue
         if len(cols) < 2:
-            raise InputError(
-                f"expected a token and a tag column, found one column {line.strip()!r}", path, lineno
-            )
+            raise InputError(f"expected a token and a tag column, found one column {line.strip()!r}", path, lineno)
         try:
             tag = cols[tag_column]
             word = cols[token_column]

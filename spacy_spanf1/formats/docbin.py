@@ -12,6 +12,7 @@ The span group keys of each doc and their spans are its
 `Document.span_groups`, so that a `spans_key` no gold doc has is reported,
 and span groups a corpus scored without one has are named.
 """
+
 from typing import Any, Iterator, List, Optional
 
 from ..registry import formats
@@ -66,11 +67,14 @@ def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -
     # the doc's user_data (string keys: genre, source, ...) is its metadata
     meta = {key: value for key, value in doc.user_data.items() if isinstance(key, str)}
     groups = {key: len(group) for key, group in doc.spans.items()} if side == "gold" else EMPTY
-    return Document(f"doc {index}", [], doc.text, None, offsets, meta, source=source, spacy_doc=doc,
-                    span_groups=groups or EMPTY)
+    return Document(
+        f"doc {index}", [], doc.text, None, offsets, meta, source=source, spacy_doc=doc, span_groups=groups or EMPTY
+    )
 
 
-def align_docs(gold: Document, pred: Document, *, unit: str = UNITS[0], spans_key: Optional[str] = None, **_: Any) -> Aligned:
+def align_docs(
+    gold: Document, pred: Document, *, unit: str = UNITS[0], spans_key: Optional[str] = None, **_: Any
+) -> Aligned:
     """The spans of a gold and a predicted Document holding spaCy Docs, by
     spaCy's alignment; (None, None) when the gold doc lacks annotation."""
     from spacy.training import Example

@@ -14,6 +14,7 @@ Plane (emoji) are read as UTF-16 code units when that places every span of
 the record, as doccano's browser front end counted them (counted under
 "utf16_offsets"); doccano gives no span text to check offsets otherwise.
 """
+
 from numbers import Real
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Tuple
@@ -73,8 +74,9 @@ def _read(path: Path, side: str) -> Iterator[Document]:
                 items, listed_scores = _label_spans(record[present[0]], present[0], path, lineno)
             else:
                 items, listed_scores = _entity_spans(record[present[0]], present[0], path, lineno)
-            placed, notes = place_spans(items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno,
-                                        guess=True)
+            placed, notes = place_spans(
+                items, text, policy="warn", document=f"line {lineno}", path=path, line=lineno, guess=True
+            )
             listed = [Span(f[0][0], f[0][1], item.label) for item, f in zip(items, placed)]
             spans = sorted(set(listed))
             if any(score is not None for score in listed_scores):
@@ -83,8 +85,17 @@ def _read(path: Path, side: str) -> Iterator[Document]:
         if isinstance(relations, list):
             counts["relations"] = len(relations)
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
-        yield Document(f"line {lineno}", spans, text, meta=meta, line=lineno, source=str(path), notes=notes or EMPTY,
-                       counts=nonzero(counts), scores=scores)
+        yield Document(
+            f"line {lineno}",
+            spans,
+            text,
+            meta=meta,
+            line=lineno,
+            source=str(path),
+            notes=notes or EMPTY,
+            counts=nonzero(counts),
+            scores=scores,
+        )
     fields.finish()
 
 
@@ -98,11 +109,18 @@ def _label_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[
     for i, item in enumerate(items):
         if not (isinstance(item, list) and len(item) in (3, 4)):
             hint = " (a text-classification export?)" if isinstance(item, str) else ""
-            raise InputError(f'item {i} of "{field}" is {item!r}, not [start, end, label] or '
-                             f"[start, end, label, score]{hint}", path, lineno)
+            raise InputError(
+                f'item {i} of "{field}" is {item!r}, not [start, end, label] or [start, end, label, score]{hint}',
+                path,
+                lineno,
+            )
         if len(item) == 4 and (isinstance(item[3], bool) or not isinstance(item[3], Real)):
-            raise InputError(f'item {i} of "{field}" is {item!r}, whose fourth item is not a number: items are '
-                             "[start, end, label], or [start, end, label, score] with a score in [0, 1]", path, lineno)
+            raise InputError(
+                f'item {i} of "{field}" is {item!r}, whose fourth item is not a number: items are '
+                "[start, end, label], or [start, end, label, score] with a score in [0, 1]",
+                path,
+                lineno,
+            )
         spans.append(quoted_span(item[0], item[1], item[2], None, f'item {i} of "{field}"', path, lineno))
         scores.append(item[3] if len(item) == 4 else None)
     return spans, scores
@@ -115,7 +133,7 @@ def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List
         raise InputError(f'"{field}" is a {type(items).__name__}, not a list of objects', path, lineno)
     spans, scores = [], []
     for i, item in enumerate(items):
-        where = f"entity {i}" if field == "entities" else f"item {i} of \"{field}\""
+        where = f"entity {i}" if field == "entities" else f'item {i} of "{field}"'
         check_span_object(item, ("start_offset", "end_offset", "label"), where, path, lineno)
         if isinstance(item["label"], int) and not isinstance(item["label"], bool):
             raise InputError(
@@ -126,8 +144,9 @@ def _entity_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List
             )
         score = item.get("score")
         if score is not None and (isinstance(score, bool) or not isinstance(score, Real)):
-            raise InputError(f'{where} has the "score" {score!r}, not a number: a score is a number in [0, 1]',
-                             path, lineno)
+            raise InputError(
+                f'{where} has the "score" {score!r}, not a number: a score is a number in [0, 1]', path, lineno
+            )
         spans.append(quoted_span(item["start_offset"], item["end_offset"], item["label"], None, where, path, lineno))
         scores.append(score)
     return spans, scores

@@ -8,6 +8,7 @@ ClassLabel names of the tag field in a `dataset_info.json` beside the file
 `datasets`). Decoded like CoNLL tags (`tags.spans_from_tags`). The text is
 the tokens joined by single spaces.
 """
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,9 @@ class TagsFormat(Format):
         tag_field = opts.get("tag_field", "ner_tags")
         names = _label_names(opts.get("label_names"))
         path = Path(path)
-        fields = Fields(opts.get("token_field", "tokens"), tag_field, names if names is not None else _info_names(path, tag_field))
+        fields = Fields(
+            opts.get("token_field", "tokens"), tag_field, names if names is not None else _info_names(path, tag_field)
+        )
         return _read(path, side, fields, _namer(path, tag_field, names), mode, scheme)
 
 
@@ -74,7 +77,10 @@ def _label_names(value: Any) -> Optional[List[str]]:
     if isinstance(value, str):
         value = [name.strip() for name in value.split(",")]
     if not (isinstance(value, (list, tuple)) and value and all(isinstance(n, str) and n for n in value)):
-        raise SettingError(f"'label_names' must be a non-empty list of tag names (or a comma-separated string), got {value!r}", "label_names")
+        raise SettingError(
+            f"'label_names' must be a non-empty list of tag names (or a comma-separated string), got {value!r}",
+            "label_names",
+        )
     return list(value)
 
 
@@ -115,7 +121,11 @@ def _names_from_info(path: Path, tag_field: str) -> List[str]:
         info = json.loads(read_text(info_path))
     except json.JSONDecodeError as err:
         raise InputError(f"invalid JSON ({err.msg}, column {err.colno})", info_path, err.lineno) from None
-    feature = info.get("features", {}).get(tag_field) if isinstance(info, dict) and isinstance(info.get("features"), dict) else None
+    feature = (
+        info.get("features", {}).get(tag_field)
+        if isinstance(info, dict) and isinstance(info.get("features"), dict)
+        else None
+    )
     if isinstance(feature, list) and len(feature) == 1:  # a plain Python list of one feature
         feature = {"feature": feature[0], "_type": "Sequence"}
     inner = feature.get("feature") if isinstance(feature, dict) and feature.get("_type") in _SEQUENCE_TYPES else None
@@ -163,7 +173,9 @@ def _tag_strings(
     if not isinstance(tags, list):
         raise InputError(f"{tag_field!r} must be a list of tags, got {_cut(tags)}", path, lineno)
     if len(tags) != n_tokens:
-        raise InputError(f"{len(tags)} tags in {tag_field!r} but {n_tokens} tokens; there is one tag per token", path, lineno)
+        raise InputError(
+            f"{len(tags)} tags in {tag_field!r} but {n_tokens} tokens; there is one tag per token", path, lineno
+        )
     if all(isinstance(t, str) for t in tags):
         return tags
     if not all_ints(tags):

@@ -17,6 +17,7 @@ Lines are read 64 KB at a time (`base.read_line_blocks`, BLOCK_BYTES) and
 parsed with srsly; the spans of a block are checked at once
 (`spans.checked_offsets`).
 """
+
 import json
 from itertools import accumulate, chain, repeat
 from operator import itemgetter
@@ -26,27 +27,17 @@ import numpy
 import srsly
 
 from ..registry import formats
-from ..spans import Span, checked_offsets, is_int, span_problem
+from ..spans import Span, checked_offsets, is_int
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .jsonl_errors import first_span_error, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
 from .records import (
-    check_span_object, check_text, close_key, misspelled_error, predicts_nothing_error, quoted_span, record_key,
+    check_text,
+    predicts_nothing_error,
+    quoted_span,
+    record_key,
 )
-
-#: Fields other formats keep their spans under: field -> the format to use.
-OTHER_SPAN_FIELDS: Dict[str, str] = {
-    "entities": "doccano",
-    "annotations": "doccano",
-    "label": "doccano",
-    "labels": "doccano",
-    "ner": "tags",
-    "ner_tags": "tags",
-    "tags": "tags",
-}
-#: Fields only Prodigy writes: a record with one is Prodigy's (whose
-#: rejected answers are not gold), even when it has "spans".
-PRODIGY_FIELDS: Tuple[str, ...] = ("answer", "_input_hash")
 
 
 def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
@@ -83,7 +74,9 @@ def _json_reason(line: str, err: Exception) -> str:
     return str(err)
 
 
-def read_tokens(record: Dict[str, Any], text: str, path: PathLike, lineno: int) -> Tuple[List[str], List[Tuple[int, int]]]:
+def read_tokens(
+    record: Dict[str, Any], text: str, path: PathLike, lineno: int
+) -> Tuple[List[str], List[Tuple[int, int]]]:
     """Token strings and their character offsets in text, from "tokens":
     strings (found in the text in order) or {"text", "start", "end"} dicts."""
     tokens = record.get("tokens")
@@ -102,7 +95,7 @@ def read_tokens(record: Dict[str, Any], text: str, path: PathLike, lineno: int) 
             start = text.find(word, pos)
             end = start + len(word)
         else:
-            raise InputError(f"token {k} is {token!r}, not a string or a {{\"text\", ...}} object", path, lineno)
+            raise InputError(f'token {k} is {token!r}, not a string or a {{"text", ...}} object', path, lineno)
         if start < 0:
             raise InputError(f"token {k} ({word!r}) is not in the text after character {pos}", path, lineno)
         words.append(word)
@@ -139,8 +132,13 @@ _NOT_META = frozenset(("text", "spans", "tokens"))
 BLOCK_BYTES = 1 << 16
 
 
-def _block_documents(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str = "warn",
-                     chars_without_tokens: bool = False) -> List[Document]:
+def _block_documents(
+    block: List[Tuple[int, str]],
+    path: PathLike,
+    unit: str,
+    text_mismatch: str = "warn",
+    chars_without_tokens: bool = False,
+) -> List[Document]:
     """The documents of a block of lines, their spans checked at once.
 
     The block runs with the cyclic garbage collector paused: parsed JSON
@@ -205,12 +203,25 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
     for k in unsorted:
         doc_spans[k] = sorted(set(doc_spans[k]))
     n = len(records)
-    return list(map(Document, map("line {}".format, linenos), doc_spans, texts, repeat(None, n), repeat(None, n),
-                    [{} for _ in range(n)], linenos, repeat(None, n), repeat(str(path), n)))
+    return list(
+        map(
+            Document,
+            map("line {}".format, linenos),
+            doc_spans,
+            texts,
+            repeat(None, n),
+            repeat(None, n),
+            [{} for _ in range(n)],
+            linenos,
+            repeat(None, n),
+            repeat(str(path), n),
+        )
+    )
 
 
-def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str,
-                chars_without_tokens: bool = False) -> List[Document]:
+def _read_block(
+    block: List[Tuple[int, str]], path: PathLike, unit: str, text_mismatch: str, chars_without_tokens: bool = False
+) -> List[Document]:
     """The documents of a block, record by record (each record is taken
     apart as soon as it is parsed: its span objects live for one line)."""
     source = str(path)
@@ -228,11 +239,11 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
         if type(record) is not dict:  # or not JSON: `_record` says what it is
             record = _record(line, path, lineno)
         if "answer" in record or "_input_hash" in record:
-            _prodigy_error(record, path, lineno)
+            prodigy_error(record, path, lineno)
         text = record.get("text")
         if type(text) is not str:
             if "spans" not in record:
-                _other_span_field(record, path, lineno)  # another format's record (tokens and ner_tags)
+                other_span_field_error(record, path, lineno)  # another format's record (tokens and ner_tags)
             problem = "no" if "text" not in record else f"a non-string ({type(text).__name__})"
             raise InputError(f'the record has {problem} "text"', path, lineno)
         if not text.isascii():
@@ -247,7 +258,7 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
             try:
                 found = list(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
-                _span_error(limit, items, unit, path, lineno)
+                first_span_error(limit, items, unit, path, lineno)
             if tokens is None and text_mismatch != "ignore" and line.count('"text"') > 1:
                 found, notes = _quoted_spans(found, items, text, text_mismatch, path, lineno)
             flat.extend(found)
@@ -256,15 +267,28 @@ def _read_block(block: List[Tuple[int, str]], path: PathLike, unit: str, text_mi
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
-            _other_span_field(record, path, lineno)
+            other_span_field_error(record, path, lineno)
             counts.append(-1)
             limits.append(0)
         else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
         key = record_key(record) if "id" in record else None
-        docs.append(Document(f"line {lineno}", None, text, tokens, offsets, meta, line=lineno, key=key,
-                             source=source, notes=notes or EMPTY, scores=scores))
+        docs.append(
+            Document(
+                f"line {lineno}",
+                None,
+                text,
+                tokens,
+                offsets,
+                meta,
+                line=lineno,
+                key=key,
+                source=source,
+                notes=notes or EMPTY,
+                scores=scores,
+            )
+        )
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
     unsorted = _check_block_spans(block, [doc.line for doc in docs], flat, sizes, limits, unit, path) if flat else set()
     # Span tuples made in C (tuple.__new__); a record found unsorted is
@@ -300,24 +324,13 @@ def _check_block_spans(block, linenos, flat, sizes, limits, unit, path) -> set:
         k = int(numpy.searchsorted(numpy.cumsum(sizes), bad, side="right"))
         lineno = linenos[k]
         record = _record(block[lineno - block[0][0]][1], path, lineno)
-        _span_error(limits[k], record["spans"], unit, path, lineno)
+        first_span_error(limits[k], record["spans"], unit, path, lineno)
     if start is None or end is None:  # fine spans the quick check could not take
         start = numpy.array(starts, dtype=numpy.int64)
         end = numpy.array(ends, dtype=numpy.int64)
     doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
     same = doc_of[1:] == doc_of[:-1]
     return set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
-
-
-def _prodigy_error(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
-    found = next(name for name in PRODIGY_FIELDS if name in record)
-    raise InputError(
-        f'the record has "{found}": this is a Prodigy file; read it with \'format\' prodigy, which '
-        'takes only "answer": "accept" records as gold and pairs records by "_input_hash" (jsonl would '
-        "score rejected and ignored answers as gold)",
-        path,
-        lineno,
-    )
 
 
 def _quoted_spans(
@@ -336,37 +349,9 @@ def _quoted_spans(
     return [(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)], notes
 
 
-def _other_span_field(record: Dict[str, Any], path: PathLike, lineno: int) -> None:
-    """The error of a record that keeps its spans under another format's
-    field (doccano's "label", Hugging Face's "ner_tags", ...) or under a
-    misspelling of "spans"; nothing if it has none of them."""
-    close = close_key(record, ("spans",))
-    if close is not None:
-        raise misspelled_error(close[0], close[1], path, lineno)
-    for name, fmt in OTHER_SPAN_FIELDS.items():
-        if name in record:
-            raise InputError(
-                f'the record has no "spans" but has "{name}": spans under "{name}" are another '
-                f"format's; read the file with 'format' {fmt} (jsonl, like spaCy and Prodigy, "
-                'keeps them under "spans")',
-                path,
-                lineno,
-            )
-
-
-def _span_error(limit: int, items: list, unit: str, path: PathLike, lineno: int) -> None:
-    """Raise the InputError of the first bad span of a record."""
-    for i, item in enumerate(items):
-        where = f"span {i}"
-        check_span_object(item, ("start", "end", "label"), where, path, lineno)
-        problem = span_problem(item["start"], item["end"], item["label"], limit=limit, unit=unit, empty_label=False)
-        if problem is not None:
-            raise InputError(f"{where} {problem}", path, lineno)
-    raise AssertionError("no bad span found")  # pragma: no cover
-
-
-def read_jsonl(path: PathLike, unit: str = "char", text_mismatch: str = "warn",
-               chars_without_tokens: bool = False) -> Iterator[Document]:
+def read_jsonl(
+    path: PathLike, unit: str = "char", text_mismatch: str = "warn", chars_without_tokens: bool = False
+) -> Iterator[Document]:
     """Documents of a JSONL file, one at a time, read a block of lines at a
     time. Raises InputError naming the line of any problem.
 
@@ -404,8 +389,9 @@ class JsonlFormat(Format):
         return None if who is None else str(who)
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        docs = read_jsonl(path, unit, check_text_mismatch(options.get("text_mismatch")),
-                          bool(options.get("chars_without_tokens")))
+        docs = read_jsonl(
+            path, unit, check_text_mismatch(options.get("text_mismatch")), bool(options.get("chars_without_tokens"))
+        )
         return docs if side == "gold" else _predicting(docs, path)
 
 

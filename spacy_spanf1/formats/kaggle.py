@@ -5,6 +5,7 @@ paired by id, in the gold file's order); rows may come in any order, so a
 file is read whole before its documents are yielded. Unit: `token` (word
 indices). Documents have no text: reports show the word indices.
 """
+
 import csv
 import io
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -64,7 +65,9 @@ def read_kaggle(path: PathLike) -> Dict[str, Document]:
             docs[doc_id] = Document(f"id {doc_id!r}", [], line=lineno, key=doc_id, source=str(path))
             spans[doc_id] = set()
         if span in spans[doc_id]:
-            duplicates.setdefault(doc_id, []).append(f"id {doc_id!r}, line {lineno}: {label} {row[ps_col].strip()[:30]}")
+            duplicates.setdefault(doc_id, []).append(
+                f"id {doc_id!r}, line {lineno}: {label} {row[ps_col].strip()[:30]}"
+            )
         spans[doc_id].add(span)
     for doc_id, doc in docs.items():
         doc.spans = sorted(spans[doc_id])

@@ -12,6 +12,7 @@ annotations as the prediction).
 pass `--format labelstudio`. Exports of Label Studio before 1.0, which call
 the annotations "completions", are read alike.
 """
+
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -76,7 +77,6 @@ class LabelStudioFormat(Format):
             Path(path), side, choice, opts.get("text_field", "text"), check_text_mismatch(opts.get("text_mismatch"))
         )
 
-
     def check_sides(self, gold: Dict[str, Any], pred: Dict[str, Any], one_file: bool) -> None:
         """With one export for both sides and pred_from=annotations, the
         prediction must be another annotator's annotation than the gold."""
@@ -91,16 +91,20 @@ class LabelStudioFormat(Format):
                 "pred_annotator",
             )
         if one_file and gold_by is not None and str(gold_by) == str(pred_by):
-            raise SettingError(f"'annotator' and 'pred_annotator' are both {gold_by!r}: the same annotation", "pred_annotator")
+            raise SettingError(
+                f"'annotator' and 'pred_annotator' are both {gold_by!r}: the same annotation", "pred_annotator"
+            )
 
-    def read_annotators(self, path: PathLike, *, unit: str,
-                        **options: Any) -> Tuple[Dict[str, List[Document]], Dict[str, int]]:
+    def read_annotators(
+        self, path: PathLike, *, unit: str, **options: Any
+    ) -> Tuple[Dict[str, List[Document]], Dict[str, int]]:
         """Each annotator's annotations (by `completed_by`, in the order they
         first occur) as their documents, and the cancelled annotations,
         which belong to no annotator's documents."""
         annotators, cancelled = annotators_of(path)
-        found = {who: list(self.read(path, side="gold", unit=unit, **{**options, "annotator": who}))
-                 for who in annotators}
+        found = {
+            who: list(self.read(path, side="gold", unit=unit, **{**options, "annotator": who})) for who in annotators
+        }
         return found, {"cancelled_annotations": cancelled}
 
 
@@ -138,24 +142,26 @@ def _load(path: Path) -> List[Any]:
 def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str) -> Iterator[Document]:
     tasks = _load(path)
     source = choice.source
-    if source == "predictions" and tasks and not any(
-        isinstance(t, dict) and t.get("predictions") for t in tasks
-    ):
+    if source == "predictions" and tasks and not any(isinstance(t, dict) and t.get("predictions") for t in tasks):
         raise InputError(
-            "no task has predictions; to read this file's annotations as the prediction, "
-            "pass pred_from=annotations",
+            "no task has predictions; to read this file's annotations as the prediction, pass pred_from=annotations",
             path,
         )
     _check_choice(tasks, choice, path)
     for position, task in enumerate(tasks, 1):
         where = f"task {task['id']}" if isinstance(task, dict) and "id" in task else f"task #{position}"
         if not isinstance(task, dict):
-            raise InputError(f"{where} is a {type(task).__name__}, not an object {{\"data\", \"annotations\"}}", path)
+            raise InputError(f'{where} is a {type(task).__name__}, not an object {{"data", "annotations"}}', path)
         data = task.get("data")
         if not isinstance(data, dict):
-            hint = (" (this looks like Label Studio's JSON-MIN export: its flat records do not say which "
+            hint = (
+                (
+                    " (this looks like Label Studio's JSON-MIN export: its flat records do not say which "
                     "results are annotations and which predictions, nor by whom; export the project as JSON)"
-                    ) if any(isinstance(v, str) for v in task.values()) else ""
+                )
+                if any(isinstance(v, str) for v in task.values())
+                else ""
+            )
             raise InputError(f'{where} has no "data" object{hint}', path)
         if not isinstance(data.get(text_field), str) and text_field == "text":
             strings = [key for key, value in data.items() if isinstance(value, str)]
@@ -180,8 +186,17 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
         key = str(task["id"]) if "id" in task else None
-        yield Document(where, spans, text, meta=meta, key=key, source=str(path), notes=notes or EMPTY,
-                       counts=nonzero(counts), scores=scores)
+        yield Document(
+            where,
+            spans,
+            text,
+            meta=meta,
+            key=key,
+            source=str(path),
+            notes=notes or EMPTY,
+            counts=nonzero(counts),
+            scores=scores,
+        )
 
 
 def _entries(task: Any, source: str) -> List[Any]:
@@ -194,8 +209,12 @@ def _check_choice(tasks: List[Any], choice: Choice, path: Path) -> None:
     task, listing those the file has."""
     if choice.source == "annotations" and choice.annotator is not None:
         wanted, what, setting = str(choice.annotator), "annotator", "annotator"
-        found = [e.get("completed_by") for t in tasks for e in _entries(t, "annotations")
-                 if isinstance(e, dict) and not e.get("was_cancelled")]
+        found = [
+            e.get("completed_by")
+            for t in tasks
+            for e in _entries(t, "annotations")
+            if isinstance(e, dict) and not e.get("was_cancelled")
+        ]
         if any(_annotator_matches(by, wanted) for by in found):
             return
         names = sorted({_annotator_name(by) for by in found if by is not None})
@@ -288,9 +307,7 @@ def _spans(
             raise InputError(f'{where}, {rid} has no "value" object', path)
         labels = value.get("labels")
         if not isinstance(labels, list) or not labels:
-            raise InputError(
-                f'{where}, {rid} has "labels" {labels!r}; a labels result names one or more labels', path
-            )
+            raise InputError(f'{where}, {rid} has "labels" {labels!r}; a labels result names one or more labels', path)
         start, end = value.get("start"), value.get("end")
         for label in labels:
             quoted.append(quoted_span(start, end, label, value.get("text"), f"{where}, {rid}", path, None))

@@ -20,6 +20,7 @@ not found by its own kind, `not_in_text`, with its string. The grounding counts 
 document's notes (`grounded_exact`, ..., `not_found`, `duplicates`,
 `ambiguous`, `parse_failures`), with examples.
 """
+
 from bisect import bisect_left, bisect_right
 from functools import partial
 from itertools import islice
@@ -36,7 +37,8 @@ from ..spans import Span
 from .base import EMPTY, Document, Format, InputError, PathLike, Placed
 from .records import check_read, json_lines, record_key, record_text
 from .docbin import doc_spans
-from .pairing import token_offsets
+from .identity import token_offsets
+
 
 class MentionsFormat(Format):
     """Mentions without offsets (unit char); predictions only.
@@ -71,8 +73,9 @@ class MentionsFormat(Format):
         threshold = check_fuzzy(None if fuzzy is None else _number(fuzzy))
         return _read(Path(path), ground, threshold)
 
-    def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str,
-                      spans_key: Optional[str] = None, **_: Any) -> Placed:
+    def place_on_gold(
+        self, gold: Document, pred: Optional[Document], *, unit: str, spans_key: Optional[str] = None, **_: Any
+    ) -> Placed:
         """(gold spans, predicted spans, unplaced mentions, notes (none)) of a pair, in the
         unit: the gold spans of a spaCy Doc read from it (its entities, or
         the span group `spans_key`), and in token unit the grounded
@@ -90,8 +93,9 @@ class MentionsFormat(Format):
         return (gold_spans, *_to_tokens(pred.spans or [], unplaced, offsets, len(gold.text)), EMPTY)
 
 
-def _to_tokens(spans: List[Span], unplaced: Dict[int, Any], offsets: List[Tuple[int, int]],
-               n_chars: int) -> Tuple[List[Span], Dict[int, Any]]:
+def _to_tokens(
+    spans: List[Span], unplaced: Dict[int, Any], offsets: List[Tuple[int, int]], n_chars: int
+) -> Tuple[List[Span], Dict[int, Any]]:
     """Character spans as the token spans that cover them; a span past the
     end of the text (a mention without a place in it) stays past the end
     of the tokens, with its entry of `unplaced`."""
@@ -160,7 +164,9 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
             mentions = answer
             spans, kinds = ground_noted(text, mentions, ground, threshold, unplaced)
             # the common document: every mention exact, no kind noted
-            row = noted_row(len(mentions), {kind: len(positions) for kind, positions in kinds.items()} if kinds else EMPTY)
+            row = noted_row(
+                len(mentions), {kind: len(positions) for kind, positions in kinds.items()} if kinds else EMPTY
+            )
             notes = _notes_of_kinds(mentions, row, kinds, where, room)
             # Two exact mentions never share a place (a place's characters
             # are its string, and a repeated string takes another candidate
@@ -182,8 +188,18 @@ def _read(path: Path, ground: str, threshold: Optional[float]) -> Iterator[Docum
         spans.sort()
         meta = {} if _NOT_META.issuperset(record) else {k: v for k, v in record.items() if k not in _NOT_META}
         # `mentions` is the reader's own list (checked pairs, or what parsing made)
-        yield Document(where, list(map(_span, spans)), text, meta=meta, line=lineno,
-                       key=key, source=source, notes=notes or EMPTY, strings=mentions, unplaced=unplaced or None)
+        yield Document(
+            where,
+            list(map(_span, spans)),
+            text,
+            meta=meta,
+            line=lineno,
+            key=key,
+            source=source,
+            notes=notes or EMPTY,
+            strings=mentions,
+            unplaced=unplaced or None,
+        )
 
 
 #: Makes a Span of a (start, end, label) tuple without the keyword handling
@@ -205,8 +221,9 @@ def _checked_mentions(items: Any, path: Path, lineno: int) -> List[Any]:
     for k, item in enumerate(items):
         parts = mention_parts(item)
         if parts is None:
-            raise InputError(f'mention {k} is {short_repr(item)}, not {{"text", "label"}} or [string, label]',
-                             path, lineno)
+            raise InputError(
+                f'mention {k} is {short_repr(item)}, not {{"text", "label"}} or [string, label]', path, lineno
+            )
         string, label = parts
         problem = mention_problem(string, label)
         if problem is not None:
@@ -244,8 +261,13 @@ def _notes(grounded: List[Any], row: Dict[str, int], failure: Any, where: str) -
     return found
 
 
-def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds: Dict[str, List[int]],
-                    where: str, room: Optional[Dict[str, int]] = None) -> Notes:
+def _notes_of_kinds(
+    pairs: Sequence[Tuple[str, str]],
+    row: Dict[str, int],
+    kinds: Dict[str, List[int]],
+    where: str,
+    room: Optional[Dict[str, int]] = None,
+) -> Notes:
     """`_notes` of a document grounded by `ground_noted`: the same counts and
     examples, from the positions of its mentions of each kind; with `room`
     (kind -> the examples the file's notes still take, NOTE_EXAMPLES for a
@@ -271,16 +293,20 @@ def _notes_of_kinds(pairs: Sequence[Tuple[str, str]], row: Dict[str, int], kinds
             examples: Sequence[Tuple[str, str]] = [pairs[k] for k in positions]
         else:
             examples = pairs[:limit]
-        found["grounded_exact"] = {"count": row["exact"],
-                                   "examples": [f"{prefix}{string!r} ({label})" for string, label in examples]}
+        found["grounded_exact"] = {
+            "count": row["exact"],
+            "examples": [f"{prefix}{string!r} ({label})" for string, label in examples],
+        }
         if room is not None:
             room["grounded_exact"] = limit - len(examples)
     for kind in NOTED_KINDS if kinds else ():
         if kind in kinds:
             listed = kinds[kind]
             limit = NOTE_EXAMPLES if room is None else room.get(kind, NOTE_EXAMPLES)
-            found[kind] = {"count": len(listed),
-                           "examples": [f"{prefix}{pairs[k][0]!r} ({pairs[k][1]})" for k in listed[:limit]]}
+            found[kind] = {
+                "count": len(listed),
+                "examples": [f"{prefix}{pairs[k][0]!r} ({pairs[k][1]})" for k in listed[:limit]],
+            }
             if room is not None:
                 room[kind] = limit - len(found[kind]["examples"])
     return found

@@ -29,6 +29,7 @@ characters: brat, Label Studio, doccano, and JSONL records without
 `Doc.char_span(..., alignment_mode="expand")` does, and each span whose
 boundaries are not on gold token boundaries is noted (`expanded_to_tokens`).
 """
+
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
 from typing import Any, Iterable, Iterator, List, Optional, Tuple, cast
@@ -39,7 +40,7 @@ from ..settings import NOTE_EXAMPLES, UNITS
 from ..spans import Span
 from ..registry import formats as _registry
 from .base import EMPTY, Document, Format, Placed
-from .pairing import token_offsets
+from .identity import token_offsets
 
 #: The note of predicted spans expanded to the gold tokens.
 EXPANDED = "expanded_to_tokens"
@@ -116,8 +117,9 @@ def side_documents(docs: Iterable[Document], kind: Optional[str], unit: str) -> 
     for doc in docs:
         if unit == "token" and kind == "doc":
             spacy_doc = doc.spacy_doc
-            doc = replace(doc, tokens=[t.text for t in spacy_doc],
-                          offsets=[(t.idx, t.idx + len(t.text)) for t in spacy_doc])
+            doc = replace(
+                doc, tokens=[t.text for t in spacy_doc], offsets=[(t.idx, t.idx + len(t.text)) for t in spacy_doc]
+            )
         elif kind == "tokens" and doc.offsets is not None:
             doc = replace(doc, offsets=None)
         yield doc
@@ -155,8 +157,9 @@ class MixedFormat(Format):
         self.pairs_by_key = self.key_field is not None
         self.counted_as = "documents"
 
-    def place_on_gold(self, gold: Document, pred: Optional[Document], *, unit: str,
-                      spans_key: Optional[str] = None, **_: Any) -> Placed:
+    def place_on_gold(
+        self, gold: Document, pred: Optional[Document], *, unit: str, spans_key: Optional[str] = None, **_: Any
+    ) -> Placed:
         """(gold spans, predicted spans, unplaced mentions (none), notes) of
         a pair, in the unit."""
         gold_doc = gold.spacy_doc if self.kinds[0] == "doc" else None
@@ -165,30 +168,43 @@ class MixedFormat(Format):
             return gold_spans, [], {}, EMPTY
         if self.kinds[1] == "doc":
             pred_doc = pred.spacy_doc
-            same = unit == "char" or (pred.tokens == gold.tokens if gold.offsets is None else pred.offsets == gold.offsets)
+            same = unit == "char" or (
+                pred.tokens == gold.tokens if gold.offsets is None else pred.offsets == gold.offsets
+            )
             pred_spans = _doc_spans(pred_doc, spans_key, "token" if unit == "token" and same else "char") or []
             chars = unit == "token" and not same
         else:
             pred_spans = list(pred.spans or [])
             chars = unit == "token" and pred.tokens is None
             if _other_tokens(gold, pred, unit):
-                pred_spans = _token_chars(pred_spans, cast(List[Tuple[int, int]], pred.offsets))  # other tokens: it has offsets
+                pred_spans = _token_chars(
+                    pred_spans, cast(List[Tuple[int, int]], pred.offsets)
+                )  # other tokens: it has offsets
                 chars = True
         notes: Notes = {}
         if chars:
             offsets = gold.offsets if gold.offsets is not None else token_offsets(gold.tokens or [])
             pred_spans, expanded = _expand(pred_spans, offsets)
             if expanded:
-                examples = [f"{gold.name}: {_quote(pred.text, s)} ({s.label}) as {_quote(gold.text, t, offsets)}"
-                            for s, t in expanded[:NOTE_EXAMPLES]]
+                examples = [
+                    f"{gold.name}: {_quote(pred.text, s)} ({s.label}) as {_quote(gold.text, t, offsets)}"
+                    for s, t in expanded[:NOTE_EXAMPLES]
+                ]
                 notes[EXPANDED] = note(len(expanded), examples)
         if gold_doc is not None and spans_key is None:
             pred_spans = _off_missing(gold_doc, pred_spans, unit)
         return gold_spans, pred_spans, {}, notes
 
-
-    def place_scores(self, gold: Document, pred: Document, scores: List[Tuple[Span, Any]], *, unit: str,
-                     spans_key: Optional[str] = None, **_: Any) -> List[Tuple[Span, Any]]:
+    def place_scores(
+        self,
+        gold: Document,
+        pred: Document,
+        scores: List[Tuple[Span, Any]],
+        *,
+        unit: str,
+        spans_key: Optional[str] = None,
+        **_: Any,
+    ) -> List[Tuple[Span, Any]]:
         """The (span, score) pairs of a prediction (as its reader listed them)
         on the spans `place_on_gold` scores: in token unit, characters and
         other tokens expanded to the gold tokens, each span with its score;
@@ -212,8 +228,13 @@ class MixedFormat(Format):
 def _other_tokens(gold: Document, pred: Document, unit: str) -> bool:
     """Whether a prediction with tokens of its own (token unit) has other
     tokens than the gold's, both with character offsets (then aligned)."""
-    return (unit == "token" and pred.tokens is not None and pred.offsets is not None and gold.offsets is not None
-            and pred.offsets != gold.offsets)
+    return (
+        unit == "token"
+        and pred.tokens is not None
+        and pred.offsets is not None
+        and gold.offsets is not None
+        and pred.offsets != gold.offsets
+    )
 
 
 def _token_chars(spans: List[Span], offsets: List[Tuple[int, int]]) -> List[Span]:

@@ -24,6 +24,7 @@ quote no text (doccano) is converted only when its offsets run past the
 text and a browser's reading (UTF-16 code units, with CRLF as one when the
 text has it) places every one of them.
 """
+
 import json
 from dataclasses import dataclass
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
@@ -114,9 +115,12 @@ def place_spans(
     _check_bounds(spans, text, path, line, hint)
     if policy == "error":
         first = bad[0]
-        raise InputError(f"{_describe(first, text, document)}; offsets and quoted texts must agree "
-                         f"(or pass text_mismatch=warn to score the offsets){hint}",
-                         path, line if first.line is None else first.line)
+        raise InputError(
+            f"{_describe(first, text, document)}; offsets and quoted texts must agree "
+            f"(or pass text_mismatch=warn to score the offsets){hint}",
+            path,
+            line if first.line is None else first.line,
+        )
     examples = [_describe(span, text, document) for span in bad[:NOTE_EXAMPLES]]
     if hint:
         examples[0] += hint
@@ -131,7 +135,9 @@ def _agrees(fragments: Fragments, quoted: Optional[str], text: str, crlf: bool =
         return False
     if quoted is None:
         return True
-    found = text[fragments[0][0] : fragments[0][1]] if len(fragments) == 1 else " ".join(text[s:e] for s, e in fragments)
+    found = (
+        text[fragments[0][0] : fragments[0][1]] if len(fragments) == 1 else " ".join(text[s:e] for s, e in fragments)
+    )
     if crlf:
         return found.replace("\r\n", "\n") == quoted.replace("\r\n", "\n")
     return found == quoted

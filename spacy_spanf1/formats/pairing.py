@@ -25,15 +25,17 @@ of the report). It does, for every format:
   skipped and counted (the first names kept for the message); a predicted
   document without annotation predicts nothing.
 """
+
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, cast
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Set, Tuple
 
 from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
 from ..spans import Span
 from ..notes import Notes, merge_notes, note
 from .base import EMPTY, Document, Format
+from .identity import identity_error, token_offsets
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -134,80 +136,6 @@ class PairStats:
         return self.documents - self.skipped
 
 
-def _first_difference(a: Sequence[Any], b: Sequence[Any]) -> int:
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return i
-    return min(len(a), len(b))
-
-
-def _excerpt(text: str, i: int, width: int = 24) -> str:
-    start = max(0, i - width // 2)
-    piece = text[start : start + width]
-    return ("…" if start > 0 else "") + piece + ("…" if start + width < len(text) else "")
-
-
-def token_offsets(tokens: Sequence[str]) -> List[Tuple[int, int]]:
-    """Character offsets of tokens joined by single spaces."""
-    offsets = []
-    pos = 0
-    for token in tokens:
-        offsets.append((pos, pos + len(token)))
-        pos += len(token) + 1
-    return offsets
-
-
-def _token_at(doc: Document, j: int) -> str:
-    """Token j of a document that has tokens and offsets."""
-    offsets, tokens = cast(List[Tuple[int, int]], doc.offsets), cast(List[str], doc.tokens)
-    if j >= len(offsets):
-        return "the end of the tokens"
-    start, end = offsets[j]
-    return f"{tokens[j]!r} at characters {start}-{end}"
-
-
-def _mismatch(i: int, gold: Document, pred: Document, gold_source: str, pred_source: str, aligned: bool,
-              keyed: bool = False) -> Optional[InputError]:
-    """The identity error of the i-th pair, or None (documents paired by
-    key are named by their own names, not their place)."""
-    if not aligned and gold.tokens is not None and pred.tokens is not None and (gold.offsets is None or pred.offsets is None):
-        # Tokens are all there is (the text is made from them): name the token.
-        if gold.tokens != pred.tokens:
-            j = _first_difference(gold.tokens, pred.tokens)
-            end = f"the end of the {gold.name.rsplit(' ', 1)[0]}"
-            g = repr(gold.tokens[j]) if j < len(gold.tokens) else end
-            p = repr(pred.tokens[j]) if j < len(pred.tokens) else end
-            # a CoNLL sentence has a token a line; a record has its tokens on its line
-            per_line = pred.name.startswith("sentence ")
-            line = None if pred.line is None else (pred.line + j if per_line and j < len(pred.tokens) else pred.line)
-            gold_where = (gold.name if gold.line is None or gold.name.startswith("line ")
-                          else f"{gold.name.rsplit(' ', 1)[0]} starting at line {gold.line}")
-            return InputError(
-                f"{pred.name} differs from {gold_source} ({gold_where}) at token {j}: gold has {g}, predicted has {p}",
-                pred_source,
-                line,
-            )
-        return None
-    if gold.text != pred.text:
-        k = _first_difference(gold.text, pred.text)
-        pred_where = f"record {i + 1}" if pred.line is not None and not keyed else pred.name
-        return InputError(
-            f"the text of {pred_where} differs from {gold.name} of {gold_source} at character {k}: "
-            f"gold {_excerpt(gold.text, k)!r}, predicted {_excerpt(pred.text, k)!r}",
-            pred_source,
-            pred.line,
-        )
-    if not aligned and gold.offsets is not None and pred.offsets is not None and gold.offsets != pred.offsets:
-        j = _first_difference(gold.offsets, pred.offsets)
-        return InputError(
-            f"the tokens of {pred.name if keyed else f'record {i + 1}'} differ from {gold.name} of {gold_source} at token {j}: "
-            f"gold {_token_at(gold, j)}, predicted {_token_at(pred, j)}",
-            pred_source,
-            pred.line,
-        )
-    return None
-
-
 def _count_rest(docs: Iterator[Document]) -> int:
     return sum(1 for _ in docs)
 
@@ -256,9 +184,11 @@ def pair_documents(
     # Keyed when both sides carry keys; a keyed format (Feedback Prize ids)
     # whose predicted side is empty predicts nothing for every gold key.
     # Two formats (a mix) pair by key only when they key by the same field.
-    keyed = first_gold is not None and first_gold.key is not None and format.pairs_by_key and (
-        (first_pred is not None and first_pred.key is not None)
-        or (first_pred is None and format.keyed)
+    keyed = (
+        first_gold is not None
+        and first_gold.key is not None
+        and format.pairs_by_key
+        and ((first_pred is not None and first_pred.key is not None) or (first_pred is None and format.keyed))
     )
 
     def chained(first, rest):
@@ -286,8 +216,11 @@ def pair_documents(
             stats.spans_keys.update(gold.span_groups)
         if (gold.counts is not EMPTY and gold.counts) or (gold.notes is not EMPTY and gold.notes):
             stats.count("gold", gold)
-        if (pred is not None and ((pred.counts is not EMPTY and pred.counts) or (pred.notes is not EMPTY and pred.notes))
-                and not (keyed and pred.key in counted_keys)):
+        if (
+            pred is not None
+            and ((pred.counts is not EMPTY and pred.counts) or (pred.notes is not EMPTY and pred.notes))
+            and not (keyed and pred.key in counted_keys)
+        ):
             if keyed:
                 counted_keys.add(pred.key)  # once, however many gold documents share its key
             stats.count("pred", pred)
@@ -302,7 +235,7 @@ def pair_documents(
             stats.add_notes("pred", {MISSING: note(1, [gold.name])})
         if pred is not None and not (gold.text == pred.text and gold.tokens is None and gold.offsets is None):
             aligned = align is not None or (aligns_tokens and gold.offsets is not None and pred.offsets is not None)
-            error = _mismatch(i, gold, pred, sources[0], sources[1], aligned, keyed)
+            error = identity_error(i, gold, pred, sources[0], sources[1], aligned, keyed)
             if error is not None:
                 if not keyed:
                     # A missing document shifts every later one: say so.
@@ -362,7 +295,9 @@ def _ordered(golds, preds, sources, what) -> Iterator[Tuple[Document, Document]]
         yield gold, pred
 
 
-def _keyed(golds, preds, sources, key_name: str = "key", unique: bool = False) -> Iterator[Tuple[Document, Optional[Document]]]:
+def _keyed(
+    golds, preds, sources, key_name: str = "key", unique: bool = False
+) -> Iterator[Tuple[Document, Optional[Document]]]:
     """Gold documents with the predicted document of their key. A gold
     document without annotation (a rejected Prodigy answer) does not use
     up its key: an annotated record of the same key may follow (several
@@ -380,7 +315,8 @@ def _keyed(golds, preds, sources, key_name: str = "key", unique: bool = False) -
             raise InputError(
                 f"{pred.name} has the {key_name} {pred.key!r} of {by_key[pred.key].name} (the same document twice); "
                 f"documents pair by {key_name}, so each must be unique in its file",
-                sources[1], pred.line,
+                sources[1],
+                pred.line,
             )
         by_key[pred.key] = pred
     annotated: Dict[str, Document] = {}
@@ -394,7 +330,8 @@ def _keyed(golds, preds, sources, key_name: str = "key", unique: bool = False) -
             raise InputError(
                 f"{gold.name} has the {key_name} {gold.key!r} of {seen[gold.key].name} (the same document twice); "
                 f"documents pair by {key_name}, so each must be unique in its file",
-                sources[0], gold.line,
+                sources[0],
+                gold.line,
             )
         seen.setdefault(gold.key, gold)
         if gold.spans is None:
@@ -405,7 +342,8 @@ def _keyed(golds, preds, sources, key_name: str = "key", unique: bool = False) -
             raise InputError(
                 f"{gold.name} and {first.name} are two annotated gold documents of the {key_name} {gold.key!r}; "
                 "keep one annotation per document (e.g. one annotator's)",
-                sources[0], gold.line,
+                sources[0],
+                gold.line,
             )
         annotated[gold.key] = gold
         yield gold, by_key.get(gold.key)

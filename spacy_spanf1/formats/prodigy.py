@@ -12,6 +12,7 @@ counted. On the pred side every record is taken as it is. The key is
 offsets must give the same characters by both; a span's "text" is compared
 with the text at its offsets (option `text_mismatch`).
 """
+
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
 
@@ -108,7 +109,9 @@ def _annotator(record: Dict[str, Any]) -> Optional[str]:
 def _tokens(record: Dict[str, Any], text: str, path: Path, lineno: int) -> Tuple[List[str], List[Tuple[int, int]]]:
     tokens = record.get("tokens")
     if not isinstance(tokens, list):
-        raise InputError('unit token needs a "tokens" list ({"text", "start", "end", "id"}) in every record', path, lineno)
+        raise InputError(
+            'unit token needs a "tokens" list ({"text", "start", "end", "id"}) in every record', path, lineno
+        )
     words, offsets = [], []
     for k, token in enumerate(tokens):
         if not (isinstance(token, dict) and isinstance(token.get("text"), str)):
@@ -136,7 +139,12 @@ def _token_offsets(record: Dict[str, Any], text: str) -> Optional[List[Tuple[int
 
 
 def _spans(
-    record: Dict[str, Any], text: str, offsets: Optional[List[Tuple[int, int]]], unit: str, path: Path, lineno: int,
+    record: Dict[str, Any],
+    text: str,
+    offsets: Optional[List[Tuple[int, int]]],
+    unit: str,
+    path: Path,
+    lineno: int,
     text_mismatch: str,
 ) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]]]:
     """The spans of a record, its reader's notes, and when a span has a
@@ -155,11 +163,15 @@ def _spans(
             raise InputError(f"{where} lacks {', '.join(map(repr, missing))} (unit {unit}): {item!r}", path, lineno)
         checked.append((where, item))
     if unit == "token":
-        listed = [_token_span(item, len(cast(List[Tuple[int, int]], offsets)), where, path, lineno) for where, item in checked]
+        listed = [
+            _token_span(item, len(cast(List[Tuple[int, int]], offsets)), where, path, lineno) for where, item in checked
+        ]
         _check_both_offsets(checked, offsets, path, lineno)
         return sorted(set(listed)), {}, _scores(listed, checked)
-    quoted = [quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
-              for where, item in checked]
+    quoted = [
+        quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
+        for where, item in checked
+    ]
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=f"line {lineno}", path=path, line=lineno)
     if any("token_start" in item for _, item in checked):
         _check_both_offsets(checked, _token_offsets(record, text), path, lineno)
@@ -184,7 +196,9 @@ def _check_both_offsets(
         return
     for where, item in checked:
         start, end, first, last = (item.get(k) for k in ("start", "end", "token_start", "token_end"))
-        if not (is_int(start) and is_int(end) and is_int(first) and is_int(last)) or not 0 <= first <= last < len(offsets):
+        if not (is_int(start) and is_int(end) and is_int(first) and is_int(last)) or not 0 <= first <= last < len(
+            offsets
+        ):
             continue
         chars = (offsets[first][0], offsets[last][1])
         if chars != (start, end):

@@ -5,6 +5,7 @@ relations, cancelled Label Studio annotations, rejected Prodigy answers,
 ...) is a Document's `counts` (`model.nonzero` keeps the non-zero ones), so
 that nothing is dropped silently; the pairing code sums and shows them.
 """
+
 import difflib
 import json
 import re
@@ -52,12 +53,11 @@ def json_lines(path: PathLike) -> Iterator[Tuple[int, Dict[str, Any]]]:
         except json.JSONDecodeError as err:
             raise InputError(f"invalid JSON ({err.msg}, column {err.colno})", path, lineno) from None
         except RecursionError:
-            raise InputError("the JSON nests deeper than Python's JSON reader follows (about 1,000 levels)",
-                             path, lineno) from None
-        if not isinstance(record, dict):
             raise InputError(
-                f"expected a JSON object a line, got a {type(record).__name__}", path, lineno
-            )
+                "the JSON nests deeper than Python's JSON reader follows (about 1,000 levels)", path, lineno
+            ) from None
+        if not isinstance(record, dict):
+            raise InputError(f"expected a JSON object a line, got a {type(record).__name__}", path, lineno)
         yield lineno, record
 
 

@@ -6,6 +6,7 @@ longer one is thinned to evenly spaced points, keeping the first, the
 last and the best (`chart_indices`). A curve that coincides with an
 earlier one is drawn dashed over it, so that both show.
 """
+
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy
@@ -95,37 +96,51 @@ def axes(left: int, top: int, width: int, height: int, x_title: str, y_title: st
         out.append(f'<line x1="{left}" y1="{y:.2f}" x2="{left + width}" y2="{y:.2f}"/>')
     out.append("</g>")
     for t in ticks:
-        out.append(f'<text class="tick" x="{_x(t, left, width):.2f}" y="{top + height + 14}" '
-                   f'text-anchor="middle">{t:.1f}</text>')
-        out.append(f'<text class="tick" x="{left - 6}" y="{_y(t, top, height) + 4:.2f}" '
-                   f'text-anchor="end">{t:.1f}</text>')
+        out.append(
+            f'<text class="tick" x="{_x(t, left, width):.2f}" y="{top + height + 14}" '
+            f'text-anchor="middle">{t:.1f}</text>'
+        )
+        out.append(
+            f'<text class="tick" x="{left - 6}" y="{_y(t, top, height) + 4:.2f}" text-anchor="end">{t:.1f}</text>'
+        )
     out.append(f'<rect class="frame" x="{left}" y="{top}" width="{width}" height="{height}"/>')
-    out.append(f'<text class="axis-title" x="{left + width / 2:.2f}" y="{top + height + 32}" '
-               f'text-anchor="middle">{x_title}</text>')
-    out.append(f'<text class="axis-title" transform="translate({left - 36},{top + height / 2:.2f}) rotate(-90)" '
-               f'text-anchor="middle">{y_title}</text>')
+    out.append(
+        f'<text class="axis-title" x="{left + width / 2:.2f}" y="{top + height + 32}" '
+        f'text-anchor="middle">{x_title}</text>'
+    )
+    out.append(
+        f'<text class="axis-title" transform="translate({left - 36},{top + height / 2:.2f}) rotate(-90)" '
+        f'text-anchor="middle">{y_title}</text>'
+    )
     return out
 
 
-def curve_chart(chart_id: str, curves: Sequence[Curve], x_title: str, y_title: str,
-                css_class: str = "curve-chart") -> str:
+def curve_chart(
+    chart_id: str, curves: Sequence[Curve], x_title: str, y_title: str, css_class: str = "curve-chart"
+) -> str:
     """One chart of curves, the best point of each marked; a curve with
     the points of an earlier one is drawn dashed over it (`data-same-as`
     names the earlier one)."""
     esc = escape
     full_w, full_h = LEFT + WIDTH + RIGHT, TOP + HEIGHT + BOTTOM
-    out = [f'<svg id="{chart_id}" class="{css_class}" width="{full_w}" height="{full_h}" '
-           f'viewBox="0 0 {full_w} {full_h}" role="img" aria-label="{y_title} against {x_title}">']
+    out = [
+        f'<svg id="{chart_id}" class="{css_class}" width="{full_w}" height="{full_h}" '
+        f'viewBox="0 0 {full_w} {full_h}" role="img" aria-label="{y_title} against {x_title}">'
+    ]
     out += axes(LEFT, TOP, WIDTH, HEIGHT, x_title, y_title)
     drawn: Dict[str, str] = {}  # points -> the first curve drawn with them
     for curve in curves:
         points = _points(curve.xs, curve.ys, LEFT, TOP, WIDTH, HEIGHT)
         if points in drawn:  # dashed over the earlier one, which shows between the dashes
-            out.append(f'<polyline class="curve same" data-scheme="{esc(curve.name)}" '
-                       f'data-same-as="{esc(drawn[points])}" stroke="{curve.color}" points="{points}"/>')
+            out.append(
+                f'<polyline class="curve same" data-scheme="{esc(curve.name)}" '
+                f'data-same-as="{esc(drawn[points])}" stroke="{curve.color}" points="{points}"/>'
+            )
         else:
             drawn[points] = curve.name
-            out.append(f'<polyline class="curve" data-scheme="{esc(curve.name)}" stroke="{curve.color}" points="{points}"/>')
+            out.append(
+                f'<polyline class="curve" data-scheme="{esc(curve.name)}" stroke="{curve.color}" points="{points}"/>'
+            )
         if curve.best is not None:
             bx, by, title = curve.best
             out.append(
@@ -140,11 +155,13 @@ def legend(entries: Sequence[Tuple[str, str, Optional[str]]], marks: str = "") -
     """The legend of the curves: (name, colour, the earlier curve it
     repeats or None) each, then what the marks mean (text)."""
     esc = escape
-    items = [f'<span class="legend-item" data-scheme="{esc(name)}"><span class="swatch" '
-             f'style="background: {color}"></span>{esc(name)}'
-             + (f' <span class="same-as">(same curves as {esc(same)}, dashed)</span>' if same is not None else "")
-             + "</span>"
-             for name, color, same in entries]
+    items = [
+        f'<span class="legend-item" data-scheme="{esc(name)}"><span class="swatch" '
+        f'style="background: {color}"></span>{esc(name)}'
+        + (f' <span class="same-as">(same curves as {esc(same)}, dashed)</span>' if same is not None else "")
+        + "</span>"
+        for name, color, same in entries
+    ]
     return '<div class="legend">' + "".join(items) + (f" <span>{esc(marks)}</span>" if marks else "") + "</div>"
 
 
@@ -157,22 +174,28 @@ def calibration_chart(name: str, bins: Sequence[Any], color: str) -> str:
     left, top, size = 45, 10, SMALL
     full_w, full_h = left + size + 15, top + size + 40
     n_max = max([b.count for b in bins] + [1])
-    out = [f'<svg class="reliability" data-scheme="{esc(name)}" width="{full_w}" height="{full_h}" '
-           f'viewBox="0 0 {full_w} {full_h}" role="img" aria-label="reliability diagram, {esc(name)}">']
+    out = [
+        f'<svg class="reliability" data-scheme="{esc(name)}" width="{full_w}" height="{full_h}" '
+        f'viewBox="0 0 {full_w} {full_h}" role="img" aria-label="reliability diagram, {esc(name)}">'
+    ]
     out += axes(left, top, size, size, "mean score", "share correct")
     for b in bins:  # the counts as bars along the bottom, a fifth of the height at most
         if b.count:
             h = size / 5 * b.count / n_max
-            out.append(f'<rect class="bar" x="{_x(b.lower, left, size) + 1:.2f}" y="{top + size - h:.2f}" '
-                       f'width="{(b.upper - b.lower) * size - 2:.2f}" height="{h:.2f}"/>')
+            out.append(
+                f'<rect class="bar" x="{_x(b.lower, left, size) + 1:.2f}" y="{top + size - h:.2f}" '
+                f'width="{(b.upper - b.lower) * size - 2:.2f}" height="{h:.2f}"/>'
+            )
     out.append(f'<line class="diagonal" x1="{left}" y1="{top + size}" x2="{left + size}" y2="{top}"/>')
     for b in bins:
         if not b.count:
             continue
         cx, cy = _x(b.mean_score, left, size), _y(b.share_correct, top, size)
-        out.append(f'<circle class="bin" data-count="{b.count}" cx="{cx:.2f}" cy="{cy:.2f}" r="4" fill="{color}">'
-                   f"<title>[{b.lower:.1f}, {b.upper:.1f}): {b.count} predictions, mean score "
-                   f"{b.mean_score:.3f}, share correct {b.share_correct:.3f}</title></circle>")
+        out.append(
+            f'<circle class="bin" data-count="{b.count}" cx="{cx:.2f}" cy="{cy:.2f}" r="4" fill="{color}">'
+            f"<title>[{b.lower:.1f}, {b.upper:.1f}): {b.count} predictions, mean score "
+            f"{b.mean_score:.3f}, share correct {b.share_correct:.3f}</title></circle>"
+        )
         out.append(f'<text class="bin-count" x="{cx + 6:.2f}" y="{cy - 6:.2f}">{b.count}</text>')
     out.append("</svg>")
     return "".join(out)

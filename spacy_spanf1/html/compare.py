@@ -4,6 +4,7 @@ scheme, the intervals, the
 test against a baseline and the breakdowns when computed, the error counts
 by kind, and each document with errors, gold and predicted spans side by
 side (the error records of `report.records`)."""
+
 from collections import Counter
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
@@ -65,15 +66,29 @@ def render_html(
     said = note_lines(scores.get("notes", {}), list(sources), scores.get("baseline")) if len(sources) == 2 else []
     said += [("warn", warning) for warning in scores.get("warnings", ())]
     if said:
-        out.append('<ul class="notes">' + "".join(
-            f'<li class="{icon}">{"⚠" if icon == "warn" else "ℹ"} {esc(line)}</li>' for icon, line in said
-        ) + "</ul>")
+        out.append(
+            '<ul class="notes">'
+            + "".join(f'<li class="{icon}">{"⚠" if icon == "warn" else "ℹ"} {esc(line)}</li>' for icon, line in said)
+            + "</ul>"
+        )
     # Scores of every scheme (with their intervals when computed).
     with_ci = any("ci" in result for result in schemes.values())
     ci_head = ["<th>F [low, high]</th>", '<th class="text">interval</th>'] if with_ci else []
-    out.append("<h2>Scores</h2>" + table_start("summary", [
-        "<th></th>", "<th>P</th>", "<th>R</th>", "<th>F</th>", *ci_head, "<th>macro F</th>", '<th class="text">counts</th>'
-    ]))
+    out.append(
+        "<h2>Scores</h2>"
+        + table_start(
+            "summary",
+            [
+                "<th></th>",
+                "<th>P</th>",
+                "<th>R</th>",
+                "<th>F</th>",
+                *ci_head,
+                "<th>macro F</th>",
+                '<th class="text">counts</th>',
+            ],
+        )
+    )
     for name, result in schemes.items():
         ci = ci_cells(result.get("ci")) if with_ci else ""
         out.append(
@@ -97,9 +112,12 @@ def render_html(
     # Per-label chart of the primary scheme.
     if primary is not None:
         per_type = schemes[primary]["per_type"]
-        out.append(f"<h2>F per label ({esc(primary)})</h2>" + table_start("chart", [
-            "<th>label</th>", '<th class="bar"></th>', "<th>P</th>", "<th>R</th>", "<th>F</th>"
-        ]))
+        out.append(
+            f"<h2>F per label ({esc(primary)})</h2>"
+            + table_start(
+                "chart", ["<th>label</th>", '<th class="bar"></th>', "<th>P</th>", "<th>R</th>", "<th>F</th>"]
+            )
+        )
         for label, prf in per_type.items():
             out.append(
                 f"<tr><td>{esc(label)}</td>{bar_cell(prf['f'])}"
@@ -118,7 +136,9 @@ def render_html(
         out.extend(_breakdown_html(scores["breakdown"], primary))
     # Errors by kind, over the whole corpus.
     if counts is None:
-        counts = ErrorCounts(tuple(Counter(r["kind"] for r in records).get(kind, 0) for kind in ERROR_KINDS), len(by_doc))
+        counts = ErrorCounts(
+            tuple(Counter(r["kind"] for r in records).get(kind, 0) for kind in ERROR_KINDS), len(by_doc)
+        )
     out.append("<h2>Errors</h2>" + table_start("kinds", ["<th>kind</th>", "<th>n</th>"]))
     for kind, n in counts.by_kind().items():
         out.append(f'<tr><td class="kind">{kind}</td><td>{n}</td></tr>')
@@ -140,9 +160,12 @@ def render_html(
         out.append(f'<div class="panel gold"><h4>Gold</h4>{render_spans(pair, pair.gold, colors)}</div>')
         out.append(f'<div class="panel pred"><h4>Predicted</h4>{render_spans(pair, pair.pred, colors)}</div>')
         out.append("</div>")
-        out.append(table_start("errors", [
-            "<th>kind</th>", '<th class="text">gold</th>', '<th class="text">predicted</th>', "<th>IoU</th>"
-        ]))
+        out.append(
+            table_start(
+                "errors",
+                ["<th>kind</th>", '<th class="text">gold</th>', '<th class="text">predicted</th>', "<th>IoU</th>"],
+            )
+        )
         for record in by_doc[index]:
             gold = record["gold"]
             gold_text = "" if gold is None else f"{esc(gold['text'])} <b>{esc(gold['label'])}</b>"
@@ -159,20 +182,34 @@ def _comparison_html(comparison: Mapping[str, Any]) -> List[str]:
     """The paired test of the baseline against this run, one row per scheme."""
     esc = escape
     alpha = comparison["alpha"]
-    rounds = "every assignment" if any(t.get("exact") for t in comparison["schemes"].values()) else f"{comparison['n_resamples']} rounds"
+    rounds = (
+        "every assignment"
+        if any(t.get("exact") for t in comparison["schemes"].values())
+        else f"{comparison['n_resamples']} rounds"
+    )
     out = [
         "<h2>Against the baseline</h2>",
         f'<p class="meta">Baseline: <code>{esc(str(comparison["baseline"]))}</code> · {esc(comparison["method"])} '
         f"test, {rounds}, seed {comparison['seed']}, {comparison['n_units']} {esc(comparison['unit'])}s; "
         f"delta = F − F(baseline); the interval is at {(1 - alpha) * 100:g} %.</p>",
-        table_start("comparison", ["<th></th>", "<th>F baseline</th>", "<th>F</th>", "<th>delta F</th>",
-                                   "<th>interval</th>", "<th>p</th>", f"<th>p &lt; {alpha:g}</th>"]),
+        table_start(
+            "comparison",
+            [
+                "<th></th>",
+                "<th>F baseline</th>",
+                "<th>F</th>",
+                "<th>delta F</th>",
+                "<th>interval</th>",
+                "<th>p</th>",
+                f"<th>p &lt; {alpha:g}</th>",
+            ],
+        ),
     ]
     for name, t in comparison["schemes"].items():
         sig = t["significant"]
         out.append(
             f'<tr data-scheme="{esc(name)}"><td>{esc(name)}</td><td>{format_pct(t["f_baseline"])}</td>'
-            f'<td>{format_pct(t["f"])}</td><td>{format_delta(t["delta"])}</td>'
+            f"<td>{format_pct(t['f'])}</td><td>{format_delta(t['delta'])}</td>"
             f'<td class="ci-text">[{format_delta(t["low"])}, {format_delta(t["high"])}]</td><td>{t["p_value"]:.4f}</td>'
             f'<td class="{"sig" if sig else ""}">{"yes" if sig else "no"}</td></tr>'
         )
@@ -188,13 +225,31 @@ def _breakdown_html(block: Mapping[str, Any], primary: str) -> List[str]:
     for name, by_scheme in block["attributes"].items():
         buckets = by_scheme.get(primary, [])
         kind = block.get("kind", {}).get(name, "document")
-        what = "gold spans and predicted units by their own value" if kind == "span" else "documents partitioned by their value"
-        out.append(f'<h2>F by {esc(name)} ({esc(primary)})</h2>')
-        out.append(f'<p class="note">{what}; numeric values cut into at most {block["buckets"]} buckets from the gold values.</p>')
-        out.append(table_start("chart breakdown", [
-            "<th>bucket</th>", '<th class="bar"></th>', "<th>P</th>", "<th>R</th>", "<th>F</th>", "<th>F [low, high]</th>",
-            "<th>gold</th>", "<th>pred</th>",
-        ], attributes=f' data-attribute="{esc(name)}"'))
+        what = (
+            "gold spans and predicted units by their own value"
+            if kind == "span"
+            else "documents partitioned by their value"
+        )
+        out.append(f"<h2>F by {esc(name)} ({esc(primary)})</h2>")
+        out.append(
+            f'<p class="note">{what}; numeric values cut into at most {block["buckets"]} buckets from the gold values.</p>'
+        )
+        out.append(
+            table_start(
+                "chart breakdown",
+                [
+                    "<th>bucket</th>",
+                    '<th class="bar"></th>',
+                    "<th>P</th>",
+                    "<th>R</th>",
+                    "<th>F</th>",
+                    "<th>F [low, high]</th>",
+                    "<th>gold</th>",
+                    "<th>pred</th>",
+                ],
+                attributes=f' data-attribute="{esc(name)}"',
+            )
+        )
         for bucket in buckets:
             ci = bucket.get("ci")
             drawn = ci_text = ""
@@ -204,7 +259,7 @@ def _breakdown_html(block: Mapping[str, Any], primary: str) -> List[str]:
             out.append(
                 f'<tr><td>{esc(str(bucket["name"]))}</td><td class="bar"><div class="track">'
                 f'<div class="bd-fill" style="width: {pct_width(bucket["f"]):.2f}%"></div>{drawn}</div></td>'
-                f'<td>{format_pct(bucket["p"])}</td><td>{format_pct(bucket["r"])}</td><td>{format_pct(bucket["f"])}</td>'
+                f"<td>{format_pct(bucket['p'])}</td><td>{format_pct(bucket['r'])}</td><td>{format_pct(bucket['f'])}</td>"
                 f'<td class="ci-text">{ci_text}</td><td>{bucket["n_gold"]}</td><td>{bucket["n_pred"]}</td></tr>'
             )
         out.append(TABLE_END)

@@ -2,6 +2,7 @@
 labels, columns predicted labels, "O" (no span) last; correct cells in
 green, confusions in red, each shade by its count; every off-diagonal cell
 links to the first document shown with an error of that cell."""
+
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .page import escape
@@ -37,8 +38,9 @@ def record_cells(record: Mapping[str, Any]) -> List[Tuple[str, str]]:
     return [(g, p) for g, p in cells if g != p]
 
 
-def confusion_html(confusion: Mapping[str, Any], scheme: str, by_doc: Mapping[int, Sequence[Mapping[str, Any]]],
-                   shown: Sequence[int]) -> List[str]:
+def confusion_html(
+    confusion: Mapping[str, Any], scheme: str, by_doc: Mapping[int, Sequence[Mapping[str, Any]]], shown: Sequence[int]
+) -> List[str]:
     """The heat-mapped matrix of `{"labels", "matrix"}` (the JSON's
     confusion of `scheme`, whose errors the records are); its off-diagonal
     cells link to the first of the documents shown with such an error."""
@@ -59,15 +61,26 @@ def confusion_html(confusion: Mapping[str, Any], scheme: str, by_doc: Mapping[in
         '<p class="note">Rows: gold labels; columns: predicted labels; O: no span (the O column counts gold '
         "spans left unmatched, the O row predictions left unmatched). A cell off the diagonal links to the first "
         "document shown with such an error.</p>",
-        table_start("confusion", ['<th>gold \\ predicted</th>'] + [
-            f'<th class="pred">{esc(label)}</th>' for label in labels
-        ], attributes=f' data-scheme="{esc(scheme)}"'),
+        table_start(
+            "confusion",
+            ["<th>gold \\ predicted</th>"] + [f'<th class="pred">{esc(label)}</th>' for label in labels],
+            attributes=f' data-scheme="{esc(scheme)}"',
+        ),
     ]
     for i, gold in enumerate(labels):
         cells = [f"<th>{esc(gold)}</th>"]
         for j, pred in enumerate(labels):
-            cells.append(_cell(gold, pred, matrix[i][j], i == j, most_diagonal if i == j else most_off,
-                               first_doc.get((gold, pred)), how_many.get((gold, pred), 0)))
+            cells.append(
+                _cell(
+                    gold,
+                    pred,
+                    matrix[i][j],
+                    i == j,
+                    most_diagonal if i == j else most_off,
+                    first_doc.get((gold, pred)),
+                    how_many.get((gold, pred), 0),
+                )
+            )
         out.append(f"<tr>{''.join(cells)}</tr>")
     out.append(TABLE_END)
     return out

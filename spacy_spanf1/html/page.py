@@ -1,6 +1,7 @@
 """The skeleton of every page: doctype, head with the inline CSS, title,
 heading, the body's lines, and the blocks every page opens with (the
 files read, the signature)."""
+
 import html
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Optional, Sequence
@@ -19,15 +20,17 @@ def render_page(title: str, body: Iterable[str], *, css: str = "", heading: Opti
     body (Iterable[str]): The lines of its body (HTML, escaped already).
     css (str): The page's own rules, after the shared ones (`css.CSS`).
     """
-    return "\n".join([
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{escape(title)}</title>",
-        f"<style>{CSS}{css}</style></head><body>",
-        f"<h1>{escape(title if heading is None else heading)}</h1>",
-        *body,
-        "</body></html>",
-    ])
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            f"<title>{escape(title)}</title>",
+            f"<style>{CSS}{css}</style></head><body>",
+            f"<h1>{escape(title if heading is None else heading)}</h1>",
+            *body,
+            "</body></html>",
+        ]
+    )
 
 
 def sources_text(sources: Sequence[Any], names: Optional[Sequence[str]] = None) -> str:

@@ -1,5 +1,6 @@
 """A document's text with its spans marked, each in its label's colour,
 as the compare report and the agreement page show documents."""
+
 import colorsys
 import zlib
 from typing import Any, Dict, Iterable, List, Mapping, Sequence
@@ -28,9 +29,7 @@ def char_spans(doc: Any, spans: Sequence[Span]) -> List[Span]:
         return [s for s in spans if s.end <= len(doc.text)]
     n = len(doc.offsets)
     return [
-        Span(doc.offsets[s.start][0], doc.offsets[s.end - 1][1], s.label)
-        for s in spans
-        if 0 <= s.start < s.end <= n
+        Span(doc.offsets[s.start][0], doc.offsets[s.end - 1][1], s.label) for s in spans if 0 <= s.start < s.end <= n
     ]
 
 
@@ -61,9 +60,7 @@ def render_spans(doc: Any, spans: Sequence[Span], colors: Mapping[str, str]) -> 
                 )
         inner = min(active, key=lambda s: (s.end - s.start, s.label))
         others = [s for s in active if s is not inner]
-        shadows = ", ".join(
-            f"0 {3 * (i + 1)}px 0 0 {colors.get(s.label, '#ddd')}" for i, s in enumerate(others)
-        )
+        shadows = ", ".join(f"0 {3 * (i + 1)}px 0 0 {colors.get(s.label, '#ddd')}" for i, s in enumerate(others))
         classes = ["mark"]
         if inner.start == a:
             classes.append("first")

@@ -1,5 +1,6 @@
 """The cells of the pages' tables: bars and interval whiskers on 0-100 %,
 heat-map cells, and the table's frame."""
+
 from typing import Any, Mapping, Optional, Sequence, Tuple
 
 from ..report.text import format_pct

@@ -17,6 +17,7 @@ macro average too, which seqeval sums in numpy's pairwise order); its counts
 are those of `evaluate_spans`' strict scheme, and tests hold them equal. The
 other schemes are scored by `evaluate_spans`.
 """
+
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy
@@ -137,7 +138,10 @@ def make_compute_metrics(
             )
             for scheme, res in results.items():
                 figures[scheme] = (
-                    res.precision, res.recall, res.f1, res.macro_f1,
+                    res.precision,
+                    res.recall,
+                    res.f1,
+                    res.macro_f1,
                     {label: c.f1 for label, c in res.per_type.items()},
                 )
         return _flat_metrics(figures, schemes, primary, accuracy, per_type)
@@ -180,8 +184,7 @@ def _check_label_names(label_names: Any) -> List[str]:
     for i, name in enumerate(label_names):
         if not isinstance(name, str):
             raise ValueError(
-                f"label_names[{i}] is {name!r} ({type(name).__name__}); "
-                f"label_names must hold tag strings ({example})."
+                f"label_names[{i}] is {name!r} ({type(name).__name__}); label_names must hold tag strings ({example})."
             )
     return list(label_names)
 
@@ -243,10 +246,7 @@ def _read_eval_pred(eval_pred: Any, n_classes: int) -> Tuple[numpy.ndarray, nump
         bad = keep & ((array < 0) | (array >= n_classes))
         if bad.any():
             s, t = numpy.argwhere(bad)[0].tolist()
-            raise ValueError(
-                f"{name}[{s}][{t}] is class id {array[s, t]}, outside label_names: "
-                f"{valid}{extra}."
-            )
+            raise ValueError(f"{name}[{s}][{t}] is class id {array[s, t]}, outside label_names: {valid}{extra}.")
     return true, pred
 
 
@@ -262,8 +262,7 @@ def _array(value: Any, name: str) -> numpy.ndarray:
         return numpy.asarray(value)
     except ValueError:  # ragged nested lists
         raise ValueError(
-            f"{name} is not rectangular: pad every sentence to one length "
-            "(with -100 in label_ids) as Trainer does."
+            f"{name} is not rectangular: pad every sentence to one length (with -100 in label_ids) as Trainer does."
         ) from None
 
 
@@ -295,7 +294,10 @@ def _strict_figures(gold: _Entities, pred: _Entities, names: List[str], labels: 
         pred = tuple(column[allowed[pred[0]]] for column in pred)
     report = tag_report(gold, pred, names)
     return (
-        report.micro.precision, report.micro.recall, report.micro.f1, report.macro.f1,
+        report.micro.precision,
+        report.micro.recall,
+        report.micro.f1,
+        report.macro.f1,
         {label: score.f1 for label, score in report.per_type.items()},
     )
 

@@ -21,6 +21,7 @@ Spans of an Example:
 When both docs have the same tokens (same text, same token offsets), the
 alignment is the identity and is not computed.
 """
+
 from bisect import bisect_left, bisect_right
 from itertools import islice
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, cast
@@ -32,7 +33,7 @@ from spacy.training import Example
 
 from confection import ConfigValidationError
 
-from ..engine.batched import Side
+from ..engine.columns import Side
 from ..engine.metrics import f_beta
 from ..engine.scorer import BATCH_SIZE, SpanScorer, warn_unseen_labels
 from ..exceptions import SettingError
@@ -66,9 +67,7 @@ def _same_token_columns(x_table: numpy.ndarray, y_table: numpy.ndarray) -> bool:
     return len(x_table) == len(y_table) and x_table[:, :2].tobytes() == y_table[:, :2].tobytes()
 
 
-def example_spans(
-    example: Example, spans_key: Optional[str] = None, unit: str = UNITS[0]
-) -> Optional[SpanPair]:
+def example_spans(example: Example, spans_key: Optional[str] = None, unit: str = UNITS[0]) -> Optional[SpanPair]:
     """(gold, predicted) spans of one example, each sorted, in the given unit.
 
     RETURNS (Optional[SpanPair]): None when the reference doc is skipped
@@ -84,10 +83,7 @@ def _to_chars(doc: Doc, spans: List[Span]) -> List[Span]:
         return spans
     starts = doc.to_array(IDX)
     lengths = doc.to_array(LENGTH)
-    return [
-        Span(int(starts[s]), int(starts[e - 1] + lengths[e - 1]), label)
-        for s, e, label in spans
-    ]
+    return [Span(int(starts[s]), int(starts[e - 1] + lengths[e - 1]), label) for s, e, label in spans]
 
 
 def _decode_ents(table: numpy.ndarray, doc_start: numpy.ndarray):
@@ -110,8 +106,7 @@ def _ents(doc: Doc, table: numpy.ndarray) -> List[Span]:
     starts, ends, types = _decode_ents(table, doc_start)
     strings = doc.vocab.strings
     return [
-        Span(start, end, strings[label])
-        for start, end, label in zip(starts.tolist(), ends.tolist(), types.tolist())
+        Span(start, end, strings[label]) for start, end, label in zip(starts.tolist(), ends.tolist(), types.tolist())
     ]
 
 
@@ -233,11 +228,11 @@ def _add_ent_tables(scorer: SpanScorer, x_tables, y_tables, strings) -> None:
 
     def side(starts, ends, labels):
         doc = token_doc[starts]
-        return Side(doc, (starts - first[doc]).astype(numpy.int64),
-                    (ends - first[doc]).astype(numpy.int64), labels)
+        return Side(doc, (starts - first[doc]).astype(numpy.int64), (ends - first[doc]).astype(numpy.int64), labels)
 
     scorer.add_sides(
-        side(g_start, g_end, ids[: len(g_start)]), side(p_start, p_end, ids[len(g_start):]),
+        side(g_start, g_end, ids[: len(g_start)]),
+        side(p_start, p_end, ids[len(g_start) :]),
         len(lengths),
     )
 
@@ -335,9 +330,16 @@ def make_spanf1_scorer_v1(
     """
     try:
         match = MatchSettings(
-            schemes, unit=unit, spans_key=spans_key, labels=labels, iou_threshold=iou_threshold,
-            overlap_threshold=overlap_threshold, min_overlap=min_overlap, beta=beta,
-            label_map=label_map, map_unlisted=map_unlisted,
+            schemes,
+            unit=unit,
+            spans_key=spans_key,
+            labels=labels,
+            iou_threshold=iou_threshold,
+            overlap_threshold=overlap_threshold,
+            min_overlap=min_overlap,
+            beta=beta,
+            label_map=label_map,
+            map_unlisted=map_unlisted,
         )
         if confidence is not None:
             confidence = check_open_fraction("confidence", confidence)
@@ -376,10 +378,11 @@ def scores_to_keys(results: Dict[str, SchemeResult], prefix: str, beta: float = 
     for i, (scheme, result) in enumerate(results.items()):
         empty = result.totals.is_empty
         p, r, f = (None, None, None) if empty else (result.precision, result.recall, result.f1)
-        per_type = None if empty else {
-            label: {"p": c.precision, "r": c.recall, "f": c.f1}
-            for label, c in result.per_type.items()
-        }
+        per_type = (
+            None
+            if empty
+            else {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in result.per_type.items()}
+        )
         if i == 0:
             out.update({f"{prefix}_p": p, f"{prefix}_r": r, f"{prefix}_f": f, f"{prefix}_per_type": per_type})
         name = f"{prefix}_{scheme}"
@@ -392,7 +395,6 @@ def scores_to_keys(results: Dict[str, SchemeResult], prefix: str, beta: float = 
         if beta != 1.0:
             out[f"{name}_f{beta:g}"] = None if empty else f_beta(result.precision, result.recall, beta)
     return out
-
 
 
 def interval_keys(

@@ -6,6 +6,7 @@ engine's `type` scheme pairs (`weak`), and spaCy's `Scorer.score_links`
 (`nel`, with `nel_scores` and `score_links` for spaCy's keys), from spans
 read onto arrays (`spans`). Each scheme gives a SchemeResult of PRFCounts.
 """
+
 from .evaluate import check_link_schemes, evaluate_links, score_links
 from .nel import nel_scores
 from .spans import is_nil_id

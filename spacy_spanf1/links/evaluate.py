@@ -1,4 +1,5 @@
 """`evaluate_links`: the link schemes over documents of linked spans."""
+
 from itertools import islice
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -31,8 +32,8 @@ def check_link_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...
     for name in schemes:
         if name in SCHEMES:
             raise SettingError(
-                f"{name!r} in '{setting}' is a span scheme: score it with evaluate_spans. "
-                f"Valid link schemes: {valid}", setting,
+                f"{name!r} in '{setting}' is a span scheme: score it with evaluate_spans. Valid link schemes: {valid}",
+                setting,
             )
         if name not in LINK_SCHEMES:
             raise SettingError(f"Unknown link scheme {name!r} in '{setting}'. Valid link schemes: {valid}", setting)
@@ -64,7 +65,9 @@ class _Tally:
         self.per_label: Dict[str, numpy.ndarray] = {}
         self.rows: Optional[List[numpy.ndarray]] = [] if per_doc else None
 
-    def add(self, totals: numpy.ndarray, labelled: Iterable[Tuple[str, numpy.ndarray]], rows: Optional[numpy.ndarray]) -> None:
+    def add(
+        self, totals: numpy.ndarray, labelled: Iterable[Tuple[str, numpy.ndarray]], rows: Optional[numpy.ndarray]
+    ) -> None:
         self.totals += totals
         for label, counts in labelled:
             if label in self.per_label:
@@ -80,7 +83,9 @@ class _Tally:
         per_doc = None
         if self.rows is not None:
             per_doc = numpy.concatenate(self.rows) if self.rows else numpy.zeros((0, 3), dtype=numpy.int64)
-        return SchemeResult(scheme, PRFCounts(*map(int, self.totals)), per_label, Confusion(), (), per_doc, None, n_docs)
+        return SchemeResult(
+            scheme, PRFCounts(*map(int, self.totals)), per_label, Confusion(), (), per_doc, None, n_docs
+        )
 
 
 def _labelled(labels: Sequence[str], table: numpy.ndarray):

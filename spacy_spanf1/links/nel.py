@@ -18,6 +18,7 @@ in the order spaCy meets them (by document, then prediction), which is
 the order its macro averages add them up in: `nel_scores` gives spaCy's
 keys from the result, bit for bit (`evaluate.score_links`: of spaCy Examples).
 """
+
 from typing import Any, Dict, Iterable, List, Tuple
 
 import numpy
@@ -32,7 +33,9 @@ __all__ = ["NEGATIVE_LABELS", "nel_counts", "nel_scores"]
 NEGATIVE_LABELS: Tuple[str, ...] = ("NIL",)
 
 
-def nel_counts(table: LinkTable, negative_labels: Iterable[str]) -> Tuple[List[Tuple[str, numpy.ndarray]], numpy.ndarray]:
+def nel_counts(
+    table: LinkTable, negative_labels: Iterable[str]
+) -> Tuple[List[Tuple[str, numpy.ndarray]], numpy.ndarray]:
     """([(label, [tp, fp, fn])] in the order spaCy meets the labels, per
     document (n_docs × 3)) of `nel` over a batch."""
     gold, pred = table.gold, table.pred
@@ -46,10 +49,15 @@ def nel_counts(table: LinkTable, negative_labels: Iterable[str]) -> Tuple[List[T
         g_place = (gold.doc * width + gold.start) * width + gold.end
         p_place = (pred.doc * width + pred.start) * width + pred.end
     else:
-        places = numpy.unique(numpy.stack([numpy.r_[gold.doc, pred.doc], numpy.r_[gold.start, pred.start],
-                                           numpy.r_[gold.end, pred.end]], axis=1), axis=0, return_inverse=True)[1]
+        places = numpy.unique(
+            numpy.stack(
+                [numpy.r_[gold.doc, pred.doc], numpy.r_[gold.start, pred.start], numpy.r_[gold.end, pred.end]], axis=1
+            ),
+            axis=0,
+            return_inverse=True,
+        )[1]
         places = places.reshape(-1)
-        g_place, p_place = places[: len(gold.doc)], places[len(gold.doc):]
+        g_place, p_place = places[: len(gold.doc)], places[len(gold.doc) :]
     last = numpy.r_[g_place[1:] != g_place[:-1], True]  # gold is sorted by place
     g_place, g_row = g_place[last], numpy.flatnonzero(last)
     at = numpy.searchsorted(g_place, p_place)

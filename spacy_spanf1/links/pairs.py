@@ -10,6 +10,7 @@ each side. `entity_match` compares the sets of (document, kb id) of the
 linked spans of each side. `tagging_counts` hands the documents with a
 place twice on one side to the sorted keys (`tagging.group_counts`).
 """
+
 from typing import Dict, List
 
 import numpy
@@ -33,7 +34,8 @@ def tagging_counts(table: LinkTable, measures: List[str], per_doc: bool = False)
         for name, counts in other.items():
             mine = found[name]
             found[name] = Counted(
-                mine.totals + counts.totals, mine.per_label + counts.per_label,
+                mine.totals + counts.totals,
+                mine.per_label + counts.per_label,
                 None if mine.per_doc is None or counts.per_doc is None else mine.per_doc + counts.per_doc,
             )
     return found
@@ -67,7 +69,7 @@ def _places(gold: LinkSide, pred: LinkSide, n_docs: int):
         new[1:] |= column[order][1:] != column[order][:-1]
     rank = numpy.empty(len(order), dtype=numpy.int64)
     rank[order] = numpy.cumsum(new) - 1
-    return rank[: len(gold.doc)], rank[len(gold.doc):]
+    return rank[: len(gold.doc)], rank[len(gold.doc) :]
 
 
 def _unique(values: numpy.ndarray) -> numpy.ndarray:
@@ -100,20 +102,26 @@ def _entity_counts(table: LinkTable, g_linked: numpy.ndarray, p_linked: numpy.nd
     p_typed = _unique(p_key * n_labels + pred.label[p_linked])
     both_typed = _common(g_typed, p_typed)
     tp_label = numpy.bincount(both_typed % n_labels, minlength=n_labels)
-    per_label = numpy.stack([
-        tp_label,
-        numpy.bincount(p_typed % n_labels, minlength=n_labels) - tp_label,
-        numpy.bincount(g_typed % n_labels, minlength=n_labels) - tp_label,
-    ], axis=1)
+    per_label = numpy.stack(
+        [
+            tp_label,
+            numpy.bincount(p_typed % n_labels, minlength=n_labels) - tp_label,
+            numpy.bincount(g_typed % n_labels, minlength=n_labels) - tp_label,
+        ],
+        axis=1,
+    )
     rows = None
     if per_doc:
         n_docs = table.n_docs
         tp_doc = numpy.bincount(both // n_kb, minlength=n_docs)
-        rows = numpy.stack([
-            tp_doc,
-            numpy.bincount(p_set // n_kb, minlength=n_docs) - tp_doc,
-            numpy.bincount(g_set // n_kb, minlength=n_docs) - tp_doc,
-        ], axis=1)
+        rows = numpy.stack(
+            [
+                tp_doc,
+                numpy.bincount(p_set // n_kb, minlength=n_docs) - tp_doc,
+                numpy.bincount(g_set // n_kb, minlength=n_docs) - tp_doc,
+            ],
+            axis=1,
+        )
     return Counted(totals, per_label, rows)
 
 
@@ -161,18 +169,24 @@ def _pair_counts(table: LinkTable, measures: List[str], per_doc: bool) -> Dict[s
         tp = int(ok.sum())
         totals = numpy.array([tp, int(p_in.sum()) - tp, int(g_in.sum()) - tp], dtype=numpy.int64)
         tp_label = numpy.bincount(g_label[typed], minlength=n_labels)
-        per_label = numpy.stack([
-            tp_label,
-            bincount(f"p{measure.filter}", pred, p_in, "label", n_labels) - tp_label,
-            bincount(f"g{measure.filter}", gold, g_in, "label", n_labels) - tp_label,
-        ], axis=1)
+        per_label = numpy.stack(
+            [
+                tp_label,
+                bincount(f"p{measure.filter}", pred, p_in, "label", n_labels) - tp_label,
+                bincount(f"g{measure.filter}", gold, g_in, "label", n_labels) - tp_label,
+            ],
+            axis=1,
+        )
         rows = None
         if per_doc:
             tp_doc = numpy.bincount(gold.doc[gi][ok], minlength=n_docs)
-            rows = numpy.stack([
-                tp_doc,
-                bincount(f"p{measure.filter}", pred, p_in, "doc", n_docs) - tp_doc,
-                bincount(f"g{measure.filter}", gold, g_in, "doc", n_docs) - tp_doc,
-            ], axis=1)
+            rows = numpy.stack(
+                [
+                    tp_doc,
+                    bincount(f"p{measure.filter}", pred, p_in, "doc", n_docs) - tp_doc,
+                    bincount(f"g{measure.filter}", gold, g_in, "doc", n_docs) - tp_doc,
+                ],
+                axis=1,
+            )
         found[name] = Counted(totals, per_label, rows)
     return {name: found[name] for name in measures}

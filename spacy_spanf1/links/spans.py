@@ -8,6 +8,7 @@ given (missing and None as "", spaCy's `kb_id_` of a span without one):
 `nel` judges the ids as spaCy does; the neleval measures read an id that
 is "" or starts with "NIL" as NIL (`LinkTable.nil`).
 """
+
 from itertools import chain
 from operator import itemgetter, methodcaller
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
@@ -68,7 +69,9 @@ class LinkTable(NamedTuple):
     nil: numpy.ndarray
 
 
-def read_link_docs(gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str = UNITS[0], offset: int = 0) -> LinkTable:
+def read_link_docs(
+    gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str = UNITS[0], offset: int = 0
+) -> LinkTable:
     """The linked spans of a batch of documents (one list of spans per
     document and side), checked; bad input is a ValueError naming the
     document (counted from `offset`) and the span."""
@@ -115,11 +118,15 @@ def _columns(docs: Sequence[Any], side: str, unit: str, offset: int) -> Tuple[Li
     if not set(map(type, docs)) <= {list, tuple}:
         for n, doc in enumerate(docs):
             if isinstance(doc, (str, bytes, dict)):
-                raise ValueError(f"Document {offset + n} of the {side} spans is a {type(doc).__name__}, not a list of spans.")
+                raise ValueError(
+                    f"Document {offset + n} of the {side} spans is a {type(doc).__name__}, not a list of spans."
+                )
             try:
                 len(doc)
             except TypeError:
-                raise ValueError(f"Document {offset + n} of the {side} spans is {doc!r}, not a list of spans.") from None
+                raise ValueError(
+                    f"Document {offset + n} of the {side} spans is {doc!r}, not a list of spans."
+                ) from None
     lengths = list(map(len, docs))
     flat = list(chain.from_iterable(docs))
     if not flat:

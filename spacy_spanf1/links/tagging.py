@@ -16,6 +16,7 @@ annotations alone, which for a measure without the type in its key is
 the typed measure's groups of that type (restricting `span` to one type
 is keying on `(span, type)` and keeping that type).
 """
+
 from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy
@@ -57,7 +58,11 @@ _ORDERS: Dict[Tuple[str, ...], Tuple[str, int]] = {
     ("docid", "kbid"): ("d", 2),
 }
 #: The typed key each measure's per-type counts are grouped by.
-_TYPED: Dict[Tuple[str, ...], Tuple[str, ...]] = {("span",): ("span", "type"), ("span", "kbid"): ("span", "type", "kbid"), ("docid", "kbid"): ("docid", "kbid", "type")}
+_TYPED: Dict[Tuple[str, ...], Tuple[str, ...]] = {
+    ("span",): ("span", "type"),
+    ("span", "kbid"): ("span", "type", "kbid"),
+    ("docid", "kbid"): ("docid", "kbid", "type"),
+}
 _TYPED_ORDERS: Dict[Tuple[str, ...], Tuple[str, int]] = {("docid", "kbid", "type"): ("d", 3)}
 
 
@@ -156,7 +161,8 @@ def _groups(rows: _Rows, key: Tuple[str, ...], mask_name: Optional[str], per_doc
     zeros = numpy.zeros(3, dtype=numpy.int64)
     if not len(keys):
         return Counted(
-            zeros, numpy.zeros((n_labels, 3), dtype=numpy.int64),
+            zeros,
+            numpy.zeros((n_labels, 3), dtype=numpy.int64),
             numpy.zeros((rows.n_docs, 3), dtype=numpy.int64) if per_doc else None,
         )
     new = numpy.empty(len(keys), dtype=bool)

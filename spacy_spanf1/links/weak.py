@@ -16,12 +16,14 @@ Documents in which no side overlaps itself are paired all at once by the
 engine's batched pairing (`engine.batched.Batch.semeval`); the others one
 by one by its reference (`engine.matching.semeval_counts`).
 """
+
 from collections import defaultdict
 from typing import Dict, List, Tuple
 
 import numpy
 
-from ..engine.batched import COR, Batch, Side, overlapping_docs
+from ..engine.batched import COR, Batch
+from ..engine.columns import Side, overlapping_docs
 from ..engine.matching import SEMEVAL_RULES, find_overlaps, semeval_counts
 from ..spans import Span
 from .spans import LinkSide, LinkTable
@@ -126,6 +128,7 @@ def _spans(side: Side, doc: int, names: List[str]) -> List[Span]:
     low, high = numpy.searchsorted(side.doc, [doc, doc + 1]).tolist()
     return [
         Span(start, end, names[label])
-        for start, end, label in zip(side.start[low:high].tolist(), side.end[low:high].tolist(),
-                                     side.label[low:high].tolist())
+        for start, end, label in zip(
+            side.start[low:high].tolist(), side.end[low:high].tolist(), side.label[low:high].tolist()
+        )
     ]

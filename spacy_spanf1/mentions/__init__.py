@@ -8,6 +8,7 @@ The scoring of `score` is imported when first asked for (module
 __getattr__): the corpus stream runs the string schemes (`strings`, which
 stands on the engine alone) without it.
 """
+
 from typing import TYPE_CHECKING, Any
 
 from .ground import GROUNDING_COUNTS, GroundedMention, ground_mentions

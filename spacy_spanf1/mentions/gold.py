@@ -2,6 +2,7 @@
 (character offsets into its text, or a spaCy Doc's entities) checked, in
 the unit, and their (text, label) pairs for the string schemes.
 """
+
 from itertools import chain
 from operator import itemgetter
 from typing import Any, List, Sequence, Tuple
@@ -13,8 +14,9 @@ from ..spans import span_problem
 from .parse import Mention, short_repr
 
 
-def gold_documents(gold: List[Any], texts: List[str], unit: str,
-                   wants_strings: bool) -> Tuple[List[Sequence[Tuple[int, int, str]]], List[List[Mention]]]:
+def gold_documents(
+    gold: List[Any], texts: List[str], unit: str, wants_strings: bool
+) -> Tuple[List[Sequence[Tuple[int, int, str]]], List[List[Mention]]]:
     """The gold documents' spans (in the unit), checked, and their (text,
     label) pairs (only when wants_strings)."""
     n_docs = len(texts)
@@ -79,13 +81,15 @@ def _span_list(gold_doc: Any, k: int) -> List[Any]:
     if type(gold_doc) is list:
         return gold_doc
     if isinstance(gold_doc, (str, bytes, dict)) or not hasattr(gold_doc, "__iter__"):
-        raise InputError(f"gold document {k} is {short_repr(gold_doc)}, not a list of (start, end, label) spans "
-                         "or a spaCy Doc")
+        raise InputError(
+            f"gold document {k} is {short_repr(gold_doc)}, not a list of (start, end, label) spans or a spaCy Doc"
+        )
     return list(gold_doc)
 
 
-def _gold_of(gold_doc: Any, text: str, unit: str, k: int,
-             wants_strings: bool = True) -> Tuple[Sequence[Tuple[int, int, str]], List[Mention]]:
+def _gold_of(
+    gold_doc: Any, text: str, unit: str, k: int, wants_strings: bool = True
+) -> Tuple[Sequence[Tuple[int, int, str]], List[Mention]]:
     """A gold document's spans (in the unit), checked, and its (text, label)
     pairs (only when wants_strings: the string schemes need them)."""
     if _is_doc(gold_doc):
@@ -121,8 +125,10 @@ def _gold_span(span: Any, i: int, k: int, n_chars: int) -> Tuple[int, int, str]:
     length; InputError (a ValueError) saying what is wrong and what is valid."""
     where = f"Span {i} of gold document {k}"
     if isinstance(span, (str, bytes, dict)) or not hasattr(span, "__len__") or len(span) != 3:
-        raise InputError(f"{where} is {short_repr(span)}; a gold span is a (start, end, label) tuple "
-                         "of character offsets (end exclusive) and a label")
+        raise InputError(
+            f"{where} is {short_repr(span)}; a gold span is a (start, end, label) tuple "
+            "of character offsets (end exclusive) and a label"
+        )
     start, end, label = span
     problem = span_problem(start, end, label, limit=n_chars, unit="char")
     if problem is not None:

@@ -20,6 +20,7 @@ counted as duplicates). The grounding key of a mention is its string as its
 method compares it; the label is not part of it. A mention with no
 candidate is not found; one with more than one candidate is ambiguous.
 """
+
 from functools import cache
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
@@ -34,7 +35,14 @@ STATUSES: Tuple[str, ...] = ("grounded", "not_found", "duplicate")
 #: The counts of a grounding report, in the order reports list them: the
 #: first six partition the mentions (a duplicate counts under no method).
 GROUNDING_COUNTS: Tuple[str, ...] = (
-    "mentions", "exact", "normalized", "fuzzy", "not_found", "duplicates", "ambiguous", "parse_failures",
+    "mentions",
+    "exact",
+    "normalized",
+    "fuzzy",
+    "not_found",
+    "duplicates",
+    "ambiguous",
+    "parse_failures",
 )
 
 
@@ -170,9 +178,7 @@ def _aligner() -> Any:
     try:
         from rapidfuzz.fuzz import partial_ratio_alignment
     except ImportError:  # pragma: no cover - the extra is installed in the tests
-        raise SettingError(
-            "'fuzzy' grounding needs rapidfuzz: pip install 'spacy-spanf1[llm]'", "fuzzy"
-        ) from None
+        raise SettingError("'fuzzy' grounding needs rapidfuzz: pip install 'spacy-spanf1[llm]'", "fuzzy") from None
     return partial_ratio_alignment
 
 
@@ -280,8 +286,7 @@ def ground_in(
     return out
 
 
-def assigned(candidates: List[Tuple[int, int]], k: int, every: bool,
-             ordered: bool) -> Optional[List[Tuple[int, int]]]:
+def assigned(candidates: List[Tuple[int, int]], k: int, every: bool, ordered: bool) -> Optional[List[Tuple[int, int]]]:
     """The assignment rule (`ground=`), of both grounding loops: the
     occurrences that listing k (from 0) of a grounding key takes of its
     candidates. The first listing takes every candidate under `all`, the
@@ -325,8 +330,9 @@ def mention_candidates(
 NOTED_KINDS = ("grounded_normalized", "grounded_fuzzy", "not_found", "duplicates", "ambiguous")
 
 
-def ground_noted(text: str, pairs: Sequence[Tuple[str, str]], ground: str, threshold: Optional[float],
-                 unplaced: Dict[int, Any]) -> Tuple[List[Tuple[int, int, str]], Dict[str, List[int]]]:
+def ground_noted(
+    text: str, pairs: Sequence[Tuple[str, str]], ground: str, threshold: Optional[float], unplaced: Dict[int, Any]
+) -> Tuple[List[Tuple[int, int, str]], Dict[str, List[int]]]:
     """The spans of `row_and_spans(ground_in(...))` of one document's
     checked pairs in char unit, without a record a mention (the mentions
     reader's documents, and `predicted.spans_in_bulk`, which grounds a corpus),
@@ -412,10 +418,24 @@ def noted_row(n: int, counts: Mapping[str, int]) -> Dict[str, int]:
     none may be left out): a mention of none of the first four kinds is
     exact."""
     if not counts:  # the common document: every mention exact
-        return {"mentions": n, "exact": n, "normalized": 0, "fuzzy": 0, "not_found": 0, "duplicates": 0,
-                "ambiguous": 0, "parse_failures": 0}
+        return {
+            "mentions": n,
+            "exact": n,
+            "normalized": 0,
+            "fuzzy": 0,
+            "not_found": 0,
+            "duplicates": 0,
+            "ambiguous": 0,
+            "parse_failures": 0,
+        }
     counts = {kind: counts.get(kind, 0) for kind in NOTED_KINDS}
-    return {"mentions": n, "exact": n - sum(counts.values()) + counts["ambiguous"],
-            "normalized": counts["grounded_normalized"], "fuzzy": counts["grounded_fuzzy"],
-            "not_found": counts["not_found"], "duplicates": counts["duplicates"], "ambiguous": counts["ambiguous"],
-            "parse_failures": 0}
+    return {
+        "mentions": n,
+        "exact": n - sum(counts.values()) + counts["ambiguous"],
+        "normalized": counts["grounded_normalized"],
+        "fuzzy": counts["grounded_fuzzy"],
+        "not_found": counts["not_found"],
+        "duplicates": counts["duplicates"],
+        "ambiguous": counts["ambiguous"],
+        "parse_failures": 0,
+    }

@@ -3,6 +3,7 @@ case folding, runs of whitespace as one space) with the map back to the
 original characters (`normalize_with_offsets`), and the SQuAD answer
 normalization of the `strings_normalized` scheme (`squad_normalize`).
 """
+
 import re
 import string as string_module
 import unicodedata

@@ -20,6 +20,7 @@ than Python's JSON reader can follow (about a thousand levels; a mention
 list has three) is not read, nor any JSON inside it: an answer that is only
 that is a parse failure.
 """
+
 import difflib
 import json
 import re
@@ -100,9 +101,7 @@ class Markup:
         for start, end, label in self.pieces:
             string = self.plain[start:end]
             ends = [position[i] for i in range(start, end) if i in position]
-            contiguous = len(ends) == end - start and all(
-                ends[k + 1] == ends[k] + 1 for k in range(len(ends) - 1)
-            )
+            contiguous = len(ends) == end - start and all(ends[k + 1] == ends[k] + 1 for k in range(len(ends) - 1))
             placed.append(((ends[0], ends[-1] + 1) if ends and contiguous else None, string, label))
         return placed
 
@@ -117,8 +116,11 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
         carry none).
     """
     if label is not None and (not isinstance(label, str) or not label):
-        raise SettingError(f"'label' is {short_repr(label)} ({type(label).__name__}); the label of a GPT-NER "
-                           "query is a non-empty string, or None", "label")
+        raise SettingError(
+            f"'label' is {short_repr(label)} ({type(label).__name__}); the label of a GPT-NER "
+            "query is a non-empty string, or None",
+            "label",
+        )
     if not isinstance(answer, str):
         return ParseFailure(f"the answer is a {type(answer).__name__}, not a string", value_text(answer))
     value, found = _whole_json(answer)
@@ -140,7 +142,7 @@ def parse_answer(answer: Any, label: Optional[str] = None) -> Parsed:
         return _markup(answer, _XML, lambda m: m.group(1), lambda m: m.group(2))
     if _GPT_NER.search(answer):
         if label is None:
-            return ParseFailure("@@…## marks need the label of the query (a record's \"label\")", answer)
+            return ParseFailure('@@…## marks need the label of the query (a record\'s "label")', answer)
         return _markup(answer, _GPT_NER, lambda m: label, lambda m: m.group(1))
     if deep:
         return ParseFailure(_DEEP, answer)
@@ -221,8 +223,10 @@ def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
             if isinstance(strings, str):
                 strings = [strings]
             if not (isinstance(strings, list) and all(isinstance(s, str) for s in strings)):
-                return ParseFailure(f"the strings of label {_short.repr(label)} are {_short.repr(strings)}, "
-                                    "not a list of strings", answer)
+                return ParseFailure(
+                    f"the strings of label {_short.repr(label)} are {_short.repr(strings)}, not a list of strings",
+                    answer,
+                )
             mentions.extend((s, str(label)) for s in strings)
         return mentions
     if not isinstance(value, list):
@@ -231,8 +235,11 @@ def _mentions_of(value: Any, answer: str) -> Union[List[Mention], ParseFailure]:
     for k, item in enumerate(value):
         mention = _mention(item)
         if mention is None:
-            return ParseFailure(f"item {k} is {_short.repr(item)}, not a mention (an object with a string and a label, "
-                                "or a [string, label] pair)", answer)
+            return ParseFailure(
+                f"item {k} is {_short.repr(item)}, not a mention (an object with a string and a label, "
+                "or a [string, label] pair)",
+                answer,
+            )
         mentions.append(mention)
     return mentions
 
@@ -242,8 +249,10 @@ def mention_parts(item: Any) -> Optional[Tuple[Any, Any]]:
     object's first key of STRING_KEYS and of LABEL_KEYS (None when absent),
     or a pair; None when the item is neither."""
     if isinstance(item, dict):
-        return (next((item[k] for k in STRING_KEYS if k in item), None),
-                next((item[k] for k in LABEL_KEYS if k in item), None))
+        return (
+            next((item[k] for k in STRING_KEYS if k in item), None),
+            next((item[k] for k in LABEL_KEYS if k in item), None),
+        )
     if isinstance(item, (list, tuple)) and len(item) == 2:
         return item[0], item[1]
     return None

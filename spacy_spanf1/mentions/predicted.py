@@ -9,6 +9,7 @@ Under the span schemes, a mention that is not found or is a duplicate is a
 prediction that matches nothing (SPU, or FP under iou and overlap): it is
 scored as a span past the end of its document, where no gold span is.
 """
+
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, cast
@@ -33,7 +34,9 @@ def grounding_row(grounded: Sequence[GroundedMention], parse_failed: bool) -> Di
     return row
 
 
-def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tuple[List[Mention], List[Optional[Tuple[int, int]]], Optional[ParseFailure]]:
+def read_prediction(
+    answer: Any, text: str, label: Optional[str] = None
+) -> Tuple[List[Mention], List[Optional[Tuple[int, int]]], Optional[ParseFailure]]:
     """The mentions of one predicted document: (string, label) pairs, the
     offsets inline markup placed each at (None: ground it by its string),
     and the parse failure (then no mention). A raw answer is parsed; a list
@@ -55,8 +58,13 @@ def read_prediction(answer: Any, text: str, label: Optional[str] = None) -> Tupl
     return list(parsed), [None] * len(parsed), None
 
 
-def ground_document(text: str, mentions: Sequence[Mention], placed: Sequence[Optional[Tuple[int, int]]],
-                    ground: str, threshold: Optional[float]) -> List[GroundedMention]:
+def ground_document(
+    text: str,
+    mentions: Sequence[Mention],
+    placed: Sequence[Optional[Tuple[int, int]]],
+    ground: str,
+    threshold: Optional[float],
+) -> List[GroundedMention]:
     """Ground a document's mentions; those inline markup placed keep their
     offsets (method "exact"), the others are grounded by their strings."""
     doc = Text(text)
@@ -102,8 +110,13 @@ def plain_answers(answers: List[Any]) -> Optional[List[Mention]]:
 _METHOD, _AMBIGUOUS = itemgetter(3), itemgetter(5)
 
 
-def row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicates: bool, parse_failed: bool,
-                  unplaced: Optional[Dict[int, Tuple[str, str]]] = None) -> Tuple[Dict[str, int], List[Tuple[int, int, str]]]:
+def row_and_spans(
+    grounded: Sequence[GroundedMention],
+    end: int,
+    scores_duplicates: bool,
+    parse_failed: bool,
+    unplaced: Optional[Dict[int, Tuple[str, str]]] = None,
+) -> Tuple[Dict[str, int], List[Tuple[int, int, str]]]:
     """`grounding_row` and `predicted_spans` in char unit (end: the text's
     length), counted in bulk: the same counts, and the same spans (those of
     the mentions without a place past the end, one after another in the
@@ -125,14 +138,22 @@ def row_and_spans(grounded: Sequence[GroundedMention], end: int, scores_duplicat
             if unplaced is not None:
                 unplaced[end] = (string, status)
             end += 1
-    row = {"mentions": len(grounded), "exact": exact, "normalized": normalized, "fuzzy": fuzzy,
-           "not_found": not_found, "duplicates": duplicates, "ambiguous": sum(map(_AMBIGUOUS, grounded)),
-           "parse_failures": int(parse_failed)}
+    row = {
+        "mentions": len(grounded),
+        "exact": exact,
+        "normalized": normalized,
+        "fuzzy": fuzzy,
+        "not_found": not_found,
+        "duplicates": duplicates,
+        "ambiguous": sum(map(_AMBIGUOUS, grounded)),
+        "parse_failures": int(parse_failed),
+    }
     return row, spans
 
 
-def spans_in_bulk(documents: Iterable[Tuple[str, Sequence[Mention]]], ground: str, threshold: Optional[float],
-                  totals: Dict[str, int]) -> List[List[Tuple[int, int, str]]]:
+def spans_in_bulk(
+    documents: Iterable[Tuple[str, Sequence[Mention]]], ground: str, threshold: Optional[float], totals: Dict[str, int]
+) -> List[List[Tuple[int, int, str]]]:
     """The spans of `row_and_spans(ground_in(...))` of each (text, checked
     pairs) document in char unit, grounded without records
     (`ground.ground_noted`), and their grounding counts added to `totals`
@@ -153,9 +174,14 @@ def spans_in_bulk(documents: Iterable[Tuple[str, Sequence[Mention]]], ground: st
     return out
 
 
-def predicted_spans(grounded: Sequence[GroundedMention], gold_doc: Any, text: str, unit: str,
-                    scores_duplicates: bool = True,
-                    unplaced: Optional[Dict[int, Tuple[str, str]]] = None) -> List[Tuple[int, int, str]]:
+def predicted_spans(
+    grounded: Sequence[GroundedMention],
+    gold_doc: Any,
+    text: str,
+    unit: str,
+    scores_duplicates: bool = True,
+    unplaced: Optional[Dict[int, Tuple[str, str]]] = None,
+) -> List[Tuple[int, int, str]]:
     """The grounded mentions as spans in the unit; a mention not found, or a
     duplicate, as a span past the end of the document (it matches nothing).
     Under `all` a repeated string adds nothing (scores_duplicates False).

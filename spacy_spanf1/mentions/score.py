@@ -8,6 +8,7 @@ Under the span schemes, a mention that is not found or is a duplicate is a
 prediction that matches nothing (SPU, or FP under iou and overlap): it is
 scored as a span past the end of its document, where no gold span is.
 """
+
 import gc
 import operator
 from collections.abc import Sequence as SequenceABC
@@ -24,7 +25,13 @@ from .ground import GROUNDING_COUNTS, Text, check_fuzzy, ground_in
 from .normalize import check_mention_text
 from .parse import Mention, plain_pairs
 from .predicted import (
-    ground_document, grounding_row, plain_answers, predicted_spans, read_prediction, row_and_spans, spans_in_bulk,
+    ground_document,
+    grounding_row,
+    plain_answers,
+    predicted_spans,
+    read_prediction,
+    row_and_spans,
+    spans_in_bulk,
 )
 from .strings import string_results
 
@@ -83,7 +90,9 @@ def evaluate_mentions(
         raise SettingError(f"Name at least one scheme. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes")
     unknown = [n for n in names if n not in SCHEMES + STRING_SCHEMES]
     if unknown:
-        raise SettingError(f"Unknown scheme {unknown[0]!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes")
+        raise SettingError(
+            f"Unknown scheme {unknown[0]!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes"
+        )
     check_choice("ground", ground, GROUNDINGS)
     check_unit(unit)
     threshold = check_fuzzy(fuzzy)
@@ -94,7 +103,8 @@ def evaluate_mentions(
     if not len(gold) == len(predicted) == len(texts):
         raise SettingError(
             f"gold ({len(gold)}), predicted ({len(predicted)}) and texts ({len(texts)}) must hold one entry "
-            "per document each", "texts",
+            "per document each",
+            "texts",
         )
     if not set(map(type, texts)) <= {str}:
         for k, text in enumerate(texts):
@@ -123,8 +133,9 @@ def evaluate_mentions(
                 bulk = None
         if bulk is not None:
             pred_strings: List[Sequence[Mention]] = predicted
-            documents = DocumentRecords(texts, bulk, list(accumulate(map(len, predicted), initial=0)),
-                                        [None] * n_docs, ground, threshold)
+            documents = DocumentRecords(
+                texts, bulk, list(accumulate(map(len, predicted), initial=0)), [None] * n_docs, ground, threshold
+            )
         else:
             documents, pred_spans, pred_strings = _read_one_by_one(
                 predicted, texts, gold, marked, unit, ground, threshold, totals
@@ -136,7 +147,9 @@ def evaluate_mentions(
         if collecting:
             gc.enable()
     try:
-        span_results = evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
+        span_results = (
+            evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
+        )
     finally:
         if frozen:
             gc.unfreeze()
@@ -147,9 +160,16 @@ def evaluate_mentions(
     return MentionScores(results, totals, documents)
 
 
-def _read_one_by_one(predicted: List[Any], texts: List[str], gold: List[Any], marked: List[Optional[str]], unit: str,
-                     ground: str, threshold: Optional[float],
-                     totals: Dict[str, int]) -> Tuple["DocumentRecords", List[Any], List[Sequence[Mention]]]:
+def _read_one_by_one(
+    predicted: List[Any],
+    texts: List[str],
+    gold: List[Any],
+    marked: List[Optional[str]],
+    unit: str,
+    ground: str,
+    threshold: Optional[float],
+    totals: Dict[str, int],
+) -> Tuple["DocumentRecords", List[Any], List[Sequence[Mention]]]:
     """The predicted documents read one at a time (some answer is not a
     list of checked pairs): (their records, their spans, their pairs); the
     grounding counts added to `totals`. The documents of checked pairs in
@@ -200,8 +220,15 @@ class DocumentRecords(SequenceABC):
     is deterministic, so they are the records that were scored, and a
     caller that reads none of a million does not pay for making them."""
 
-    def __init__(self, texts: List[str], pairs: List[Mention], bounds: List[int],
-                 made: List[Optional[Dict[str, Any]]], ground: str, threshold: Optional[float]) -> None:
+    def __init__(
+        self,
+        texts: List[str],
+        pairs: List[Mention],
+        bounds: List[int],
+        made: List[Optional[Dict[str, Any]]],
+        ground: str,
+        threshold: Optional[float],
+    ) -> None:
         self._texts = texts
         self._pairs = pairs  # of all the deferred documents, one after another
         self._bounds = bounds  # document k's pairs are pairs[bounds[k]:bounds[k + 1]]
@@ -224,8 +251,11 @@ class DocumentRecords(SequenceABC):
         if found is None:
             pairs = self._pairs[self._bounds[k] : self._bounds[k + 1]]
             grounded = ground_in(Text(self._texts[k]), pairs, self._ground, self._threshold)
-            found = self._made[k] = {"counts": grounding_row(grounded, False), "mentions": grounded,
-                                     "parse_failure": None}
+            found = self._made[k] = {
+                "counts": grounding_row(grounded, False),
+                "mentions": grounded,
+                "parse_failure": None,
+            }
         return found
 
     def __eq__(self, other: Any) -> bool:

@@ -10,6 +10,7 @@ grounding (what `score.evaluate_mentions` and `corpus.score_pairs` run):
 It stands on the engine's counts and results alone, so that the corpus
 stream can run it beside the span scorer.
 """
+
 from collections import Counter
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -36,8 +37,9 @@ def string_counts(gold: Sequence[Mention], pred: Sequence[Mention], normalized: 
     return {label: PRFCounts(tp, predicted - tp, possible - tp) for label, (tp, predicted, possible) in counts.items()}
 
 
-def string_results(gold_docs: Iterable[Sequence[Mention]], pred_docs: Iterable[Sequence[Mention]],
-                   schemes: Sequence[str]) -> Dict[str, SchemeResult]:
+def string_results(
+    gold_docs: Iterable[Sequence[Mention]], pred_docs: Iterable[Sequence[Mention]], schemes: Sequence[str]
+) -> Dict[str, SchemeResult]:
     """The string schemes among `schemes` over documents of (string, label) pairs."""
     wanted = [name for name in schemes if name in STRING_SCHEMES]
     per_label: Dict[str, Dict[str, PRFCounts]] = {name: {} for name in wanted}
@@ -49,8 +51,9 @@ def string_results(gold_docs: Iterable[Sequence[Mention]], pred_docs: Iterable[S
                 found = per_label[name]
                 found[label] = found[label] + counts if label in found else counts
     return {
-        name: SchemeResult(name, sum(per_label[name].values(), PRFCounts()), dict(sorted(per_label[name].items())),
-                           n_docs=n_docs)
+        name: SchemeResult(
+            name, sum(per_label[name].values(), PRFCounts()), dict(sorted(per_label[name].items())), n_docs=n_docs
+        )
         for name in wanted
     }
 
@@ -93,8 +96,9 @@ class StringCounter:
         for name in self.schemes:
             per_label: Dict[str, Counts] = dict(sorted(self.per_label[name].items()))
             rows = numpy.array(self.rows[name], dtype=numpy.int64).reshape(-1, 3) if self.per_doc else None
-            out[name] = SchemeResult(name, sum(per_label.values(), PRFCounts()), per_label, per_doc=rows,
-                                     n_docs=self.n_docs)
+            out[name] = SchemeResult(
+                name, sum(per_label.values(), PRFCounts()), per_label, per_doc=rows, n_docs=self.n_docs
+            )
         return out
 
 

@@ -1,6 +1,7 @@
 """What a run reports beside its scores: the error records and the
 --errors file (`records`), and figures as text (`text`). The HTML pages
 are in `spacy_spanf1.html`."""
+
 from .records import (
     NOT_IN_TEXT,
     RECORD_KEYS,
@@ -18,7 +19,19 @@ from .records import (
 from .text import format_counts, format_delta, format_pct
 
 __all__ = [
-    "NOT_IN_TEXT", "RECORD_KEYS", "RECORD_KINDS", "SPAN_KEYS", "ErrorFile", "error_lines", "error_record",
-    "error_records", "json_string", "record_kind", "span_record", "write_errors",
-    "format_counts", "format_delta", "format_pct",
+    "NOT_IN_TEXT",
+    "RECORD_KEYS",
+    "RECORD_KINDS",
+    "SPAN_KEYS",
+    "ErrorFile",
+    "error_lines",
+    "error_record",
+    "error_records",
+    "json_string",
+    "record_kind",
+    "span_record",
+    "write_errors",
+    "format_counts",
+    "format_delta",
+    "format_pct",
 ]

@@ -15,6 +15,7 @@ predicted mention that is not in the text. `ErrorFile` writes the lines a
 batch at a time while the corpus is scored (it is the `on_errors` of
 `compare_files`).
 """
+
 import os
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
@@ -48,8 +49,11 @@ def record_kind(error: SpanError, pair: DocPair) -> str:
     """The kind of an error's record: its own, or `not_in_text` for a
     spurious prediction made of mentions that were not found in the text."""
     unplaced = pair.pred_unplaced
-    if unplaced and error.kind == "spurious" and error.pred and all(
-        unplaced.get(p[0], ("", ""))[1] == "not_found" for p in error.pred
+    if (
+        unplaced
+        and error.kind == "spurious"
+        and error.pred
+        and all(unplaced.get(p[0], ("", ""))[1] == "not_found" for p in error.pred)
     ):
         return NOT_IN_TEXT
     return error.kind
@@ -91,9 +95,7 @@ def _position(error: SpanError, pair: DocPair, kind: str) -> Tuple[int, int, int
     return pair.index, first[0], first[1], KIND_ORDER[kind]
 
 
-def error_records(
-    errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = ""
-) -> List[Dict[str, Any]]:
+def error_records(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> List[Dict[str, Any]]:
     """One record (`error_record`) per error, in document order, then by
     position (start, end of the gold span, else of the first prediction),
     then kind.
@@ -173,7 +175,7 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
         return (
             f"{start_key}{start}{end_key}{end}"
             f"{label_key}{labels.get(label) or first_time(label, labels, json_string(label))}"
-            f'{text_key}{encode(piece) if piece.isascii() and DEL not in piece else dumps(piece)}}}'
+            f"{text_key}{encode(piece) if piece.isascii() and DEL not in piece else dumps(piece)}}}"
         )
 
     lines = []
@@ -183,7 +185,10 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
         if found is None:
             pair = pairs[error.doc]
             found = docs[error.doc] = (
-                f'{key["doc"]}{pair.index}{key["name"]}{json_string(pair.name)}{head}', pair.text, pair.offsets, pair
+                f"{key['doc']}{pair.index}{key['name']}{json_string(pair.name)}{head}",
+                pair.text,
+                pair.offsets,
+                pair,
             )
         head_of_doc, text, offsets, pair = found
         gold, pred, kind = error.gold, error.pred, error.kind
@@ -192,9 +197,9 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
         iou, gold_cover, pred_cover = error.iou, error.gold_coverage, error.pred_coverage
         lines.append(
             f"{head_of_doc}{kinds[kind]}"
-            f'{counts.get(error.count) or first_time(error.count, counts, key["count"] + json_string(error.count))}'
-            f'{gold_key}{"null" if gold is None else span(gold, text, offsets, pair)}'
-            f'{pred_key}[{",".join([span(p, text, offsets, pair) for p in pred])}]'
+            f"{counts.get(error.count) or first_time(error.count, counts, key['count'] + json_string(error.count))}"
+            f"{gold_key}{'null' if gold is None else span(gold, text, offsets, pair)}"
+            f"{pred_key}[{','.join([span(p, text, offsets, pair) for p in pred])}]"
             f"{iou_key}{numbers.get(iou) or first_time(iou, numbers, dumps(iou))}"
             f"{gold_cover_key}{numbers.get(gold_cover) or first_time(gold_cover, numbers, dumps(gold_cover))}"
             f"{pred_cover_key}{numbers.get(pred_cover) or first_time(pred_cover, numbers, dumps(pred_cover))}}}"

@@ -1,4 +1,5 @@
 """Figures as the command line and the pages write them."""
+
 from typing import Mapping, Optional
 
 

@@ -4,6 +4,7 @@ carry (`analysis`). The result of one scheme, `SchemeResult`, is the
 engine's (`engine.result`); its name is here too, beside the scores that
 hold it, as is the signature every result carries (`signature`).
 """
+
 from ..engine.result import Counts, SchemeResult
 from ..signature import Signature, make_signature
 from .errors import ErrorCounts

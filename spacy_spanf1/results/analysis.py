@@ -1,6 +1,7 @@
 """The analysis attached to scores, as `CorpusScores` reads it: its parts
 read through (`AnalysisPart`), and the blocks of a result read back from
 JSON (`RecordedAnalysis`)."""
+
 from dataclasses import dataclass, field
 from typing import Any, Dict, Mapping, Optional
 

@@ -1,5 +1,6 @@
 """The primary scheme's errors of a whole corpus, counted by kind as it is
 scored (`ErrorCounts`)."""
+
 from dataclasses import dataclass
 from typing import Dict, Tuple
 

@@ -8,6 +8,7 @@ run are merged this way); they pickle, and `CorpusScores.to_dict()` /
 writes carries its `signature`: the package version, spaCy's version and
 every setting that shapes the numbers.
 """
+
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple
@@ -176,8 +177,9 @@ class CorpusScores:
         if list(self.results) != list(other.results):
             raise ValueError(f"can't add scores of the schemes {list(other.results)} to {list(self.results)}")
         if dict(self.signature) != dict(other.signature):
-            differ = sorted(k for k in set(self.signature) | set(other.signature)
-                            if self.signature.get(k) != other.signature.get(k))
+            differ = sorted(
+                k for k in set(self.signature) | set(other.signature) if self.signature.get(k) != other.signature.get(k)
+            )
             raise ValueError(f"can't add scores with different signatures (they differ in {', '.join(differ)})")
         if self.analysis is not None or other.analysis is not None:
             raise ValueError("can't add analysed scores: add the scores, then analyse the sum")
@@ -202,8 +204,9 @@ class CorpusScores:
             skipped=self.skipped + other.skipped,
             skipped_names=(tuple(self.skipped_names) + tuple(other.skipped_names))[:SKIPPED_NAMES],
             unit=self.unit,
-            sources=self.sources if self.sources == other.sources else
-            (f"{self.sources[0]}, {other.sources[0]}", f"{self.sources[1]}, {other.sources[1]}"),
+            sources=self.sources
+            if self.sources == other.sources
+            else (f"{self.sources[0]}, {other.sources[0]}", f"{self.sources[1]}, {other.sources[1]}"),
             pairs=pairs,
             labels_seen=tuple(dict.fromkeys(tuple(self.labels_seen) + tuple(other.labels_seen))),
             gold_labels=tuple(sorted(set(self.gold_labels) | set(other.gold_labels))),
@@ -211,16 +214,21 @@ class CorpusScores:
             not_scored=not_scored,
             spans_keys=tuple(sorted(set(self.spans_keys) | set(other.spans_keys))),
             doc_meta=doc_meta,
-            doc_lengths=None if self.doc_lengths is None or other.doc_lengths is None
+            doc_lengths=None
+            if self.doc_lengths is None or other.doc_lengths is None
             else list(self.doc_lengths) + list(other.doc_lengths),
-            doc_spans=None if self.doc_spans is None or other.doc_spans is None
+            doc_spans=None
+            if self.doc_spans is None or other.doc_spans is None
             else (self.doc_spans[0] + other.doc_spans[0], self.doc_spans[1] + other.doc_spans[1]),
             signature=self.signature,
             notes=notes,
-            error_counts=None if self.error_counts is None or other.error_counts is None
+            error_counts=None
+            if self.error_counts is None or other.error_counts is None
             else self.error_counts + other.error_counts,
-            span_groups={key: self.span_groups.get(key, 0) + other.span_groups.get(key, 0)
-                         for key in sorted(set(self.span_groups) | set(other.span_groups))},
+            span_groups={
+                key: self.span_groups.get(key, 0) + other.span_groups.get(key, 0)
+                for key in sorted(set(self.span_groups) | set(other.span_groups))
+            },
             inside_words=merge_inside_words(self.inside_words, other.inside_words),
             unmapped=_merged_counts(self.unmapped, other.unmapped),
         )

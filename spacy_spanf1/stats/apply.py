@@ -7,6 +7,7 @@ No statistics are computed here: only `bootstrap_ci`, `paired_test` and
 `breakdown` are called, so the buckets equal `stats.breakdown` on those
 span lists by construction. The result is a value (`AnalysisResult`).
 """
+
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
@@ -73,8 +74,10 @@ class AnalysisResult:
                 scheme: {
                     "f_baseline": self.baseline_results[scheme].f1,
                     "f": scores.results[scheme].f1,
-                    **{key: test.to_dict()[key]
-                       for key in ("delta", "low", "high", "p_value", "significant", "delta_p", "delta_r", "exact")},
+                    **{
+                        key: test.to_dict()[key]
+                        for key in ("delta", "low", "high", "p_value", "significant", "delta_p", "delta_r", "exact")
+                    },
                 }
                 for scheme, test in self.comparison.items()
             },
@@ -112,8 +115,9 @@ def _stats_error(err: Exception, setting: str) -> InputError:
     return InputError(" ".join(str(err).split()).rstrip("."), setting=setting)
 
 
-def analyze(scores: Any, settings: AnalysisSettings, baseline: Any = None,
-            match: Optional[MatchSettings] = None) -> AnalysisResult:
+def analyze(
+    scores: Any, settings: AnalysisSettings, baseline: Any = None, match: Optional[MatchSettings] = None
+) -> AnalysisResult:
     """The intervals, paired test and breakdowns the settings ask for,
     from what the corpus layer kept of `scores`.
 
@@ -128,16 +132,24 @@ def analyze(scores: Any, settings: AnalysisSettings, baseline: Any = None,
     if settings.bootstrap is not None:
         try:
             found["intervals"] = bootstrap_ci(
-                scores.results, n_resamples=settings.bootstrap, confidence=settings.confidence,
-                seed=settings.seed, method=settings.method, groups=groups,
+                scores.results,
+                n_resamples=settings.bootstrap,
+                confidence=settings.confidence,
+                seed=settings.seed,
+                method=settings.method,
+                groups=groups,
             )
         except ValueError as err:
             raise _stats_error(err, "resample_by" if groups is not None else "bootstrap") from None
     if baseline is not None:
         try:
             found["comparison"] = paired_test(
-                baseline.results, scores.results, method=settings.test, seed=settings.seed,
-                groups=groups, alpha=settings.alpha,
+                baseline.results,
+                scores.results,
+                method=settings.test,
+                seed=settings.seed,
+                groups=groups,
+                alpha=settings.alpha,
             )
         except ValueError as err:
             raise _stats_error(err, "baseline") from None
@@ -167,15 +179,27 @@ def _breakdowns_of(scores: Any, settings: AnalysisSettings, match: Optional[Matc
     span_schemes = [scheme for scheme in scores.results if scheme not in STRING_SCHEMES]
     for name in settings.by:
         if name in SPAN_ATTRIBUTES:
-            found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name,
-                              buckets=settings.buckets, **common)
+            found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name, buckets=settings.buckets, **common)
         elif name in DOC_ATTRIBUTES:
-            found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name,
-                              buckets=settings.buckets, doc_lengths=scores.doc_lengths, **common)
+            found = breakdown(
+                gold_docs,
+                pred_docs,
+                schemes=span_schemes,
+                by=name,
+                buckets=settings.buckets,
+                doc_lengths=scores.doc_lengths,
+                **common,
+            )
         else:
             try:
-                found = breakdown(gold_docs, pred_docs, schemes=span_schemes,
-                                  by=scores.doc_meta[name], buckets=settings.buckets, **common)
+                found = breakdown(
+                    gold_docs,
+                    pred_docs,
+                    schemes=span_schemes,
+                    by=scores.doc_meta[name],
+                    buckets=settings.buckets,
+                    **common,
+                )
             except ValueError as err:
                 raise _stats_error(err, "by") from None
         breakdowns[name] = found
@@ -193,10 +217,16 @@ def _bucket_intervals(found, settings, groups) -> Dict[str, List[Optional[Any]]]
         for bucket in buckets:
             bucket_groups = None if groups is None else [groups[d] for d in bucket.docs]
             try:
-                cis.append(bootstrap_ci(
-                    bucket.result, n_resamples=settings.bootstrap, confidence=settings.confidence,
-                    seed=settings.seed, method=settings.method, groups=bucket_groups,
-                ))
+                cis.append(
+                    bootstrap_ci(
+                        bucket.result,
+                        n_resamples=settings.bootstrap,
+                        confidence=settings.confidence,
+                        seed=settings.seed,
+                        method=settings.method,
+                        groups=bucket_groups,
+                    )
+                )
             except ValueError:  # fewer than 2 documents or groups in the bucket
                 cis.append(None)
         out[scheme] = cis

@@ -18,6 +18,7 @@ step, so the intervals are bit-identical to scipy's:
 Counts are integers, and sums of integers in float64 are exact below
 2**53, so summing in another order (a matrix product) changes nothing.
 """
+
 import warnings
 from dataclasses import asdict, dataclass
 from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union, cast, overload
@@ -26,13 +27,22 @@ import numpy
 
 from ..results import SchemeResult
 from ..exceptions import SettingError
-from ..settings import CONFIDENCE, METHODS, N_RESAMPLES, SEED, check_choice, check_n_resamples, check_open_fraction, check_seed
+from ..settings import (
+    CONFIDENCE,
+    METHODS,
+    N_RESAMPLES,
+    SEED,
+    check_choice,
+    check_n_resamples,
+    check_open_fraction,
+    check_seed,
+)
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.metrics import prf_of_counts
 
 #: The most elements a (resamples x units) array may hold; batches of
 #: resamples are cut to stay below it (memory stays bounded).
-MAX_ELEMENTS = 2 ** 22
+MAX_ELEMENTS = 2**22
 METRICS: Tuple[str, ...] = ("p", "r", "f")
 
 
@@ -98,7 +108,7 @@ class SchemeInterval:
 
 
 def family_of(scheme: str) -> str:
-    """"semeval" for strict/exact/partial/type, "prf" for iou/overlap."""
+    """ "semeval" for strict/exact/partial/type, "prf" for iou/overlap."""
     return "semeval" if scheme in SEMEVAL_RULES else "prf"
 
 
@@ -107,8 +117,7 @@ def rows_of(result: Any, setting: str = "result") -> numpy.ndarray:
     are none."""
     if not isinstance(result, SchemeResult):
         raise TypeError(
-            f"'{setting}' must be a SchemeResult or the dict evaluate_spans returns, "
-            f"got {type(result).__name__}."
+            f"'{setting}' must be a SchemeResult or the dict evaluate_spans returns, got {type(result).__name__}."
         )
     if result.per_doc is None:
         raise ValueError(
@@ -124,13 +133,10 @@ def group_index(groups: Optional[Sequence[Hashable]], n_docs: int) -> Optional[n
     if groups is None:
         return None
     if isinstance(groups, (str, bytes)) or not hasattr(groups, "__len__"):
-        raise TypeError(
-            f"'groups' must be a sequence of one hashable key per document, got {type(groups).__name__}."
-        )
+        raise TypeError(f"'groups' must be a sequence of one hashable key per document, got {type(groups).__name__}.")
     if len(groups) != n_docs:
         raise ValueError(
-            f"'groups' has {len(groups)} keys but the result has {n_docs} documents: "
-            "give one group key per document."
+            f"'groups' has {len(groups)} keys but the result has {n_docs} documents: give one group key per document."
         )
     numbers: Dict[Hashable, int] = {}
     index = numpy.empty(n_docs, dtype=numpy.int64)
@@ -167,9 +173,7 @@ def batch_size(n: int) -> int:
     return max(1, MAX_ELEMENTS // max(n, 1))
 
 
-def resampled_counts(
-    rows: numpy.ndarray, n_resamples: int, seed: int
-) -> Iterator[numpy.ndarray]:
+def resampled_counts(rows: numpy.ndarray, n_resamples: int, seed: int) -> Iterator[numpy.ndarray]:
     """Per batch of resamples, the summed count rows (batch x columns, as
     float64) of rng.integers(0, n, size=(batch, n)) drawn from
     default_rng(seed): the draws of scipy.stats.bootstrap."""
@@ -231,8 +235,8 @@ def bca_probabilities(
     n = float(jackknife.shape[-1])
     theta_dot = numpy.mean(jackknife, axis=-1, keepdims=True)
     u = (n - 1) * (theta_dot - jackknife)
-    num = numpy.sum(u ** 3, axis=-1) / n ** 3
-    den = numpy.sum(u ** 2, axis=-1) / n ** 2
+    num = numpy.sum(u**3, axis=-1) / n**3
+    den = numpy.sum(u**2, axis=-1) / n**2
     with numpy.errstate(invalid="ignore", divide="ignore"):
         a_hat = 1 / 6 * num / den ** (3 / 2)
         z_alpha = float(ndtri(alpha))
@@ -290,15 +294,25 @@ def interval_of(
 
 @overload
 def bootstrap_ci(
-    result: SchemeResult, *, n_resamples: int = ..., confidence: float = ..., seed: int = ..., method: str = ...,
+    result: SchemeResult,
+    *,
+    n_resamples: int = ...,
+    confidence: float = ...,
+    seed: int = ...,
+    method: str = ...,
     groups: Optional[Sequence[Hashable]] = ...,
 ) -> SchemeInterval: ...
 
 
 @overload
 def bootstrap_ci(
-    result: Mapping[str, SchemeResult], *, n_resamples: int = ..., confidence: float = ..., seed: int = ...,
-    method: str = ..., groups: Optional[Sequence[Hashable]] = ...,
+    result: Mapping[str, SchemeResult],
+    *,
+    n_resamples: int = ...,
+    confidence: float = ...,
+    seed: int = ...,
+    method: str = ...,
+    groups: Optional[Sequence[Hashable]] = ...,
 ) -> Dict[str, SchemeInterval]: ...
 
 
@@ -350,7 +364,7 @@ def bootstrap_ci(
     replicates: Dict[str, List[List[numpy.ndarray]]] = {s: [[], [], []] for s in schemes}
     for counts in resampled_counts(table, n_resamples, seed):
         for i, scheme in enumerate(schemes):
-            prf = prf_of_counts(counts[:, edges[i]:edges[i + 1]], family_of(scheme))
+            prf = prf_of_counts(counts[:, edges[i] : edges[i + 1]], family_of(scheme))
             for store, values in zip(replicates[scheme], prf):
                 store.append(values)
     out: Dict[str, SchemeInterval] = {}
@@ -364,8 +378,14 @@ def bootstrap_ci(
         estimates = (res.precision, res.recall, res.f1)
         intervals = [
             interval_of(
-                numpy.concatenate(replicates[scheme][k]), estimates[k], jackknife[k],
-                method, n_resamples, seed, confidence, unit,
+                numpy.concatenate(replicates[scheme][k]),
+                estimates[k],
+                jackknife[k],
+                method,
+                n_resamples,
+                seed,
+                confidence,
+                unit,
             )
             for k in range(3)
         ]
@@ -382,13 +402,10 @@ def results_dict(result: Any, setting: str) -> Dict[str, SchemeResult]:
             raise ValueError(f"'{setting}' is an empty dict: give the dict evaluate_spans returns.")
         for scheme, r in result.items():
             if not isinstance(r, SchemeResult):
-                raise TypeError(
-                    f"'{setting}[{scheme!r}]' must be a SchemeResult, got {type(r).__name__}."
-                )
+                raise TypeError(f"'{setting}[{scheme!r}]' must be a SchemeResult, got {type(r).__name__}.")
         return dict(result)
     raise TypeError(
-        f"'{setting}' must be a SchemeResult or the dict evaluate_spans returns, "
-        f"got {type(result).__name__}."
+        f"'{setting}' must be a SchemeResult or the dict evaluate_spans returns, got {type(result).__name__}."
     )
 
 

@@ -10,6 +10,7 @@ the scheme's totals.
 Document attributes (`doc_length`, `density`, or one value per document)
 partition the documents; each bucket is an ordinary result of its documents.
 """
+
 import warnings
 from dataclasses import dataclass, field
 from numbers import Real
@@ -25,7 +26,15 @@ from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
 
 #: The settings of evaluate_spans a breakdown passes on.
-SETTINGS: Tuple[str, ...] = ("iou_threshold", "overlap_threshold", "min_overlap", "labels", "label_map", "map_unlisted", "unit")
+SETTINGS: Tuple[str, ...] = (
+    "iou_threshold",
+    "overlap_threshold",
+    "min_overlap",
+    "labels",
+    "label_map",
+    "map_unlisted",
+    "unit",
+)
 
 #: The counts on each side: what a predicted unit and a gold span can add to.
 _SIDES: Dict[Tuple[str, ...], Dict[str, Tuple[str, ...]]] = {
@@ -177,9 +186,7 @@ def breakdown(
         )
     check_unit(settings.get("unit", UNITS[0]))
     if doc_lengths is not None and name not in DOC_ATTRIBUTES:
-        raise ValueError(
-            f"'doc_lengths' applies to by='doc_length' or by='density', not by={_by_text(by)}."
-        )
+        raise ValueError(f"'doc_lengths' applies to by='doc_length' or by='density', not by={_by_text(by)}.")
     if name in SPAN_ATTRIBUTES:
         results = evaluate_spans(gold_docs, pred_docs, schemes=schemes, keep_outcomes=True, **settings)
         return {scheme: _span_buckets(result, name, buckets) for scheme, result in results.items()}
@@ -227,13 +234,19 @@ def _span_buckets(result: SchemeResult, by: str, buckets: int) -> List[Bucket]:
     out = []
     for i, key in enumerate(keys):
         p, r = float(precision[i]), float(recall[i])
-        counts = {
-            side: {count: int(rows[side][i, code[count]]) for count in sides[side]} for side in sides
-        }
-        out.append(Bucket(
-            _name(key) if intervals else key, tuple(key) if intervals else None, p, r, f_score(p, r),
-            int(rows["gold"][i].sum()), int(rows["pred"][i].sum()), counts,
-        ))
+        counts = {side: {count: int(rows[side][i, code[count]]) for count in sides[side]} for side in sides}
+        out.append(
+            Bucket(
+                _name(key) if intervals else key,
+                tuple(key) if intervals else None,
+                p,
+                r,
+                f_score(p, r),
+                int(rows["gold"][i].sum()),
+                int(rows["pred"][i].sum()),
+                counts,
+            )
+        )
     return out
 
 
@@ -314,14 +327,11 @@ def _doc_lengths(gold, pred, doc_lengths) -> List[int]:
     doc_lengths = list(doc_lengths)
     if len(doc_lengths) != len(gold):
         raise ValueError(
-            f"'doc_lengths' has {len(doc_lengths)} values for {len(gold)} documents: "
-            "give one length per document."
+            f"'doc_lengths' has {len(doc_lengths)} values for {len(gold)} documents: give one length per document."
         )
     bad = [(i, v) for i, v in enumerate(doc_lengths) if not is_int(v) or v < 0]
     if bad:
-        raise ValueError(
-            f"'doc_lengths' holds {bad[0][1]!r} (document {bad[0][0]}): lengths are integers >= 0."
-        )
+        raise ValueError(f"'doc_lengths' holds {bad[0][1]!r} (document {bad[0][0]}): lengths are integers >= 0.")
     return [int(v) for v in doc_lengths]
 
 
@@ -338,8 +348,7 @@ def _check_by(by: Any) -> Optional[str]:
         len(by)
     except TypeError:
         raise ValueError(
-            f"'by' is {by!r}: give one of {', '.join(ATTRIBUTES)}, "
-            "or a sequence of one value per document."
+            f"'by' is {by!r}: give one of {', '.join(ATTRIBUTES)}, or a sequence of one value per document."
         ) from None
     return None
 
@@ -353,9 +362,7 @@ def _check_values(by: Sequence[Any], n: int) -> List[Any]:
     if not (all(texts) or all(numbers)):
         odd = [v for v, t, x in zip(values, texts, numbers) if not (t or x)]
         detail = f"{odd[0]!r} is neither" if odd else "they mix numbers and strings"
-        raise ValueError(
-            f"The values of 'by' must be all numbers or all strings; {detail}."
-        )
+        raise ValueError(f"The values of 'by' must be all numbers or all strings; {detail}.")
     return values
 
 

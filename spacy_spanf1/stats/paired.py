@@ -13,13 +13,23 @@ bootstrap (paired bootstrap, Koehn 2004, as sacrebleu computes it): the
 draws of bootstrap_ci, the same for A and B; d_i = |F(B_i) - F(A_i)|,
 s_i = d_i - mean(d), p = (#{s_i > |delta|} + 1) / (n_resamples + 1).
 """
+
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Dict, Hashable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy
 
 from ..results import SchemeResult
-from ..settings import ALPHA, SEED, TEST_RESAMPLES, TESTS, check_choice, check_n_resamples, check_open_fraction, check_seed
+from ..settings import (
+    ALPHA,
+    SEED,
+    TEST_RESAMPLES,
+    TESTS,
+    check_choice,
+    check_n_resamples,
+    check_open_fraction,
+    check_seed,
+)
 from ..engine.metrics import prf_of_counts
 from .bootstrap import (
     MAX_ELEMENTS,
@@ -169,9 +179,20 @@ def paired_test(
         p = float(p_values[i])
         dp, dr, df = deltas[scheme]
         out[scheme] = PairedTest(
-            scheme=scheme, delta=float(df), low=float(low), high=float(high), p_value=p,
-            significant=bool(p < alpha and df != 0), method=method, n_resamples=n_resamples, seed=seed,
-            alpha=alpha, delta_p=float(dp), delta_r=float(dr), unit=unit, n_units=n,
+            scheme=scheme,
+            delta=float(df),
+            low=float(low),
+            high=float(high),
+            p_value=p,
+            significant=bool(p < alpha and df != 0),
+            method=method,
+            n_resamples=n_resamples,
+            seed=seed,
+            alpha=alpha,
+            delta_p=float(dp),
+            delta_r=float(dr),
+            unit=unit,
+            n_units=n,
             exact=exact,
         )
     return out[schemes[0]] if single else out
@@ -198,10 +219,7 @@ def _check_same_gold(scheme: str, rows_a: numpy.ndarray, rows_b: numpy.ndarray) 
 
 
 def _f_columns(counts: numpy.ndarray, edges: numpy.ndarray, families: List[str]) -> List[numpy.ndarray]:
-    return [
-        prf_of_counts(counts[..., edges[i]:edges[i + 1]], family)[2]
-        for i, family in enumerate(families)
-    ]
+    return [prf_of_counts(counts[..., edges[i] : edges[i + 1]], family)[2] for i, family in enumerate(families)]
 
 
 def _bootstrap_deltas(table_a, table_b, edges, families, n_resamples: int, seed: int) -> List[numpy.ndarray]:
@@ -228,8 +246,8 @@ def _swap_masks(n: int, n_resamples: int, seed: int) -> Tuple[Iterator[numpy.nda
     """Batches of swap masks (rounds x n, 1 = swap A and B), the number of
     rounds, and whether the masks enumerate every assignment."""
     size = max(1, MAX_ELEMENTS // n)
-    if n < 63 and 2 ** n <= n_resamples:
-        total = 2 ** n
+    if n < 63 and 2**n <= n_resamples:
+        total = 2**n
         bits = numpy.arange(n, dtype=numpy.int64)
 
         def enumerate_all() -> Iterator[numpy.ndarray]:
@@ -309,7 +327,8 @@ def holm(p_values: Union[Sequence[Any], Mapping[Any, Any]]) -> Union[List[Any], 
         adjusted[i] = running
     out = [
         replace(item, p_value=adjusted[i], significant=adjusted[i] < item.alpha and item.delta != 0, adjustment="holm")
-        if isinstance(item, PairedTest) else adjusted[i]
+        if isinstance(item, PairedTest)
+        else adjusted[i]
         for i, item in enumerate(items)
     ]
     return dict(zip(keys, out)) if keys is not None else out

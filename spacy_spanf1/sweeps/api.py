@@ -1,5 +1,6 @@
 """`sweep`: every scheme's P, R and F at every threshold of scored
 predictions, from one pass, with AP, best thresholds and calibration."""
+
 from itertools import chain
 from operator import itemgetter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, cast
@@ -14,18 +15,26 @@ from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
 from ..spans import Span, checked_offsets, read_doc_spans, spacy_span_tuples
 from .curves import (
-    CLUSTER_SCHEMES, Flat, Tally, closed_form_tally, exact_correct, label_level_sums, overlaps_gold, run_scorers,
-    score_cluster_steps, strict_correct,
+    CLUSTER_SCHEMES,
+    Flat,
+    Tally,
+    closed_form_tally,
+    exact_correct,
+    label_level_sums,
+    overlaps_gold,
+    run_scorers,
+    score_cluster_steps,
+    strict_correct,
 )
-from .results import BestThreshold, Calibration, CalibrationBin, LabelCurve, SchemeSweep, SweepResult
+from .results import BestThreshold, LabelCurve, SchemeSweep, SweepResult
 from .flatdocs import batch_of, correct_preds, self_overlapping
 from .iou import iou_tally
 from .keys import as_int64, label_ids, pack_keys, unique_first
 from .scored import flat_scored
+from .measures import average_precision, best_threshold, calibration, cumulative, level_positions, prf
 from .settings import SweepSettings
 
 #: Calibration bins: equal-width over [0, 1], bin = min(floor(10 * score), 9).
-N_BINS = 10
 
 
 def sweep(
@@ -69,8 +78,9 @@ def sweep(
     closest gold label) and given as a UserWarning.
     """
     check_unit(unit)
-    match = MatchSettings(schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold,
-                          min_overlap=min_overlap)
+    match = MatchSettings(
+        schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold, min_overlap=min_overlap
+    )
     if match.string_schemes:
         raise SettingError(
             f"the scheme {match.string_schemes[0]!r} compares span texts; a sweep scores span offsets: name span "
@@ -94,8 +104,15 @@ def sweep(
     return result
 
 
-def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings, settings: SweepSettings,
-                  analysis: AnalysisSettings, unit: str) -> SweepResult:
+def sweep_columns(
+    gold_columns,
+    pred_columns,
+    n_docs: int,
+    match: MatchSettings,
+    settings: SweepSettings,
+    analysis: AnalysisSettings,
+    unit: str,
+) -> SweepResult:
     """`sweep` on read spans: gold (document, start, end, label) columns and
     scored (document, start, end, label, score) columns, spans checked."""
     labels = sorted(set(gold_columns[3]) | set(pred_columns[3]))
@@ -123,31 +140,46 @@ def sweep_columns(gold_columns, pred_columns, n_docs: int, match: MatchSettings,
     out = {}
     for scheme in match.schemes:
         tally = tallies[scheme]
-        credit, predicted = _cumulative(tally.credit), _cumulative(tally.predicted)
+        credit, predicted = cumulative(tally.credit), cumulative(tally.predicted)
         ap = average_precision(credit, predicted, n_gold)
         reported = levels if points is None else points
-        at = slice(0, n_levels) if points is None else _positions(levels, reported)  # every level: its own
+        at = slice(0, n_levels) if points is None else level_positions(levels, reported)  # every level: its own
         p, r, f = prf(credit[at], predicted[at], n_gold)
         best = best_threshold(reported, f, settings.ties)
         if best is not None and analysis.bootstrap is not None:
             best = _with_interval(best, scheme, gold, pred, scores, n_docs, match, analysis, labels)
         per_label, per_label_best = {}, {}
-        label_p, label_r, label_f = prf(_cumulative(tally.label_credit)[:, at], _cumulative(tally.label_predicted)[:, at],
-                                        gold_of_label[:, None])  # every label at once, row by row
+        label_p, label_r, label_f = prf(
+            cumulative(tally.label_credit)[:, at], cumulative(tally.label_predicted)[:, at], gold_of_label[:, None]
+        )  # every label at once, row by row
         for i, label in enumerate(labels):
             per_label[label] = LabelCurve(label_p[i], label_r[i], label_f[i])
             label_best = best_threshold(reported, label_f[i], settings.ties)
             if label_best is not None:
                 per_label_best[label] = label_best
         out[scheme] = SchemeSweep(
-            scheme, numpy.asarray(reported, dtype=numpy.float64), p, r, f, ap, best, per_label, per_label_best,
+            scheme,
+            numpy.asarray(reported, dtype=numpy.float64),
+            p,
+            r,
+            f,
+            ap,
+            best,
+            per_label,
+            per_label_best,
             calibration(scores, correct[scheme]),
         )
-    signature = make_signature(match, unit=unit, analysis=analysis if analysis.bootstrap is not None else None,
-                               sweep=dict(settings.to_dict(), ties=settings.ties))
+    signature = make_signature(
+        match,
+        unit=unit,
+        analysis=analysis if analysis.bootstrap is not None else None,
+        sweep=dict(settings.to_dict(), ties=settings.ties),
+    )
     pred_of_label = numpy.bincount(pred.label, minlength=n_labels)
-    found = label_warnings({label: int(gold_of_label[i]) for i, label in enumerate(labels) if gold_of_label[i]},
-                           {label: int(pred_of_label[i]) for i, label in enumerate(labels) if pred_of_label[i]})
+    found = label_warnings(
+        {label: int(gold_of_label[i]) for i, label in enumerate(labels) if gold_of_label[i]},
+        {label: int(pred_of_label[i]) for i, label in enumerate(labels) if pred_of_label[i]},
+    )
     return SweepResult(out, signature, tuple(found))
 
 
@@ -164,8 +196,12 @@ def flat_gold(docs: Sequence[Any], unit: str):
             if bad is None and start is not None and end is not None:
                 return numpy.repeat(numpy.arange(len(docs)), lengths), start, end, names
     read = [read_doc_spans(d, "gold", i, unit) for i, d in enumerate(docs)]
-    return ([i for i, d in enumerate(read) for _ in d], [s[0] for d in read for s in d],
-            [s[1] for d in read for s in d], [s[2] for d in read for s in d])
+    return (
+        [i for i, d in enumerate(read) for _ in d],
+        [s[0] for d in read for s in d],
+        [s[1] for d in read for s in d],
+        [s[2] for d in read for s in d],
+    )
 
 
 def _unique(columns, scores, label_id):
@@ -179,8 +215,15 @@ def _unique(columns, scores, label_id):
     return flat, None if scores is None else scores[order][first]
 
 
-def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequence[str], n_levels: int,
-                   strict_hits: Optional[numpy.ndarray] = None, iou: Optional[Tally] = None) -> Dict[str, Tally]:
+def scheme_tallies(
+    gold: Flat,
+    pred: Flat,
+    match: MatchSettings,
+    labels: Sequence[str],
+    n_levels: int,
+    strict_hits: Optional[numpy.ndarray] = None,
+    iou: Optional[Tally] = None,
+) -> Dict[str, Tally]:
     """Per scheme, what each score level adds (see curves.py); strict_hits:
     strict_correct, if known; iou: the iou tally, if known (iou.py)."""
     n_labels = len(labels)
@@ -197,8 +240,17 @@ def scheme_tallies(gold: Flat, pred: Flat, match: MatchSettings, labels: Sequenc
     if not cluster_schemes:
         return out
     settings = _match_settings(match)
-    overall = _view_tally(gold, pred, numpy.zeros(len(gold.doc), dtype=numpy.int64),
-                          numpy.zeros(len(pred.doc), dtype=numpy.int64), cluster_schemes, labels, settings, 1, n_levels)
+    overall = _view_tally(
+        gold,
+        pred,
+        numpy.zeros(len(gold.doc), dtype=numpy.int64),
+        numpy.zeros(len(pred.doc), dtype=numpy.int64),
+        cluster_schemes,
+        labels,
+        settings,
+        1,
+        n_levels,
+    )
     filtered = [s for s in cluster_schemes if s != "iou"]
     by_label = {}
     if filtered:  # each label's gold and predictions
@@ -230,9 +282,15 @@ def _view_tally(gold: Flat, pred: Flat, view_gold, view_pred, schemes, labels, s
     return out
 
 
-def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings, labels,
-                      strict: Optional[numpy.ndarray] = None,
-                      iou: Optional[numpy.ndarray] = None) -> Dict[str, numpy.ndarray]:
+def correct_at_lowest(
+    gold: Flat,
+    pred: Flat,
+    n_docs: int,
+    match: MatchSettings,
+    labels,
+    strict: Optional[numpy.ndarray] = None,
+    iou: Optional[numpy.ndarray] = None,
+) -> Dict[str, numpy.ndarray]:
     """Per scheme, whether each prediction (in flat order) is correct (COR,
     TP) with every prediction present, as SpanScorer judges it; under
     `iou`, a prediction of a TP group. strict, iou: what strict_correct
@@ -253,8 +311,19 @@ def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings,
     renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
     renumber[lonely] = numpy.arange(len(lonely))
     g, p = gold.select(alone[gold.doc]), pred.select(~on_batch)
-    runs = run_scorers(g._replace(doc=renumber[g.doc]), p._replace(doc=renumber[p.doc]), len(lonely), others, labels,
-                       settings, keep_outcomes=True) if len(lonely) else []
+    runs = (
+        run_scorers(
+            g._replace(doc=renumber[g.doc]),
+            p._replace(doc=renumber[p.doc]),
+            len(lonely),
+            others,
+            labels,
+            settings,
+            keep_outcomes=True,
+        )
+        if len(lonely)
+        else []
+    )
     label_of = {label: i for i, label in enumerate(labels)}
     for scheme in others:
         correct = numpy.zeros(len(pred.doc), dtype=bool)
@@ -271,8 +340,12 @@ def correct_at_lowest(gold: Flat, pred: Flat, n_docs: int, match: MatchSettings,
                     rows = part.pred[hit].astype(numpy.int64)
                     found.append((docs[part.doc[owner][hit] + offset], rows[:, 0], rows[:, 1], rows[:, 2]))
                 else:
-                    spans = [(int(docs[o.doc + offset]), s.start, s.end, label_of[s.label])
-                             for o in part if o.count in ("cor", "tp") for s in o.pred]
+                    spans = [
+                        (int(docs[o.doc + offset]), s.start, s.end, label_of[s.label])
+                        for o in part
+                        if o.count in ("cor", "tp")
+                        for s in o.pred
+                    ]
                     found.append(tuple(as_int64(c) for c in zip(*spans)) if spans else ())
         if any(found):
             columns = [numpy.concatenate([f[i] for f in found if f]) for i in range(4)]
@@ -294,79 +367,33 @@ def _match_settings(match: MatchSettings) -> Dict[str, Any]:
     return {name: getattr(match, name) for name in ("iou_threshold", "overlap_threshold", "min_overlap")}
 
 
-def _cumulative(per_level: numpy.ndarray) -> numpy.ndarray:
-    """At each level (the last axis), the sum over that level and every
-    higher one, with a 0 after the highest (nothing predicted)."""
-    summed = numpy.cumsum(per_level[..., ::-1], axis=-1)[..., ::-1]
-    return numpy.concatenate([summed, numpy.zeros(per_level.shape[:-1] + (1,))], axis=-1)
-
-
-def _positions(levels: numpy.ndarray, points: numpy.ndarray) -> numpy.ndarray:
-    """For each threshold, the lowest level kept (score >= threshold);
-    len(levels) when none is."""
-    return numpy.searchsorted(levels, points, side="left")
-
-
-def prf(credit: numpy.ndarray, predicted: numpy.ndarray, possible):
-    """P, R, F as the count records compute them (0.0 where undefined);
-    possible: a number, or one per row of 2-D counts."""
-    precision = _divide(credit, predicted)
-    recall = _divide(credit, numpy.broadcast_to(numpy.asarray(possible, dtype=numpy.float64), credit.shape))
-    total = precision + recall
-    return precision, recall, 2 * _divide(precision * recall, total)
-
-
-def _divide(numerator, denominator):
-    """numerator / denominator, 0.0 where the denominator is 0."""
-    out = numpy.zeros(numpy.broadcast(numerator, denominator).shape)
-    return numpy.divide(numerator, denominator, out=out, where=denominator != 0)
-
-
-def average_precision(credit: numpy.ndarray, predicted: numpy.ndarray, n_gold: int) -> float:
-    """AP = sum over the distinct scores, highest first, of (R_k - R_k-1) * P_k,
-    R_0 = 0, recall over every gold span."""
-    p, r, _ = prf(credit[:-1][::-1], predicted[:-1][::-1], n_gold)
-    return float(numpy.sum(numpy.diff(numpy.r_[0.0, r]) * p))
-
-
-def best_threshold(thresholds: numpy.ndarray, f: numpy.ndarray, ties: str) -> Optional[BestThreshold]:
-    """The threshold of highest F (ties: the lowest or the highest); None
-    when F is 0 at every threshold."""
-    if not len(f) or f.max() <= 0:
-        return None
-    at = numpy.flatnonzero(f == f.max())
-    i = int(at[0] if ties == "lowest" else at[-1])
-    return BestThreshold(float(thresholds[i]), float(f[i]))
-
-
-def calibration(scores: numpy.ndarray, correct: numpy.ndarray) -> Calibration:
-    """Bins of equal width (bin = min(floor(10 * score), 9)): mean score,
-    share correct, count; ECE = sum (n_bin / n) * |share - mean|."""
-    which = numpy.minimum(numpy.floor(scores * N_BINS).astype(numpy.int64), N_BINS - 1)
-    count = numpy.bincount(which, minlength=N_BINS)
-    score_sum = numpy.bincount(which, weights=scores, minlength=N_BINS)
-    correct_sum = numpy.bincount(which, weights=correct.astype(numpy.float64), minlength=N_BINS)
-    bins, ece, n = [], 0.0, len(scores)
-    mean: Optional[float]
-    share: Optional[float]
-    for i in range(N_BINS):
-        if count[i]:
-            mean, share = float(score_sum[i] / count[i]), float(correct_sum[i] / count[i])
-            ece += count[i] / n * abs(share - mean)
-        else:
-            mean = share = None
-        bins.append(CalibrationBin(i / N_BINS, (i + 1) / N_BINS, int(count[i]), mean, share))
-    return Calibration(tuple(bins), float(ece))
-
-
-def _with_interval(best: BestThreshold, scheme: str, gold: Flat, pred: Flat, scores, n_docs: int,
-                   match: MatchSettings, analysis: AnalysisSettings, labels) -> BestThreshold:
+def _with_interval(
+    best: BestThreshold,
+    scheme: str,
+    gold: Flat,
+    pred: Flat,
+    scores,
+    n_docs: int,
+    match: MatchSettings,
+    analysis: AnalysisSettings,
+    labels,
+) -> BestThreshold:
     """best with the bootstrap interval of F at its threshold."""
     from ..stats.bootstrap import bootstrap_ci
 
     kept = pred.select(scores >= best.threshold)
-    result = evaluate_spans(doc_lists(gold, n_docs, labels), doc_lists(kept, n_docs, labels), schemes=[scheme],
-                            per_doc=True, **_match_settings(match))
-    interval = bootstrap_ci(result[scheme], n_resamples=cast(int, analysis.bootstrap), confidence=analysis.confidence,
-                            seed=analysis.seed, method=analysis.method)
+    result = evaluate_spans(
+        doc_lists(gold, n_docs, labels),
+        doc_lists(kept, n_docs, labels),
+        schemes=[scheme],
+        per_doc=True,
+        **_match_settings(match),
+    )
+    interval = bootstrap_ci(
+        result[scheme],
+        n_resamples=cast(int, analysis.bootstrap),
+        confidence=analysis.confidence,
+        seed=analysis.seed,
+        method=analysis.method,
+    )
     return BestThreshold(best.threshold, best.f1, interval.f)

@@ -23,11 +23,12 @@ labels: the label-filtered gold and predictions (SemEval schemes,
 `overlap`), or every gold span and the label's predictions (`iou`, whose
 per-label counts are the counts of that label's predictions).
 """
+
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy
 
-from ..engine.batched import Side, overlapping_docs
+from ..engine.columns import Side, overlapping_docs
 from ..engine.matching import SEMEVAL_RULES
 from ..engine.scorer import SpanScorer
 from ..spans import Span
@@ -76,8 +77,9 @@ def label_level_sums(label, level, weights, n_labels: int, n_levels: int) -> num
 def strict_correct(gold: Flat, pred: Flat) -> numpy.ndarray:
     """Whether each prediction has a gold span of the same boundaries and
     label in its document (gold sorted, each span once)."""
-    gold_keys, pred_keys = pack_keys((gold.doc, gold.start, gold.end, gold.label),
-                                     (pred.doc, pred.start, pred.end, pred.label))
+    gold_keys, pred_keys = pack_keys(
+        (gold.doc, gold.start, gold.end, gold.label), (pred.doc, pred.start, pred.end, pred.label)
+    )
     return member(gold_keys, pred_keys)
 
 
@@ -95,7 +97,8 @@ def closed_form_tally(correct: numpy.ndarray, pred: Flat, n_labels: int, n_level
     weights = correct.astype(numpy.float64)
     ones = numpy.ones(len(pred.doc))
     return Tally(
-        level_sums(cast(numpy.ndarray, pred.level), weights, n_levels), level_sums(cast(numpy.ndarray, pred.level), ones, n_levels),
+        level_sums(cast(numpy.ndarray, pred.level), weights, n_levels),
+        level_sums(cast(numpy.ndarray, pred.level), ones, n_levels),
         label_level_sums(pred.label, pred.level, weights, n_labels, n_levels),
         label_level_sums(pred.label, pred.level, ones, n_labels, n_levels),
     )
@@ -144,8 +147,13 @@ class ClusterRows(NamedTuple):
 
 
 def score_cluster_steps(
-    gold: Flat, pred: Flat, view_gold: numpy.ndarray, view_pred: numpy.ndarray,
-    schemes: Sequence[str], label_names: Sequence[str], scorer_settings: Dict,
+    gold: Flat,
+    pred: Flat,
+    view_gold: numpy.ndarray,
+    view_pred: numpy.ndarray,
+    schemes: Sequence[str],
+    label_names: Sequence[str],
+    scorer_settings: Dict,
 ) -> ClusterRows:
     """Score every cluster once per level at which it gains predictions.
 
@@ -240,7 +248,8 @@ def run_scorers(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, score
     if not n_docs:
         return runs
     alone = overlapping_docs(Side(gold.doc, gold.start, gold.end, gold.label), n_docs) | overlapping_docs(
-        Side(pred.doc, pred.start, pred.end, pred.label), n_docs)
+        Side(pred.doc, pred.start, pred.end, pred.label), n_docs
+    )
     together = numpy.flatnonzero(~alone)
     if len(together):
         renumber = numpy.full(n_docs, -1, dtype=numpy.int64)
@@ -250,7 +259,8 @@ def run_scorers(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, score
         g, p = gold.select(~alone[gold.doc]), pred.select(~alone[pred.doc])
         scorer.add_sides(
             Side(renumber[g.doc], g.start, g.end, ids[g.label]),
-            Side(renumber[p.doc], p.start, p.end, ids[p.label]), len(together),
+            Side(renumber[p.doc], p.start, p.end, ids[p.label]),
+            len(together),
         )
         scorer.flush()
         runs.append((scorer, together))
@@ -262,8 +272,9 @@ def run_scorers(gold: Flat, pred: Flat, n_docs: int, schemes, label_names, score
         p_bounds = numpy.searchsorted(pred.doc, numpy.r_[lonely, lonely + 1].reshape(2, -1))
         g_rows = list(zip(gold.start.tolist(), gold.end.tolist(), gold.label.tolist()))
         p_rows = list(zip(pred.start.tolist(), pred.end.tolist(), pred.label.tolist()))
-        for (g_lo, p_lo), (g_hi, p_hi) in zip(zip(g_bounds[0].tolist(), p_bounds[0].tolist()),
-                                              zip(g_bounds[1].tolist(), p_bounds[1].tolist())):
+        for (g_lo, p_lo), (g_hi, p_hi) in zip(
+            zip(g_bounds[0].tolist(), p_bounds[0].tolist()), zip(g_bounds[1].tolist(), p_bounds[1].tolist())
+        ):
             scorer.add(
                 [Span(s, e, label_names[k]) for s, e, k in g_rows[g_lo:g_hi]],
                 [Span(s, e, label_names[k]) for s, e, k in p_rows[p_lo:p_hi]],

@@ -1,6 +1,7 @@
 """A sweep of scored predictions read from files: the readers keep a
 predicted span's score (a JSONL span's "score") beside the document's
 spans, and the pairs are swept as `sweep` sweeps spans given in Python."""
+
 from typing import List, Optional
 
 from ..exceptions import InputError, PathLike
@@ -15,8 +16,14 @@ from .settings import SweepSettings
 NAMED = 5
 
 
-def sweep_scored_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings,
-                       thresholds: SweepSettings, analysis: AnalysisSettings) -> SweepResult:
+def sweep_scored_files(
+    gold_path: PathLike,
+    pred_path: Optional[PathLike],
+    match: MatchSettings,
+    read: ReadSettings,
+    thresholds: SweepSettings,
+    analysis: AnalysisSettings,
+) -> SweepResult:
     """Sweep the scored predictions of a file against its gold file (the
     front door, with its keywords: `api.sweep_files`).
 
@@ -36,8 +43,15 @@ def sweep_scored_files(gold_path: PathLike, pred_path: Optional[PathLike], match
     """
     from ..formats import open_pairs
 
-    pairs = open_pairs(gold_path, pred_path, read.format, gold_format=read.gold_format, pred_format=read.pred_format,
-                       unit=match.unit, **read.options)
+    pairs = open_pairs(
+        gold_path,
+        pred_path,
+        read.format,
+        gold_format=read.gold_format,
+        pred_format=read.pred_format,
+        unit=match.unit,
+        **read.options,
+    )
     gold: List[list] = []
     pred: List[list] = []
     unscored: List[str] = []
@@ -52,21 +66,35 @@ def sweep_scored_files(gold_path: PathLike, pred_path: Optional[PathLike], match
         for i, (span, score) in enumerate(pair.pred_scores):
             problem = "no score" if score is None else score_problem(score)
             if problem:
-                raise InputError(f"{pair.name}: predicted span {i} ({span.start}, {span.end}, {span.label!r}) "
-                                 f"has {problem}", pairs.sources[1])
+                raise InputError(
+                    f"{pair.name}: predicted span {i} ({span.start}, {span.end}, {span.label!r}) has {problem}",
+                    pairs.sources[1],
+                )
             doc.append((span.start, span.end, span.label, float(score)))
         pred.append(doc)
     if unscored:
         named = ", ".join(unscored[:NAMED]) + (f" and {len(unscored) - NAMED} more" if len(unscored) > NAMED else "")
         raise InputError(
             f"{len(unscored)} of the {len(pred)} predicted documents have spans without scores ({named}): "
-            "a sweep needs a score in [0, 1] on every predicted span", pairs.sources[1],
+            "a sweep needs a score in [0, 1] on every predicted span",
+            pairs.sources[1],
         )
     if not any(pred):
-        raise InputError(f"none of the {len(pred)} predicted documents holds a scored span: nothing to sweep",
-                         pairs.sources[1])
-    result = sweep(gold, pred, unit=pairs.unit, schemes=match.schemes, thresholds=thresholds.thresholds,
-                   n_thresholds=thresholds.n_thresholds, grid=thresholds.grid, n_trials=thresholds.n_trials,
-                   bootstrap=analysis.bootstrap, iou_threshold=match.iou_threshold,
-                   overlap_threshold=match.overlap_threshold, min_overlap=match.min_overlap)
+        raise InputError(
+            f"none of the {len(pred)} predicted documents holds a scored span: nothing to sweep", pairs.sources[1]
+        )
+    result = sweep(
+        gold,
+        pred,
+        unit=pairs.unit,
+        schemes=match.schemes,
+        thresholds=thresholds.thresholds,
+        n_thresholds=thresholds.n_thresholds,
+        grid=thresholds.grid,
+        n_trials=thresholds.n_trials,
+        bootstrap=analysis.bootstrap,
+        iou_threshold=match.iou_threshold,
+        overlap_threshold=match.overlap_threshold,
+        min_overlap=match.min_overlap,
+    )
     return result.replace(signature=result.signature.replace(read=read_block(read, pairs.format.name, pairs.sides)))

@@ -11,11 +11,13 @@ so the figures are the scorer's; tests hold the sweep equal to
 evaluate_spans at every threshold. gold and pred are the sweep's Flat
 spans (curves.py; not imported, which imports this module).
 """
+
 from typing import Any, Dict, Tuple
 
 import numpy
 
-from ..engine.batched import COR, PAR, Batch, Side, overlapping_docs
+from ..engine.batched import COR, PAR, Batch
+from ..engine.columns import Side, overlapping_docs
 from ..engine.matching import SEMEVAL_RULES
 
 

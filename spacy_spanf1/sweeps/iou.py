@@ -21,6 +21,7 @@ Per label the engine counts a group under its label, so the per-label
 counts are these, split by label, and the overall counts their sums.
 The numbers compared are the engine's (integer positions, one division).
 """
+
 from typing import Optional, Tuple, cast
 
 import numpy
@@ -63,8 +64,9 @@ def _firsts(keys: numpy.ndarray, level: numpy.ndarray) -> Tuple[numpy.ndarray, n
     return order, first
 
 
-def iou_tally(gold: Flat, pred: Flat, n_labels: int, n_levels: int,
-              threshold: float) -> Optional[Tuple[Tally, numpy.ndarray]]:
+def iou_tally(
+    gold: Flat, pred: Flat, n_labels: int, n_levels: int, threshold: float
+) -> Optional[Tuple[Tally, numpy.ndarray]]:
     """The `iou` tally (see curves.Tally), and whether each prediction is
     of a TP group with every prediction present; None when the groups
     would expand to too many positions."""
@@ -80,11 +82,16 @@ def iou_tally(gold: Flat, pred: Flat, n_labels: int, n_levels: int,
     order, first = _firsts(pg * n_labels + pred.label[pp], level[pp])
     best = pp[order][first]
     alone = numpy.bincount(pp, minlength=len(pred.doc)) == 0
-    label_predicted = (label_level_sums(pred.label[best], level[best], None, n_labels, n_levels)
-                       + label_level_sums(pred.label[alone], level[alone], None, n_labels, n_levels))
+    label_predicted = label_level_sums(pred.label[best], level[best], None, n_labels, n_levels) + label_level_sums(
+        pred.label[alone], level[alone], None, n_labels, n_levels
+    )
     # credit: each position of an own-label group from the best level covering it
     owner = numpy.repeat(sg, lengths)
-    where = numpy.repeat(pred.start[sp], lengths) + numpy.arange(total) - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    where = (
+        numpy.repeat(pred.start[sp], lengths)
+        + numpy.arange(total)
+        - numpy.repeat(numpy.cumsum(lengths) - lengths, lengths)
+    )
     covering = numpy.repeat(level[sp], lengths)
     [position] = pack_keys((owner, where))
     order, first = _firsts(position, covering)

@@ -11,6 +11,7 @@ bounds would overflow 62 bits (very long documents in characters over
 very many documents), the key is instead each row's rank among the
 distinct rows of every side: the same order and the same equalities.
 """
+
 from typing import Dict, List, Sequence, Tuple
 
 import numpy
@@ -36,8 +37,9 @@ def pack_keys(*sides: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
                 key += column
             out.append(key)
         return out
-    columns = [numpy.concatenate([numpy.asarray(side[i], dtype=numpy.int64) for side in sides])
-               for i in range(n_columns)]
+    columns = [
+        numpy.concatenate([numpy.asarray(side[i], dtype=numpy.int64) for side in sides]) for i in range(n_columns)
+    ]
     order = numpy.lexsort(columns[::-1])
     new = numpy.ones(len(order), dtype=bool)
     if len(order):
@@ -45,7 +47,7 @@ def pack_keys(*sides: Sequence[numpy.ndarray]) -> List[numpy.ndarray]:
     rank = numpy.empty(len(order), dtype=numpy.int64)
     rank[order] = numpy.cumsum(new) - 1
     sizes = numpy.cumsum([0] + [len(side[0]) for side in sides])
-    return [rank[sizes[i]:sizes[i + 1]] for i in range(len(sides))]
+    return [rank[sizes[i] : sizes[i + 1]] for i in range(len(sides))]
 
 
 def member(sorted_keys: numpy.ndarray, keys: numpy.ndarray) -> numpy.ndarray:
@@ -73,8 +75,9 @@ def rank_within(keys: numpy.ndarray) -> numpy.ndarray:
     return index - numpy.maximum.accumulate(numpy.where(new, index, 0))
 
 
-def exact_ranks_correct(gold_bounds: numpy.ndarray, pred_bounds: numpy.ndarray,
-                        pred_level: numpy.ndarray) -> numpy.ndarray:
+def exact_ranks_correct(
+    gold_bounds: numpy.ndarray, pred_bounds: numpy.ndarray, pred_level: numpy.ndarray
+) -> numpy.ndarray:
     """Whether each prediction adds a correct one under `exact` at its own
     score: among the predictions of its boundaries (keys), by level from
     the highest (ties: in their order), it ranks below the number of gold

@@ -9,11 +9,21 @@ as `chart_indices` says), and the page says so. A curve that coincides
 with an earlier scheme's is drawn dashed over it, so that both show, and
 the legend says which it repeats.
 """
+
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy
 
-from ..html.charts import CHART_CSS, MAX_POINTS, Curve, calibration_chart, chart_indices, curve_chart, legend, series_color
+from ..html.charts import (
+    CHART_CSS,
+    MAX_POINTS,
+    Curve,
+    calibration_chart,
+    chart_indices,
+    curve_chart,
+    legend,
+    series_color,
+)
 from ..html.page import escape, render_page, signature_block, sources_text, write_html
 from ..html.tables import TABLE_END, table_start
 from .results import SchemeSweep, SweepResult
@@ -27,8 +37,9 @@ def best_index(swept: SchemeSweep) -> Optional[int]:
     return int(numpy.argmin(numpy.abs(swept.thresholds - swept.best.threshold)))
 
 
-def _curve_chart(result: SweepResult, chart_id: str, x_of: str, y_of: str, x_title: str, y_title: str,
-                 max_points: int) -> str:
+def _curve_chart(
+    result: SweepResult, chart_id: str, x_of: str, y_of: str, x_title: str, y_title: str, max_points: int
+) -> str:
     """One chart, a curve per scheme (x_of, y_of: the SchemeSweep arrays
     drawn), the best point of each marked."""
     curves = []
@@ -66,8 +77,20 @@ def _legend(result: SweepResult) -> str:
 
 def _summary_table(result: SweepResult) -> List[str]:
     esc = escape
-    out = [table_start("summary", ["<th>scheme</th>", "<th>AP</th>", "<th>best threshold</th>", "<th>F</th>",
-                                   "<th>F interval</th>", "<th>thresholds</th>", "<th>ECE</th>"])]
+    out = [
+        table_start(
+            "summary",
+            [
+                "<th>scheme</th>",
+                "<th>AP</th>",
+                "<th>best threshold</th>",
+                "<th>F</th>",
+                "<th>F interval</th>",
+                "<th>thresholds</th>",
+                "<th>ECE</th>",
+            ],
+        )
+    ]
     for scheme, swept in result.items():
         best = swept.best
         interval = ""
@@ -76,8 +99,8 @@ def _summary_table(result: SweepResult) -> List[str]:
             interval = f"[{ci.get('low', float('nan')):.4f}, {ci.get('high', float('nan')):.4f}]"
         out.append(
             f'<tr data-scheme="{esc(scheme)}"><td>{esc(scheme)}</td><td>{swept.ap:.4f}</td>'
-            f'<td>{"-" if best is None else f"{best.threshold:.4g}"}</td>'
-            f'<td>{"-" if best is None else f"{best.f1:.4f}"}</td><td>{interval}</td>'
+            f"<td>{'-' if best is None else f'{best.threshold:.4g}'}</td>"
+            f"<td>{'-' if best is None else f'{best.f1:.4f}'}</td><td>{interval}</td>"
             f"<td>{len(swept.thresholds)}</td><td>{swept.calibration.ece:.4f}</td></tr>"
         )
     out.append(TABLE_END)
@@ -97,8 +120,9 @@ def _label_table(result: SweepResult) -> List[str]:
         cells = []
         for swept in result.values():
             best = swept.per_label_best.get(label)
-            cells.append("<td>-</td><td>-</td>" if best is None
-                         else f"<td>{best.threshold:.4g}</td><td>{best.f1:.4f}</td>")
+            cells.append(
+                "<td>-</td><td>-</td>" if best is None else f"<td>{best.threshold:.4g}</td><td>{best.f1:.4f}</td>"
+            )
         out.append(f'<tr data-label="{esc(label)}"><td>{esc(label)}</td>{"".join(cells)}</tr>')
     out.append(TABLE_END)
     return out
@@ -115,9 +139,11 @@ def _thinning_note(result: SweepResult, max_points: int) -> str:
     if not thinned:
         return f'<p class="note thinning">Every threshold is drawn (at most {max_points} points a curve).</p>'
     said = "; ".join(f"{escape(s)}: {drawn} of {n}" for s, drawn, n in thinned)
-    return (f'<p class="note thinning">Curves are drawn with at most {max_points} points: evenly spaced '
-            f"thresholds, the first, the last and the best kept ({said} thresholds drawn). The tables and "
-            "the JSON output hold every threshold.</p>")
+    return (
+        f'<p class="note thinning">Curves are drawn with at most {max_points} points: evenly spaced '
+        f"thresholds, the first, the last and the best kept ({said} thresholds drawn). The tables and "
+        "the JSON output hold every threshold.</p>"
+    )
 
 
 def render_sweep_html(result: SweepResult, *, sources: Sequence[str] = (), max_points: int = MAX_POINTS) -> str:
@@ -141,27 +167,39 @@ def render_sweep_html(result: SweepResult, *, sources: Sequence[str] = (), max_p
         out.append(signature_block(result.signature))
     out.append("<h2>Average precision and best thresholds</h2>")
     out += _summary_table(result)
-    out.append(f'<p class="note">Best threshold: highest F, ties to the '
-               f'{esc(str(result.signature.get("sweep", {}).get("ties", "highest")))} threshold. ECE: expected '
-               "calibration error over 10 equal-width score bins.</p>")
+    out.append(
+        f'<p class="note">Best threshold: highest F, ties to the '
+        f"{esc(str(result.signature.get('sweep', {}).get('ties', 'highest')))} threshold. ECE: expected "
+        "calibration error over 10 equal-width score bins.</p>"
+    )
     out.append("<h2>Curves</h2>")
     out.append(_legend(result))
     out.append(_thinning_note(result, max_points))
     out.append('<div class="charts">')
-    out.append('<figure><figcaption>Precision against recall</figcaption>'
-               + _curve_chart(result, "pr-chart", "recall", "precision", "recall", "precision", max_points)
-               + "</figure>")
-    out.append('<figure><figcaption>F against threshold</figcaption>'
-               + _curve_chart(result, "f-chart", "thresholds", "f1", "threshold", "F", max_points) + "</figure>")
+    out.append(
+        "<figure><figcaption>Precision against recall</figcaption>"
+        + _curve_chart(result, "pr-chart", "recall", "precision", "recall", "precision", max_points)
+        + "</figure>"
+    )
+    out.append(
+        "<figure><figcaption>F against threshold</figcaption>"
+        + _curve_chart(result, "f-chart", "thresholds", "f1", "threshold", "F", max_points)
+        + "</figure>"
+    )
     out.append("</div>")
     out.append("<h2>Reliability</h2>")
-    out.append('<p class="note">Every prediction judged with all predictions present, binned by score: per bin '
-               "the mean score against the share correct, with the count of the bin beside its dot and as a bar; "
-               "the dashed diagonal is perfect calibration.</p>")
+    out.append(
+        '<p class="note">Every prediction judged with all predictions present, binned by score: per bin '
+        "the mean score against the share correct, with the count of the bin beside its dot and as a bar; "
+        "the dashed diagonal is perfect calibration.</p>"
+    )
     out.append('<div class="charts">')
     for i, (scheme, swept) in enumerate(result.items()):
-        out.append(f"<figure><figcaption>{esc(scheme)} (ECE {swept.calibration.ece:.4f})</figcaption>"
-                   + calibration_chart(scheme, swept.calibration.bins, series_color(i)) + "</figure>")
+        out.append(
+            f"<figure><figcaption>{esc(scheme)} (ECE {swept.calibration.ece:.4f})</figcaption>"
+            + calibration_chart(scheme, swept.calibration.bins, series_color(i))
+            + "</figure>"
+        )
     out.append("</div>")
     labels = _label_table(result)
     if labels:

@@ -19,6 +19,7 @@ Scores: spancat keeps a span when its float32 score is >= the threshold.
 sweep compares the float32 scores, widened exactly to float64, with float64
 thresholds, so both keep the same spans at every grid point.
 """
+
 from pathlib import Path, PurePath
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -36,8 +37,16 @@ from .settings import PIPE, SweepSettings
 OPEN = {"threshold": 0.0, "max_positive": None}
 
 
-def sweep_spancat(model: Any, corpus_path: PathLike, match: MatchSettings, thresholds: SweepSettings,
-                  analysis: AnalysisSettings, *, pipe: str = PIPE, batch_size: Optional[int] = None) -> SweepResult:
+def sweep_spancat(
+    model: Any,
+    corpus_path: PathLike,
+    match: MatchSettings,
+    thresholds: SweepSettings,
+    analysis: AnalysisSettings,
+    *,
+    pipe: str = PIPE,
+    batch_size: Optional[int] = None,
+) -> SweepResult:
     """Run a span categorizer once over a DocBin with every suggested span
     kept, and sweep its scores against the DocBin's spans (the front door,
     with its keywords: `api.sweep_pipeline`).
@@ -68,15 +77,33 @@ def sweep_spancat(model: Any, corpus_path: PathLike, match: MatchSettings, thres
     if not gold:
         raise InputError(
             f"none of the {len(references)} reference docs has the span group {key!r} that the "
-            f"component {pipe!r} writes: nothing to sweep", corpus_path,
+            f"component {pipe!r} writes: nothing to sweep",
+            corpus_path,
         )
-    result = sweep(gold, pred, unit=unit, schemes=match.schemes, thresholds=thresholds.thresholds,
-                   n_thresholds=thresholds.n_thresholds, grid=thresholds.grid, n_trials=thresholds.n_trials,
-                   bootstrap=analysis.bootstrap, iou_threshold=match.iou_threshold,
-                   overlap_threshold=match.overlap_threshold, min_overlap=match.min_overlap)
-    return result.replace(signature=result.signature.replace(pipeline={
-        "pipe": pipe, "spans_key": key, "n_docs": len(gold), "skipped": len(references) - len(gold),
-    }))
+    result = sweep(
+        gold,
+        pred,
+        unit=unit,
+        schemes=match.schemes,
+        thresholds=thresholds.thresholds,
+        n_thresholds=thresholds.n_thresholds,
+        grid=thresholds.grid,
+        n_trials=thresholds.n_trials,
+        bootstrap=analysis.bootstrap,
+        iou_threshold=match.iou_threshold,
+        overlap_threshold=match.overlap_threshold,
+        min_overlap=match.min_overlap,
+    )
+    return result.replace(
+        signature=result.signature.replace(
+            pipeline={
+                "pipe": pipe,
+                "spans_key": key,
+                "n_docs": len(gold),
+                "skipped": len(references) - len(gold),
+            }
+        )
+    )
 
 
 def read_references(corpus_path: PathLike, vocab: Any) -> List[Any]:
@@ -115,13 +142,15 @@ def _component(nlp: Any, pipe: str, model: Any) -> Any:
     if not isinstance(cfg, dict) or "threshold" not in cfg or not hasattr(component, "key"):
         raise InputError(
             f"the component {pipe!r} has no threshold in its cfg and no spans key: a sweep needs a span "
-            "categorizer (spancat) that writes scored spans to Doc.spans", where,
+            "categorizer (spancat) that writes scored spans to Doc.spans",
+            where,
         )
     return component
 
 
-def read_predictions(nlp: Any, references: Sequence[Any], key: str, unit: str,
-                     batch_size: Optional[int] = None, pipe: str = PIPE) -> Tuple[List[List[tuple]], List[List[tuple]]]:
+def read_predictions(
+    nlp: Any, references: Sequence[Any], key: str, unit: str, batch_size: Optional[int] = None, pipe: str = PIPE
+) -> Tuple[List[List[tuple]], List[List[tuple]]]:
     """The pipeline over the references' texts (as spaCy's Corpus makes
     them) once: per reference doc with the span group `key`, its spans
     (start, end, label) and the predicted spans with their scores (start,
@@ -151,8 +180,11 @@ def _captures(component: Any) -> bool:
     Span objects of that group."""
     from spacy.pipeline.spancat import SpanCategorizer
 
-    return (type(component) is SpanCategorizer and not component.add_negative_label
-            and component.cfg.get("max_positive") is None)
+    return (
+        type(component) is SpanCategorizer
+        and not component.add_negative_label
+        and component.cfg.get("max_positive") is None
+    )
 
 
 def _keep_scores(component: Any) -> Any:
@@ -177,8 +209,9 @@ def _keep_scores(component: Any) -> Any:
 SCORED = "spacy_spanf1.scored_spans"
 
 
-def _add_document(ref: Any, doc: Any, key: str, unit: str, component: Any,
-                  gold_docs: List[List[tuple]], pred_docs: List[List[tuple]]) -> None:
+def _add_document(
+    ref: Any, doc: Any, key: str, unit: str, component: Any, gold_docs: List[List[tuple]], pred_docs: List[List[tuple]]
+) -> None:
     """One reference doc's gold spans and the predictions of its run doc:
     its span group, or with `component` the suggested spans it kept."""
     from spacy.tokens import Span
@@ -209,8 +242,16 @@ def _kept_scores(doc: Any, component: Any) -> Tuple[List[int], List[int], List[s
     return starts, ends, labels * len(indices), scores.reshape(-1).tolist()
 
 
-def _add_group(ref: Any, doc: Any, key: str, unit: str, group: Any, scores: List[float],
-               gold_docs: List[List[tuple]], pred_docs: List[List[tuple]]) -> None:
+def _add_group(
+    ref: Any,
+    doc: Any,
+    key: str,
+    unit: str,
+    group: Any,
+    scores: List[float],
+    gold_docs: List[List[tuple]],
+    pred_docs: List[List[tuple]],
+) -> None:
     """The gold spans and the scored spans of a group, in the unit's
     offsets, aligned to the reference tokens as the scorer aligns them."""
     from spacy.training import Example
@@ -247,8 +288,9 @@ def _scores(group: Any) -> List[float]:
     return [float(s) for s in scores]
 
 
-def write_config(model: Any, output: PathLike, best: Union[SweepResult, float], *, pipe: str = PIPE,
-                 scheme: Optional[str] = None) -> Dict[str, Any]:
+def write_config(
+    model: Any, output: PathLike, best: Union[SweepResult, float], *, pipe: str = PIPE, scheme: Optional[str] = None
+) -> Dict[str, Any]:
     """Write the pipeline's config with a threshold set on the component
     (`components.<pipe>.threshold`).
 
@@ -268,8 +310,10 @@ def write_config(model: Any, output: PathLike, best: Union[SweepResult, float], 
     config = _config(model)
     components = config.get("components", {})
     if pipe not in components:
-        raise InputError(f"the pipeline's config has no component {pipe!r}; its components: "
-                         f"{', '.join(components)}", str(model) if isinstance(model, (str, PurePath)) else None)
+        raise InputError(
+            f"the pipeline's config has no component {pipe!r}; its components: {', '.join(components)}",
+            str(model) if isinstance(model, (str, PurePath)) else None,
+        )
     components[pipe]["threshold"] = threshold
     config.to_disk(Path(output))
     return config

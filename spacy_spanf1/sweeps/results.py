@@ -2,6 +2,7 @@
 calibration, with the signature of the run. Each is a value: `to_dict()`
 writes it as JSON, `from_dict()` reads it back, equal to the value
 written (curves are compared as arrays)."""
+
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, Mapping, Optional, Tuple
@@ -46,7 +47,9 @@ class BestThreshold:
         from ..stats.bootstrap import Interval
 
         interval = data.get("interval")
-        return cls(float(data["threshold"]), float(data["f"]), None if interval is None else Interval.from_dict(interval))
+        return cls(
+            float(data["threshold"]), float(data["f"]), None if interval is None else Interval.from_dict(interval)
+        )
 
 
 @dataclass(frozen=True)
@@ -63,8 +66,13 @@ class CalibrationBin:
     share_correct: Optional[float]
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"lower": self.lower, "upper": self.upper, "count": self.count,
-                "mean_score": self.mean_score, "share_correct": self.share_correct}
+        return {
+            "lower": self.lower,
+            "upper": self.upper,
+            "count": self.count,
+            "mean_score": self.mean_score,
+            "share_correct": self.share_correct,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "CalibrationBin":
@@ -142,11 +150,14 @@ class SchemeSweep:
         if not isinstance(other, SchemeSweep):
             return NotImplemented
         curves = ("thresholds", "precision", "recall", "f1")
-        return (
-            _same_curves(tuple(getattr(self, c) for c in curves), tuple(getattr(other, c) for c in curves))
-            and (self.scheme, self.ap, self.best, self.per_label, self.per_label_best, self.calibration)
-            == (other.scheme, other.ap, other.best, other.per_label, other.per_label_best, other.calibration)
-        )
+        return _same_curves(tuple(getattr(self, c) for c in curves), tuple(getattr(other, c) for c in curves)) and (
+            self.scheme,
+            self.ap,
+            self.best,
+            self.per_label,
+            self.per_label_best,
+            self.calibration,
+        ) == (other.scheme, other.ap, other.best, other.per_label, other.per_label_best, other.calibration)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -172,8 +183,13 @@ class SchemeSweep:
         """The sweep of one scheme `to_dict` wrote."""
         try:
             return cls(
-                data["scheme"], _curve(data["thresholds"]), _curve(data["p"]), _curve(data["r"]), _curve(data["f"]),
-                float(data["ap"]), None if data["best"] is None else BestThreshold.from_dict(data["best"]),
+                data["scheme"],
+                _curve(data["thresholds"]),
+                _curve(data["p"]),
+                _curve(data["r"]),
+                _curve(data["f"]),
+                float(data["ap"]),
+                None if data["best"] is None else BestThreshold.from_dict(data["best"]),
                 {label: LabelCurve.from_dict(curve) for label, curve in data["per_label"].items()},
                 {label: BestThreshold.from_dict(best) for label, best in data["per_label_best"].items()},
                 Calibration.from_dict(data["calibration"]),

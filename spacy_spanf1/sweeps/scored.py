@@ -6,6 +6,7 @@ A scored prediction is `(start, end, label, score)`, a dict with "start",
 is a number in [0, 1]. A span predicted twice (same start, end, label)
 counts once, with its highest score.
 """
+
 import math
 from itertools import chain
 from operator import itemgetter
@@ -126,8 +127,10 @@ def flat_scored(docs: Sequence[Any], unit: str = UNITS[0]):
         read = read_scored_docs(docs, unit)
         columns = (
             [i for i, d in enumerate(read) for _ in d],
-            [s[0] for d in read for s, _ in d], [s[1] for d in read for s, _ in d],
-            [s[2] for d in read for s, _ in d], [score for d in read for _, score in d],
+            [s[0] for d in read for s, _ in d],
+            [s[1] for d in read for s, _ in d],
+            [s[2] for d in read for s, _ in d],
+            [score for d in read for _, score in d],
         )
     elif not len(columns[0]):
         read_scored_docs(docs, unit)  # raises: no scored span
@@ -139,7 +142,8 @@ def _plain_columns(docs: Sequence[Any]):
     score) tuples, offsets and scores on arrays; None otherwise."""
     try:
         if not set(map(type, docs)) <= {list, tuple} and any(
-                isinstance(d, (str, bytes, dict)) or hasattr(d, "attrs") for d in docs):
+            isinstance(d, (str, bytes, dict)) or hasattr(d, "attrs") for d in docs
+        ):
             return None
         lengths = [len(d) for d in docs]
         flat = list(chain.from_iterable(docs))

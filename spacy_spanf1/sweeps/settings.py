@@ -1,4 +1,5 @@
 """The settings of a sweep: which thresholds, and how ties are broken."""
+
 import math
 import numbers
 from dataclasses import dataclass
@@ -44,7 +45,8 @@ class SweepSettings(Settings):
         if len(given) > 1:
             raise SettingError(
                 f"'{given[0]}' and '{given[1]}' both choose the thresholds: give one of thresholds, "
-                "n_thresholds, grid (or none: every distinct score)", given[1],
+                "n_thresholds, grid (or none: every distinct score)",
+                given[1],
             )
         if self.grid is not None and self.grid not in GRIDS:
             raise SettingError(f"Unknown grid {self.grid!r} in 'grid'. Valid grids: {', '.join(GRIDS)}", "grid")
@@ -77,9 +79,15 @@ def _check_thresholds(values: Any) -> Tuple[float, ...]:
         raise SettingError(f"'thresholds' must be a list of numbers in [0, 1], got {values!r}.", "thresholds")
     values = list(values)
     if not values:
-        raise SettingError("'thresholds' is empty: give numbers in [0, 1], or None for every distinct score.",
-                           "thresholds")
+        raise SettingError(
+            "'thresholds' is empty: give numbers in [0, 1], or None for every distinct score.", "thresholds"
+        )
     for value in values:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real) or math.isnan(value) or not 0 <= float(value) <= 1:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, numbers.Real)
+            or math.isnan(value)
+            or not 0 <= float(value) <= 1
+        ):
             raise SettingError(f"'thresholds' holds {value!r}; thresholds are numbers in [0, 1].", "thresholds")
     return tuple(sorted(set(float(v) for v in values)))

@@ -6,6 +6,7 @@ seqeval-compatible scores over them; no spaCy objects are involved.
 `spans_from_tags`); `report`: seqeval's `classification_report` figures
 (`evaluate_tags`, `TagReport`).
 """
+
 from .decode import Decoder, check_tag_options, get_decoder, spans_from_tags
 from .report import TagReport, TagScore, evaluate_tags, tag_report
 from .schemes import TAG_MODES, TAG_SCHEMES, TagScheme

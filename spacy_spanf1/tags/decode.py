@@ -1,6 +1,7 @@
 """Decoding tag sequences into spans, one decoder for every mode and
 scheme (the tables of `tags.schemes`). `Decoder` is public: the CoNLL and
 Hugging Face readers and `integrations.hf` decode with it."""
+
 from itertools import chain
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -62,15 +63,9 @@ class Decoder:
     def parse(self, tag: Any, where: str) -> Tuple[int, str]:
         """(prefix index, label) of a tag, as seqeval reads it."""
         if not isinstance(tag, str):
-            raise TypeError(
-                f"Tag {tag!r} at {where} is a {type(tag).__name__}; "
-                f"tags must be strings."
-            )
+            raise TypeError(f"Tag {tag!r} at {where} is a {type(tag).__name__}; tags must be strings.")
         if not tag:
-            raise ValueError(
-                f"Empty tag '' at {where}: a tag needs a prefix letter "
-                f"(seqeval raises IndexError here)."
-            )
+            raise ValueError(f"Empty tag '' at {where}: a tag needs a prefix letter (seqeval raises IndexError here).")
         if self.mode == "conll":  # seqeval's get_entities
             if self.suffix:
                 letter, label = tag[-1], tag[:-1].rsplit("-", maxsplit=1)[0]
@@ -134,6 +129,7 @@ class Decoder:
 
     def ids(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> numpy.ndarray:
         """The tag ids of the sentences joined with an "O" (id 0) after each."""
+
         def joined() -> str:
             # One list, [sentence, ["O"], sentence, ["O"], ...], rather than a
             # tuple per sentence (zip), which would wake the garbage collector.
@@ -153,7 +149,9 @@ class Decoder:
             ids -= 0x800 * (ids >= 0xE000)
             return ids
 
-    def decode(self, sentences: Sequence[List[Any]], name: str, nested: bool) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    def decode(
+        self, sentences: Sequence[List[Any]], name: str, nested: bool
+    ) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
         """Label ids, starts and ends (exclusive) of the entities, in the
         order seqeval finds them, with positions in the joined sequence."""
         return self.decode_ids(self.ids(sentences, name, nested))
@@ -227,9 +225,7 @@ def check_tag_options(
     """
     mode_name, scheme_name = names
     if mode not in TAG_MODES:
-        raise ValueError(
-            f"Unknown tag mode {mode!r}. Valid modes: {', '.join(TAG_MODES)}"
-        )
+        raise ValueError(f"Unknown tag mode {mode!r}. Valid modes: {', '.join(TAG_MODES)}")
     if mode == "strict":
         if scheme is None:
             raise ValueError(
@@ -237,10 +233,7 @@ def check_tag_options(
                 f"Valid schemes: {', '.join(TAG_SCHEMES)}"
             )
         if scheme not in TAG_SCHEMES:
-            raise ValueError(
-                f"Unknown tag scheme {scheme!r}. "
-                f"Valid schemes: {', '.join(TAG_SCHEMES)}"
-            )
+            raise ValueError(f"Unknown tag scheme {scheme!r}. Valid schemes: {', '.join(TAG_SCHEMES)}")
     elif scheme is not None:
         raise ValueError(
             f"{scheme_name}={scheme!r} is only used with {mode_name}='strict', "
@@ -252,31 +245,18 @@ def check_tag_options(
     return None
 
 
-
-
 def check_sentences(y_true: Any, y_pred: Any) -> None:
     for name, value in (("y_true", y_true), ("y_pred", y_pred)):
         if not isinstance(value, list):
-            raise TypeError(
-                f"{name} must be a list of sentences (lists of tag strings), "
-                f"got {type(value).__name__}."
-            )
+            raise TypeError(f"{name} must be a list of sentences (lists of tag strings), got {type(value).__name__}.")
         if not all(map(list.__instancecheck__, value)):
             s, sent = next((s, x) for s, x in enumerate(value) if not isinstance(x, list))
-            raise TypeError(
-                f"{name}[{s}] must be a list of tag strings, "
-                f"got {type(sent).__name__}."
-            )
+            raise TypeError(f"{name}[{s}] must be a list of tag strings, got {type(sent).__name__}.")
     if len(y_true) != len(y_pred):
-        raise ValueError(
-            f"y_true has {len(y_true)} sentences but y_pred has {len(y_pred)}."
-        )
+        raise ValueError(f"y_true has {len(y_true)} sentences but y_pred has {len(y_pred)}.")
     if list(map(len, y_true)) != list(map(len, y_pred)):
         s, t, p = next((s, t, p) for s, (t, p) in enumerate(zip(y_true, y_pred)) if len(t) != len(p))
-        raise ValueError(
-            f"Sentence {s} has {len(t)} tags in y_true but {len(p)} tags "
-            f"in y_pred."
-        )
+        raise ValueError(f"Sentence {s} has {len(t)} tags in y_true but {len(p)} tags in y_pred.")
 
 
 # --------------------------------------------------------------------------
@@ -323,15 +303,8 @@ def spans_from_tags(
     """
     check_tag_options(mode, scheme, suffix)
     if not isinstance(tags, list):
-        raise TypeError(
-            f"tags must be a list of tag strings, got {type(tags).__name__}."
-        )
+        raise TypeError(f"tags must be a list of tag strings, got {type(tags).__name__}.")
     decoder = get_decoder(mode, scheme, suffix)
     label_ids, starts, ends = decoder.decode((tags,), "tags", nested=False)
     labels = decoder.labels
-    return [
-        (start, end, labels[i])
-        for i, start, end in zip(label_ids.tolist(), starts.tolist(), ends.tolist())
-    ]
-
-
+    return [(start, end, labels[i]) for i, start, end in zip(label_ids.tolist(), starts.tolist(), ends.tolist())]

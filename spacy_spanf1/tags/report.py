@@ -1,5 +1,6 @@
 """seqeval-compatible figures over decoded tags: `TagScore`, `TagReport`,
 `tag_report` (the arithmetic) and `evaluate_tags` (the front door)."""
+
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Dict, List, Mapping, Optional
@@ -10,6 +11,7 @@ from ..engine.metrics import f_score_seqeval, safe_div
 from .decode import Entities, check_sentences, check_tag_options, get_decoder
 
 __all__ = ["TagReport", "TagScore", "evaluate_tags", "tag_report"]
+
 
 @dataclass(frozen=True)
 class TagScore:
@@ -85,9 +87,7 @@ def tag_report(true: Entities, pred: Entities, label_names: List[str]) -> TagRep
     ti = numpy.flatnonzero(pi < len(pred_ends))
     pi = pi[ti]
     same = (
-        (true_ends[ti] == pred_ends[pi])
-        & (true_labels[ti] == pred_labels[pi])
-        & (true_starts[ti] == pred_starts[pi])
+        (true_ends[ti] == pred_ends[pi]) & (true_labels[ti] == pred_labels[pi]) & (true_starts[ti] == pred_starts[pi])
     )
     n_labels = len(label_names)
     counts_true = numpy.bincount(true_labels, minlength=n_labels).tolist()
@@ -102,9 +102,7 @@ def tag_report(true: Entities, pred: Entities, label_names: List[str]) -> TagRep
     ps = [safe_div(tp, n) for tp, n in zip(tps, preds)]
     rs = [safe_div(tp, n) for tp, n in zip(tps, trues)]
     fs = [f_score_seqeval(p, r) for p, r in zip(ps, rs)]
-    per_type = {
-        label: TagScore(p, r, f, n) for label, p, r, f, n in zip(labels, ps, rs, fs, trues)
-    }
+    per_type = {label: TagScore(p, r, f, n) for label, p, r, f, n in zip(labels, ps, rs, fs, trues)}
     support = sum(trues)
     micro_p, micro_r = safe_div(sum(tps), sum(preds)), safe_div(sum(tps), support)
     micro = TagScore(micro_p, micro_r, f_score_seqeval(micro_p, micro_r), support)

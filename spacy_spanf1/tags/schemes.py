@@ -22,6 +22,7 @@ One deliberate difference from seqeval: when neither side has any entity,
 seqeval's "macro avg" is NaN (numpy's mean of an empty array, with a
 RuntimeWarning); here it is 0.0, as for every other empty ratio in this package.
 """
+
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Dict, Iterable, Mapping, Optional, Tuple
@@ -156,9 +157,7 @@ BILOU = TagScheme(
 )
 
 # The only list of scheme names; error messages list them in this order.
-TAG_SCHEMES: Mapping[str, TagScheme] = MappingProxyType(
-    {s.name: s for s in (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU)}
-)
+TAG_SCHEMES: Mapping[str, TagScheme] = MappingProxyType({s.name: s for s in (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU)})
 
 # --------------------------------------------------------------------------
 # Rule tables
@@ -221,9 +220,7 @@ def _conll_rules() -> numpy.ndarray:
     for p, prev in enumerate(classes):
         for c, cur in enumerate(classes):
             for same in (False, True):
-                table[p * 16 + c * 2 + same] = (
-                    START * _conll_start(prev, cur, same) | END * _conll_end(prev, cur, same)
-                )
+                table[p * 16 + c * 2 + same] = START * _conll_start(prev, cur, same) | END * _conll_end(prev, cur, same)
     return table
 
 
@@ -232,4 +229,3 @@ RULES: Dict[Optional[str], numpy.ndarray] = {
     None: _conll_rules(),
     **{name: _strict_rules(s) for name, s in TAG_SCHEMES.items()},
 }
-

@@ -2,6 +2,7 @@
 brat input per annotator; one Label Studio export with three annotators;
 Prodigy sessions; one JSONL naming annotators) gives the figures of the
 annotations written as JSONL files, which give those of `agreement`."""
+
 import json
 
 import pytest
@@ -27,8 +28,11 @@ def corpus():
         texts.append(" ".join(words))
         for name in NAMES:
             entry = tokens[name][doc]
-            spans[name].append(None if entry is None else sorted(
-                {(starts[s], starts[e - 1] + len(words[e - 1]), label) for s, e, label in entry}))
+            spans[name].append(
+                None
+                if entry is None
+                else sorted({(starts[s], starts[e - 1] + len(words[e - 1]), label) for s, e, label in entry})
+            )
     return texts, spans
 
 
@@ -45,10 +49,14 @@ def write_jsonl(path, records):
 def jsonl_files(tmp_path, corpus):
     texts, spans = corpus
     return [
-        write_jsonl(tmp_path / f"{name}.jsonl", [
-            {"text": text, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in entry]}
-            for text, entry in zip(texts, spans[name]) if entry is not None
-        ])
+        write_jsonl(
+            tmp_path / f"{name}.jsonl",
+            [
+                {"text": text, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in entry]}
+                for text, entry in zip(texts, spans[name])
+                if entry is not None
+            ],
+        )
         for name in NAMES
     ]
 
@@ -65,10 +73,14 @@ def test_jsonl_files_give_the_figures_of_agreement(tmp_path, corpus):
 def test_doccano_files(tmp_path, corpus):
     texts, spans = corpus
     paths = [
-        write_jsonl(tmp_path / f"{name}.jsonl", [
-            {"text": text, "label": [[s, e, lab] for s, e, lab in entry]}
-            for text, entry in zip(texts, spans[name]) if entry is not None
-        ])
+        write_jsonl(
+            tmp_path / f"{name}.jsonl",
+            [
+                {"text": text, "label": [[s, e, lab] for s, e, lab in entry]}
+                for text, entry in zip(texts, spans[name])
+                if entry is not None
+            ],
+        )
         for name in NAMES
     ]
     result = agree_files(paths, format="doccano", schemes=SCHEMES)
@@ -104,10 +116,15 @@ def test_one_label_studio_export_with_three_annotators(tmp_path, corpus):
                 if doc % 2:  # a cancelled annotation is no annotation
                     annotations.append({"completed_by": number, "was_cancelled": True, "result": []})
                 continue
-            annotations.append({"completed_by": number, "result": [
-                {"type": "labels", "value": {"start": s, "end": e, "text": text[s:e], "labels": [lab]}}
-                for s, e, lab in entry
-            ]})
+            annotations.append(
+                {
+                    "completed_by": number,
+                    "result": [
+                        {"type": "labels", "value": {"start": s, "end": e, "text": text[s:e], "labels": [lab]}}
+                        for s, e, lab in entry
+                    ],
+                }
+            )
         tasks.append({"id": 100 + doc, "data": {"text": text}, "annotations": annotations})
     path = tmp_path / "export.json"
     path.write_text(json.dumps(tasks), encoding="utf-8")
@@ -125,8 +142,15 @@ def test_prodigy_sessions(tmp_path, corpus):
         for name in NAMES:
             entry = spans[name][doc]
             answer = "accept" if entry is not None else "reject"  # only accept counts
-            records.append({"text": text, "_input_hash": doc, "_session_id": f"ner-{name}", "answer": answer,
-                            "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in entry or []]})
+            records.append(
+                {
+                    "text": text,
+                    "_input_hash": doc,
+                    "_session_id": f"ner-{name}",
+                    "answer": answer,
+                    "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in entry or []],
+                }
+            )
     path = write_jsonl(tmp_path / "sessions.jsonl", records)
     result = agree_files(path, format="prodigy", names=NAMES, schemes=SCHEMES)
     assert figures(result) == figures(agree_files(jsonl_files(tmp_path, corpus), schemes=SCHEMES))
@@ -136,7 +160,9 @@ def test_one_jsonl_naming_annotators(tmp_path, corpus):
     texts, spans = corpus
     records = [
         {"text": text, "annotator": name, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in entry]}
-        for name in NAMES for text, entry in zip(texts, spans[name]) if entry is not None
+        for name in NAMES
+        for text, entry in zip(texts, spans[name])
+        if entry is not None
     ]
     result = agree_files(write_jsonl(tmp_path / "all.jsonl", records), schemes=SCHEMES)
     assert result.annotators == tuple(NAMES)
@@ -149,7 +175,7 @@ def test_bad_files(tmp_path, corpus):
         agree_files(paths, names="a,b", schemes=SCHEMES)
     with pytest.raises(SettingError, match="'names' gives the name 'a' twice"):
         agree_files(paths, names="a,a,b", schemes=SCHEMES)
-    with pytest.raises(InputError, match="has no \"annotator\""):
+    with pytest.raises(InputError, match='has no "annotator"'):
         agree_files(paths[0], schemes=SCHEMES)
     one = write_jsonl(tmp_path / "one.jsonl", [{"text": "a b", "annotator": "x", "spans": []}])
     with pytest.raises(SettingError, match="agreement needs at least 2"):
@@ -188,11 +214,21 @@ def test_resample_by_resamples_the_groups_as_bootstrap_ci_does(tmp_path):
     paths = []
     for name, docs in annotations.items():
         path = tmp_path / f"{name}.jsonl"
-        path.write_text("".join(
-            json.dumps({"text": " ".join(f"t{doc}.{i}" for i in range(n)), "tokens": [f"t{doc}.{i}" for i in range(n)],
+        path.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "text": " ".join(f"t{doc}.{i}" for i in range(n)),
+                        "tokens": [f"t{doc}.{i}" for i in range(n)],
                         "doc": group,
-                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}) + "\n"
-            for doc, (spans, n, group) in enumerate(zip(docs, lengths, groups))), encoding="utf-8")
+                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans],
+                    }
+                )
+                + "\n"
+                for doc, (spans, n, group) in enumerate(zip(docs, lengths, groups))
+            ),
+            encoding="utf-8",
+        )
         paths.append(path)
     result = agree_files(paths, unit="token", schemes="strict,overlap", bootstrap=200, seed=3, resample_by="doc")
     scored = evaluate_spans(annotations["ann0"], annotations["ann1"], schemes=["strict", "overlap"], per_doc=True)
@@ -219,8 +255,10 @@ def test_docbins_one_per_annotator(tmp_path):
 
     nlp = spacy.blank("en")
     texts = ["Ann Lee flew to New York .", "Bo met Cy ."]
-    spans = {"a": [[(0, 2, "PER"), (4, 6, "LOC")], [(0, 1, "PER")]],
-             "b": [[(0, 2, "PER"), (5, 6, "LOC")], [(0, 1, "PER"), (2, 3, "PER")]]}
+    spans = {
+        "a": [[(0, 2, "PER"), (4, 6, "LOC")], [(0, 1, "PER")]],
+        "b": [[(0, 2, "PER"), (5, 6, "LOC")], [(0, 1, "PER"), (2, 3, "PER")]],
+    }
     paths, jsonl = [], []
     for name, docs in spans.items():
         bin_ = DocBin()
@@ -229,8 +267,13 @@ def test_docbins_one_per_annotator(tmp_path):
             doc = nlp(text)
             doc.ents = [spacy.tokens.Span(doc, s, e, label=label) for s, e, label in doc_spans]
             bin_.add(doc)
-            records.append({"text": text, "tokens": [t.text for t in doc],
-                            "spans": [{"start": s, "end": e, "label": label} for s, e, label in doc_spans]})
+            records.append(
+                {
+                    "text": text,
+                    "tokens": [t.text for t in doc],
+                    "spans": [{"start": s, "end": e, "label": label} for s, e, label in doc_spans],
+                }
+            )
         path = tmp_path / f"{name}.spacy"
         bin_.to_disk(path)
         paths.append(path)

@@ -2,6 +2,7 @@
 annotations (missing documents, nested and crossing spans, spans listed
 twice): Cohen's kappa = scikit-learn's, Fleiss' kappa = statsmodels', alpha
 = the krippendorff package's; pairwise F = evaluate_spans of the pair."""
+
 import json
 from itertools import permutations
 
@@ -125,8 +126,9 @@ def test_pairwise_f_is_evaluate_spans_of_the_pair(seed):
     for a, b in permutations(annotations, 2):
         shared = [i for i, (x, y) in enumerate(zip(annotations[a], annotations[b])) if x is not None and y is not None]
         assert result.shared[(a, b)] == len(shared)
-        expected = evaluate_spans([annotations[a][i] for i in shared], [annotations[b][i] for i in shared],
-                                  schemes=list(SCHEMES))
+        expected = evaluate_spans(
+            [annotations[a][i] for i in shared], [annotations[b][i] for i in shared], schemes=list(SCHEMES)
+        )
         for scheme in SCHEMES:
             got = result.pairwise[scheme][(a, b)]
             assert got == expected[scheme], (scheme, a, b)  # totals, per label, iou's confusion
@@ -142,9 +144,12 @@ def test_strict_and_exact_are_symmetric_and_the_others_need_not_be():
             assert ab.f1 == pytest.approx(ba.f1)
             assert ab.precision == pytest.approx(ba.recall)
     asymmetric = [
-        scheme for scheme in ("partial", "type", "iou", "overlap")
-        if any(result.pairwise[scheme][(a, b)].f1 != pytest.approx(result.pairwise[scheme][(b, a)].f1)
-               for a, b in permutations(annotations, 2))
+        scheme
+        for scheme in ("partial", "type", "iou", "overlap")
+        if any(
+            result.pairwise[scheme][(a, b)].f1 != pytest.approx(result.pairwise[scheme][(b, a)].f1)
+            for a, b in permutations(annotations, 2)
+        )
     ]
     assert asymmetric  # the generated spans overlap enough to show it
 
@@ -163,8 +168,11 @@ def test_mean_micro_and_pooled_figures_are_of_the_pairs():
         for label in ("PER", "LOC", "ORG"):
             label_sum = sum((r.per_label[label] for r in pairs.values() if label in r.per_label), type(summed)())
             assert result.micro[scheme].per_label[label] == label_sum
-            present = [r.per_label[label].f1 for r in pairs.values()
-                       if label in r.per_label and not r.per_label[label].is_empty]
+            present = [
+                r.per_label[label].f1
+                for r in pairs.values()
+                if label in r.per_label and not r.per_label[label].is_empty
+            ]
             assert result.mean_label_f[scheme][label] == pytest.approx(numpy.mean(present))
         for name in annotations:
             pooled = sum((r.totals for (ref, scored), r in pairs.items() if scored == name), type(summed)())
@@ -220,16 +228,24 @@ def test_spacy_spans_and_dicts_read_as_tuples(vocab):
         'the label "LOC" of annotator "a" (1 span) occurs in no other annotator\'s spans',
         'the label "ORG" of annotator "b" (1 span) occurs in no other annotator\'s spans',
     )
-    dicts = {"a": [[{"start": 0, "end": 1, "label": "PER"}, {"start": 2, "end": 3, "label": "PER"},
-                    {"start": 4, "end": 5, "label": "LOC"}]],
-             "b": [[(0, 1, "PER"), (4, 5, "ORG")]]}
+    dicts = {
+        "a": [
+            [
+                {"start": 0, "end": 1, "label": "PER"},
+                {"start": 2, "end": 3, "label": "PER"},
+                {"start": 4, "end": 5, "label": "LOC"},
+            ]
+        ],
+        "b": [[(0, 1, "PER"), (4, 5, "ORG")]],
+    }
     with pytest.warns(UserWarning, match=lone):
         from_dicts = agreement(dicts, schemes=["strict"], lengths=[5])
     assert from_docs.to_dict()["schemes"] == from_dicts.to_dict()["schemes"]
     assert from_docs.cohen_kappa == from_dicts.cohen_kappa
     with pytest.warns(UserWarning, match=lone):
-        chars = agreement({"a": [doc_a.ents], "b": [doc_b.ents]}, schemes=["strict"], unit="char",
-                          lengths=[len(doc_a.text)])
+        chars = agreement(
+            {"a": [doc_a.ents], "b": [doc_b.ents]}, schemes=["strict"], unit="char", lengths=[len(doc_a.text)]
+        )
     assert chars.pairwise["strict"][("a", "b")].f1 == from_docs.pairwise["strict"][("a", "b")].f1
 
 
@@ -263,8 +279,12 @@ def test_pairs_read_from_the_other_side_are_evaluate_spans_with_their_rows(neste
     result = agreement(annotations, schemes=list(SCHEMES), lengths=lengths, bootstrap=20)
     for a, b in permutations(annotations, 2):
         shared = [i for i, (x, y) in enumerate(zip(annotations[a], annotations[b])) if x is not None and y is not None]
-        expected = evaluate_spans([annotations[a][i] for i in shared], [annotations[b][i] for i in shared],
-                                  schemes=list(SCHEMES), per_doc=True)
+        expected = evaluate_spans(
+            [annotations[a][i] for i in shared],
+            [annotations[b][i] for i in shared],
+            schemes=list(SCHEMES),
+            per_doc=True,
+        )
         for scheme in SCHEMES:
             got = result.pairwise[scheme][(a, b)]
             assert got == expected[scheme], (scheme, a, b)
@@ -280,7 +300,11 @@ def test_min_overlap_is_matched_both_ways():
     result = agreement(annotations, schemes=["strict", "partial"], min_overlap=0.6)
     for a, b in permutations(annotations, 2):
         shared = [i for i, (x, y) in enumerate(zip(annotations[a], annotations[b])) if x is not None and y is not None]
-        expected = evaluate_spans([annotations[a][i] for i in shared], [annotations[b][i] for i in shared],
-                                  schemes=["strict", "partial"], min_overlap=0.6)
+        expected = evaluate_spans(
+            [annotations[a][i] for i in shared],
+            [annotations[b][i] for i in shared],
+            schemes=["strict", "partial"],
+            min_overlap=0.6,
+        )
         for scheme in ("strict", "partial"):
             assert result.pairwise[scheme][(a, b)] == expected[scheme], (scheme, a, b)

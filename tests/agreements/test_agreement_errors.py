@@ -1,5 +1,6 @@
 """Bad input to agreement: one clear error each, naming what is wrong and
 what is valid."""
+
 import pytest
 
 from spacy_spanf1 import InputError, SettingError
@@ -14,16 +15,28 @@ SPANS = [[(0, 1, "A")], [(1, 2, "B")]]
         ({"a": SPANS}, SettingError, r"holds 1 annotator \('a'\): agreement needs at least 2"),
         ({}, SettingError, r"holds 0 annotator \(none\)"),
         ([("a", SPANS), ("a", SPANS)], SettingError, "names the annotator 'a' 2 times: each annotator is given once"),
-        ({"a": [[(0, 1, "A")], None], "b": [None, [(1, 2, "B")]]}, InputError,
-         r"annotators 'a' and 'b' have no document in common \('a' did 1, 'b' did 1 of 2\)"),
+        (
+            {"a": [[(0, 1, "A")], None], "b": [None, [(1, 2, "B")]]},
+            InputError,
+            r"annotators 'a' and 'b' have no document in common \('a' did 1, 'b' did 1 of 2\)",
+        ),
         ({"a": SPANS, "b": SPANS[:1]}, InputError, r"different numbers of documents \('a': 2, 'b': 1\)"),
         ({"a": SPANS, "b": "text"}, InputError, "annotator 'b' gives a str, not one entry"),
         ({"a": SPANS, "b": [[(2, 1, "A")], []]}, InputError, "Span 0 of annotator 'b' document 0 has start=2, end=1"),
         ({"a": SPANS, 3: SPANS}, SettingError, "names an annotator 3: names are non-empty strings"),
         ("a b", SettingError, "'annotations' must map each annotator's name"),
     ],
-    ids=["one_annotator", "none", "same_annotator_twice", "nothing_shared", "unequal_counts", "not_a_list",
-         "bad_span", "bad_name", "not_a_mapping"],
+    ids=[
+        "one_annotator",
+        "none",
+        "same_annotator_twice",
+        "nothing_shared",
+        "unequal_counts",
+        "not_a_list",
+        "bad_span",
+        "bad_name",
+        "not_a_mapping",
+    ],
 )
 def test_bad_annotations(annotations, error, match):
     with pytest.raises(error, match=match):
@@ -42,7 +55,9 @@ def test_settings_are_checked():
         agreement(ok, schemes=["strict", "strings"])
     with pytest.raises(SettingError, match="'lengths' gives 1 lengths for 2 documents"):
         agreement(ok, schemes=["strict"], lengths=[3])
-    with pytest.raises(InputError, match=r"annotator 'a', document 1: the span \(1, 2, 'B'\) ends past the document's 1 tokens"):
+    with pytest.raises(
+        InputError, match=r"annotator 'a', document 1: the span \(1, 2, 'B'\) ends past the document's 1 tokens"
+    ):
         agreement(ok, schemes=["strict"], lengths=[3, 1])
     with pytest.raises(ValueError, match="Resampling needs at least 2 documents"):
         agreement({"a": SPANS[:1], "b": SPANS[:1]}, schemes=["strict"], bootstrap=10)

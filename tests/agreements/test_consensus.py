@@ -1,4 +1,5 @@
 """Consensus and disagreements on hand-written annotations."""
+
 import pytest
 
 from spacy_spanf1 import SettingError
@@ -56,15 +57,31 @@ def test_bad_min_votes(min_votes):
 def test_disagreements_list_exactly_the_spans_not_shared_by_all():
     found = [d.to_dict() for d in disagreements(THREE)]
     assert found == [
-        {"doc": 0, "span": {"start": 0, "end": 2, "label": "LOC"}, "have": ["c"],
-         "instead": {"a": [{"start": 0, "end": 2, "label": "PER"}], "b": [{"start": 0, "end": 2, "label": "PER"}]}},
-        {"doc": 0, "span": {"start": 0, "end": 2, "label": "PER"}, "have": ["a", "b"],
-         "instead": {"c": [{"start": 0, "end": 2, "label": "LOC"}]}},
+        {
+            "doc": 0,
+            "span": {"start": 0, "end": 2, "label": "LOC"},
+            "have": ["c"],
+            "instead": {"a": [{"start": 0, "end": 2, "label": "PER"}], "b": [{"start": 0, "end": 2, "label": "PER"}]},
+        },
+        {
+            "doc": 0,
+            "span": {"start": 0, "end": 2, "label": "PER"},
+            "have": ["a", "b"],
+            "instead": {"c": [{"start": 0, "end": 2, "label": "LOC"}]},
+        },
         {"doc": 0, "span": {"start": 3, "end": 4, "label": "LOC"}, "have": ["a", "c"], "instead": {"b": []}},
-        {"doc": 1, "span": {"start": 1, "end": 2, "label": "ORG"}, "have": ["a", "b"],
-         "instead": {"c": [{"start": 1, "end": 3, "label": "ORG"}]}},
-        {"doc": 1, "span": {"start": 1, "end": 3, "label": "ORG"}, "have": ["c"],
-         "instead": {"a": [{"start": 1, "end": 2, "label": "ORG"}], "b": [{"start": 1, "end": 2, "label": "ORG"}]}},
+        {
+            "doc": 1,
+            "span": {"start": 1, "end": 2, "label": "ORG"},
+            "have": ["a", "b"],
+            "instead": {"c": [{"start": 1, "end": 3, "label": "ORG"}]},
+        },
+        {
+            "doc": 1,
+            "span": {"start": 1, "end": 3, "label": "ORG"},
+            "have": ["c"],
+            "instead": {"a": [{"start": 1, "end": 2, "label": "ORG"}], "b": [{"start": 1, "end": 2, "label": "ORG"}]},
+        },
         {"doc": 3, "span": {"start": 0, "end": 1, "label": "X"}, "have": ["b"], "instead": {"a": []}},
     ]
 

@@ -1,5 +1,6 @@
 """The benchmark (benchmarks/bench.py) as a smoke test: it runs at a small
 size and its agreement check passes. Timings are printed, never asserted."""
+
 import importlib.util
 
 import pytest

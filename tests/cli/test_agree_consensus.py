@@ -1,6 +1,7 @@
 """`spacy-spanf1 agree --consensus` in token unit: the consensus written as
 JSONL with tokens, or as a spaCy DocBin, read back by the package's own
 readers; and settings that cannot work fail before anything is printed."""
+
 import json
 
 import pytest
@@ -20,10 +21,19 @@ ANNOTATORS = {
 
 def write_annotators(tmp_path, annotators=ANNOTATORS):
     return [
-        write_jsonl(tmp_path / f"{name}.jsonl", (
-            {"text": text, "tokens": tokens, "id": f"d{i}",
-             "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}
-            for i, (text, tokens, spans) in enumerate(zip(TEXTS, TOKENS, docs)) if spans is not None))
+        write_jsonl(
+            tmp_path / f"{name}.jsonl",
+            (
+                {
+                    "text": text,
+                    "tokens": tokens,
+                    "id": f"d{i}",
+                    "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans],
+                }
+                for i, (text, tokens, spans) in enumerate(zip(TEXTS, TOKENS, docs))
+                if spans is not None
+            ),
+        )
         for name, docs in annotators.items()
     ]
 
@@ -68,9 +78,16 @@ def test_token_unit_consensus_as_jsonl_reads_back_with_hand_computed_figures(tmp
     # doc 0, 3 voters, 2 needed: Ada Lovelace (ann, ben), Charles Babbage (all), London LOC (ann, cy);
     # doc 1, 2 voters, 2 needed: Rome LOC (ann, ben)
     assert records == [
-        {"text": TEXTS[0], "tokens": TOKENS[0], "id": "d0",
-         "spans": [{"start": 0, "end": 2, "label": "PER"}, {"start": 3, "end": 5, "label": "PER"},
-                   {"start": 6, "end": 7, "label": "LOC"}]},
+        {
+            "text": TEXTS[0],
+            "tokens": TOKENS[0],
+            "id": "d0",
+            "spans": [
+                {"start": 0, "end": 2, "label": "PER"},
+                {"start": 3, "end": 5, "label": "PER"},
+                {"start": 6, "end": 7, "label": "LOC"},
+            ],
+        },
         {"text": TEXTS[1], "tokens": TOKENS[1], "id": "d1", "spans": [{"start": 0, "end": 1, "label": "LOC"}]},
     ]
     # ben against it: COR 3, INC 1 (London ORG): P = R = F = 3/4;
@@ -101,7 +118,8 @@ def test_token_unit_consensus_as_docbin_in_ents(tmp_path):
     docs = list(DocBin().from_disk(consensus).get_docs(spacy.vocab.Vocab()))
     assert [doc.text for doc in docs] == TEXTS
     assert [[(e.text, e.label_) for e in doc.ents] for doc in docs] == [
-        [("Ada Lovelace", "PER"), ("Charles Babbage", "PER"), ("London", "LOC")], [("Rome", "LOC")],
+        [("Ada Lovelace", "PER"), ("Charles Babbage", "PER"), ("London", "LOC")],
+        [("Rome", "LOC")],
     ]
     assert docs[0].user_data["id"] == "d0"
     ben = docbin_of(tmp_path, "ben", ANNOTATORS["ben"])
@@ -125,7 +143,10 @@ def test_overlapping_consensus_goes_to_a_span_group(tmp_path):
         docs = list(DocBin().from_disk(consensus).get_docs(spacy.vocab.Vocab()))
         assert not docs[0].ents
         assert [(s.text, s.label_) for s in docs[0].spans[key]] == [
-            ("Ada Lovelace", "PER"), ("Lovelace", "PER"), ("London", "LOC")]
+            ("Ada Lovelace", "PER"),
+            ("Lovelace", "PER"),
+            ("London", "LOC"),
+        ]
         other = docbin_of(tmp_path, f"ann-{key}", [nested[0][:2], nested[1]], spans_key=key)
         scores = compare_files(consensus, other, unit="token", schemes="strict", spans_key=key)
         # London missed: COR 3, MIS 1: P 1, R 3/4, F 6/7

@@ -1,5 +1,6 @@
 """`spacy-spanf1 agree --html`: the page laid out by headless Chromium: the
 heat map cells, the documents shown, every annotator's row per document."""
+
 import json
 
 import numpy
@@ -25,10 +26,21 @@ def write(tmp_path):
     paths = []
     for name, docs in ANNOTATORS.items():
         path = tmp_path / f"{name}.jsonl"
-        path.write_text("".join(
-            json.dumps({"text": text, "tokens": tokens,
-                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}) + "\n"
-            for text, tokens, spans in zip(TEXTS, TOKENS, docs) if spans is not None), encoding="utf-8")
+        path.write_text(
+            "".join(
+                json.dumps(
+                    {
+                        "text": text,
+                        "tokens": tokens,
+                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans],
+                    }
+                )
+                + "\n"
+                for text, tokens, spans in zip(TEXTS, TOKENS, docs)
+                if spans is not None
+            ),
+            encoding="utf-8",
+        )
         paths.append(path)
     return paths
 
@@ -60,7 +72,7 @@ document.body.appendChild(pre);
 
 
 def channels(css):
-    return [int(v) for v in css[css.index("(") + 1:-1].split(",")]
+    return [int(v) for v in css[css.index("(") + 1 : -1].split(",")]
 
 
 def token_alpha():
@@ -86,8 +98,9 @@ def token_alpha():
 def test_agree_html_in_headless_chromium(tmp_path, html_docs, shown):
     paths = write(tmp_path)
     page = tmp_path / "agree.html"
-    result = invoke(["agree", *paths, "--unit", "token", "-s", "strict,partial", "--html", page,
-                     "--html-docs", html_docs])
+    result = invoke(
+        ["agree", *paths, "--unit", "token", "-s", "strict,partial", "--html", page, "--html-docs", html_docs]
+    )
     assert result.exit_code == 0, result.output
     measured = measure_in_chromium(page.read_text(encoding="utf-8"), MEASURE, tmp_path)
     assert measured["scripts"] == 1  # the measuring script only: the page has none

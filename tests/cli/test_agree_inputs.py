@@ -1,16 +1,21 @@
 """`spacy-spanf1 agree`: one file given twice is refused, and the positions
 of the kappas and alpha are named as what they are (characters in char
 unit, tokens in token unit) on the terminal, in the JSON and on the page."""
+
 import json
 
 import pytest
 from helpers import assert_clean_failure, invoke
 
 #: "Ann met Bob." (12 characters, 3 tokens) and "Hi there" (8 characters, 2 tokens).
-A = [{"text": "Ann met Bob.", "tokens": ["Ann", "met", "Bob."], "spans": [{"start": 0, "end": 3, "label": "PER"}]},
-     {"text": "Hi there", "tokens": ["Hi", "there"], "spans": []}]
-B = [{"text": "Ann met Bob.", "tokens": ["Ann", "met", "Bob."], "spans": [{"start": 0, "end": 3, "label": "PER"}]},
-     {"text": "Hi there", "tokens": ["Hi", "there"], "spans": []}]
+A = [
+    {"text": "Ann met Bob.", "tokens": ["Ann", "met", "Bob."], "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+    {"text": "Hi there", "tokens": ["Hi", "there"], "spans": []},
+]
+B = [
+    {"text": "Ann met Bob.", "tokens": ["Ann", "met", "Bob."], "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+    {"text": "Hi there", "tokens": ["Hi", "there"], "spans": []},
+]
 
 
 def write(path, records):
@@ -45,4 +50,3 @@ def test_positions_are_named_by_their_unit(tmp_path, unit, position, positions):
     assert f"<h2>{position.capitalize()} agreement</h2>" in html and f"Each position is a {position}." in html
     other = {"character": "Token", "token": "Character"}[position]
     assert f"<h2>{other} agreement</h2>" not in html
-

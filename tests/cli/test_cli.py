@@ -6,6 +6,7 @@ too, checking the exit status, the message and that no traceback appears.
 Subprocesses are slow to start (spaCy, numpy), so each group of them runs
 at once, on a few threads, in a module fixture; the tests check the results.
 """
+
 import json
 import random
 import shutil
@@ -44,10 +45,14 @@ def write_corpus_jsonl(path, side):
     records = []
     for words, *spans in CORPUS:
         offsets = char_offsets(words)
-        records.append({
-            "text": " ".join(words),
-            "spans": [{"start": offsets[s][0], "end": offsets[e - 1][1], "label": label} for s, e, label in spans[side]],
-        })
+        records.append(
+            {
+                "text": " ".join(words),
+                "spans": [
+                    {"start": offsets[s][0], "end": offsets[e - 1][1], "label": label} for s, e, label in spans[side]
+                ],
+            }
+        )
     write_jsonl(path, records)
 
 
@@ -78,7 +83,12 @@ def write_spacy(path, side):
     DocBin(docs=[make_doc(vocab, words, spans[side]) for words, *spans in CORPUS]).to_disk(path)
 
 
-WRITERS = {"spacy": (write_spacy, "spacy"), "jsonl": (write_corpus_jsonl, "jsonl"), "conll": (write_conll, "conll"), "kaggle": (write_kaggle, "csv")}
+WRITERS = {
+    "spacy": (write_spacy, "spacy"),
+    "jsonl": (write_corpus_jsonl, "jsonl"),
+    "conll": (write_conll, "conll"),
+    "kaggle": (write_kaggle, "csv"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +103,18 @@ def corpus_dir(tmp_path_factory):
 @pytest.fixture(scope="module")
 def round_trip(corpus_dir):
     jobs = {
-        fmt: (["compare", f"gold.{ext}", f"pred.{ext}", "--schemes", "strict,exact,partial,type,overlap",
-               "--output", f"scores-{fmt}.json"], {})
+        fmt: (
+            [
+                "compare",
+                f"gold.{ext}",
+                f"pred.{ext}",
+                "--schemes",
+                "strict,exact,partial,type,overlap",
+                "--output",
+                f"scores-{fmt}.json",
+            ],
+            {},
+        )
         for fmt, (_, ext) in WRITERS.items()
     }
     return run_many(jobs, corpus_dir)
@@ -146,8 +166,19 @@ def test_compare_kaggle_prints_the_official_score(round_trip, corpus_dir):
 
 @pytest.fixture(scope="module")
 def report_run(corpus_dir):
-    args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "iou,strict", "--errors", "out/errors.jsonl",
-            "--html", "out/report.html", "-o", "out/scores.json"]
+    args = [
+        "compare",
+        "gold.jsonl",
+        "pred.jsonl",
+        "-s",
+        "iou,strict",
+        "--errors",
+        "out/errors.jsonl",
+        "--html",
+        "out/report.html",
+        "-o",
+        "out/scores.json",
+    ]
     return run(args, corpus_dir)
 
 
@@ -157,7 +188,16 @@ def test_compare_writes_errors_and_html(report_run, corpus_dir):
     assert {r["kind"] for r in records} <= {"missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap"}
     first = records[0]
     assert set(first) == {
-        "doc", "name", "scheme", "kind", "count", "gold", "pred", "iou", "gold_coverage", "pred_coverage"
+        "doc",
+        "name",
+        "scheme",
+        "kind",
+        "count",
+        "gold",
+        "pred",
+        "iou",
+        "gold_coverage",
+        "pred_coverage",
     }
     assert {r["scheme"] for r in records} == {"iou"}
     # "Barack Obama" (PER) predicted as "Obama" (PER): IoU 5/12 < 0.5
@@ -178,8 +218,17 @@ def test_compare_writes_errors_and_html(report_run, corpus_dir):
 
 
 def test_compare_errors_are_the_primary_schemes(corpus_dir):
-    args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--errors", "out/strict-errors.jsonl",
-            "-o", "out/strict-scores.json"]
+    args = [
+        "compare",
+        "gold.jsonl",
+        "pred.jsonl",
+        "-s",
+        "strict,iou",
+        "--errors",
+        "out/strict-errors.jsonl",
+        "-o",
+        "out/strict-scores.json",
+    ]
     result = run(args, corpus_dir)
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in (corpus_dir / "out/strict-errors.jsonl").read_text().splitlines()]
@@ -207,8 +256,21 @@ def test_compare_tag_mode_and_column(tmp_path, monkeypatch):
     (tmp_path / "gold.iob").write_text("Ann X B-PER\nLee X I-PER\nmet X O\nBob X B-PER\n", encoding="utf-8")
     (tmp_path / "pred.iob").write_text("Ann X I-PER\nLee X I-PER\nmet X O\nBob X B-PER\n", encoding="utf-8")
     lenient = invoke(["compare", "gold.iob", "pred.iob", "-s", "strict", "--tag-column", "2", "-o", "l.json"])
-    strict = invoke(["compare", "gold.iob", "pred.iob", "-s", "strict", "--tag-mode", "strict",
-                     "--tag-scheme", "IOB2", "-o", "s.json"])
+    strict = invoke(
+        [
+            "compare",
+            "gold.iob",
+            "pred.iob",
+            "-s",
+            "strict",
+            "--tag-mode",
+            "strict",
+            "--tag-scheme",
+            "IOB2",
+            "-o",
+            "s.json",
+        ]
+    )
     assert lenient.exit_code == strict.exit_code == 0, lenient.stderr + strict.stderr
     lenient = json.loads((tmp_path / "l.json").read_text())["schemes"]["strict"]
     strict = json.loads((tmp_path / "s.json").read_text())["schemes"]["strict"]
@@ -232,14 +294,20 @@ def evaluate_dir(tmp_path_factory):
     root = tmp_path_factory.mktemp("evaluate")
     nlp = spacy.blank("en")
     nlp.add_pipe("entity_ruler").add_patterns(
-        [{"label": "PER", "pattern": "Obama"}, {"label": "LOC", "pattern": "Paris"},
-         {"label": "ORG", "pattern": "Apple"}]
+        [
+            {"label": "PER", "pattern": "Obama"},
+            {"label": "LOC", "pattern": "Paris"},
+            {"label": "ORG", "pattern": "Apple"},
+        ]
     )
     nlp.to_disk(root / "ner_model")
     spans_nlp = spacy.blank("en")
     spans_nlp.add_pipe("span_ruler", config={"spans_key": "sc"}).add_patterns(
-        [{"label": "PER", "pattern": [{"LOWER": "barack"}, {"LOWER": "obama"}]},
-         {"label": "PER", "pattern": "Obama"}, {"label": "CITY", "pattern": "Paris"}]
+        [
+            {"label": "PER", "pattern": [{"LOWER": "barack"}, {"LOWER": "obama"}]},
+            {"label": "PER", "pattern": "Obama"},
+            {"label": "CITY", "pattern": "Paris"},
+        ]
     )
     spans_nlp.to_disk(root / "spans_model")
     ref = spacy.blank("en")
@@ -261,8 +329,21 @@ def evaluate_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def evaluate_run(evaluate_dir):
-    args = ["evaluate", "ner_model", "dev.spacy", "--schemes", "strict,iou", "--n-process", "2",
-            "--output", "ents.json", "--errors", "ents.jsonl", "--html", "ents.html"]
+    args = [
+        "evaluate",
+        "ner_model",
+        "dev.spacy",
+        "--schemes",
+        "strict,iou",
+        "--n-process",
+        "2",
+        "--output",
+        "ents.json",
+        "--errors",
+        "ents.jsonl",
+        "--html",
+        "ents.html",
+    ]
     return run(args, evaluate_dir)
 
 
@@ -283,7 +364,8 @@ def test_evaluate_ents(evaluate_run, evaluate_dir):
     records = [json.loads(line) for line in (root / "ents.jsonl").read_text().splitlines()]
     # The errors of the primary scheme, strict: INC + MIS records.
     assert [(r["doc"], r["count"], r["kind"], r["gold"]["text"]) for r in records] == [
-        (0, "inc", "wrong_boundaries", "Barack Obama"), (1, "mis", "missed", "Tim Cook")
+        (0, "inc", "wrong_boundaries", "Barack Obama"),
+        (1, "mis", "missed", "Tim Cook"),
     ]
     assert (root / "ents.html").read_text(encoding="utf-8").count('class="doc"') == 2
 
@@ -309,8 +391,13 @@ def test_a_progress_bar_when_stderr_is_a_terminal(evaluate_dir):
 
     terminal, stderr = pty.openpty()
     fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # 80 columns: room for the bar
-    process = subprocess.Popen([sys.executable, "-m", "spacy_spanf1", "evaluate", "ner_model", "dev.spacy", "-s", "strict"],
-                               cwd=evaluate_dir, stdout=subprocess.PIPE, stderr=stderr, env=cli_env())
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spacy_spanf1", "evaluate", "ner_model", "dev.spacy", "-s", "strict"],
+        cwd=evaluate_dir,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        env=cli_env(),
+    )
     os.close(stderr)
     shown = b""
     while True:
@@ -329,8 +416,12 @@ def test_a_progress_bar_when_stderr_is_a_terminal(evaluate_dir):
 
 def test_evaluate_span_group_in_char_unit(evaluate_dir):
     data = evaluate_model(
-        str(evaluate_dir / "spans_model"), evaluate_dir / "dev.spacy",
-        schemes="strict,exact", spans_key="sc", unit="char", silent=True,
+        str(evaluate_dir / "spans_model"),
+        evaluate_dir / "dev.spacy",
+        schemes="strict,exact",
+        spans_key="sc",
+        unit="char",
+        silent=True,
     )
     assert data["documents"] == 3 and data["skipped"] == 1
     # gold: Barack Obama PER, Obama PER, Paris LOC, Apple ORG, Tim Cook PER
@@ -386,10 +477,33 @@ def test_prf(name):
 
 HELP = {
     "app": ([], ["evaluate", "compare", "prf"]),
-    "evaluate": (["evaluate"], ["MODEL", "DATA", "--schemes", "--spans-key", "--output", "--errors", "--html",
-                               "--n-process", "strict,exact,partial,type,iou,overlap"]),
-    "compare": (["compare"], ["GOLD", "PRED", "--format", "spacy, jsonl, conll, kaggle", "scored in char unit",
-                             "--tag-scheme", "--labels", "error of the primary (first) scheme"]),
+    "evaluate": (
+        ["evaluate"],
+        [
+            "MODEL",
+            "DATA",
+            "--schemes",
+            "--spans-key",
+            "--output",
+            "--errors",
+            "--html",
+            "--n-process",
+            "strict,exact,partial,type,iou,overlap",
+        ],
+    ),
+    "compare": (
+        ["compare"],
+        [
+            "GOLD",
+            "PRED",
+            "--format",
+            "spacy, jsonl, conll, kaggle",
+            "scored in char unit",
+            "--tag-scheme",
+            "--labels",
+            "error of the primary (first) scheme",
+        ],
+    ),
     "prf": (["prf"], ["standard input", "Ends are inclusive", "prints 0.6667 1.0 0.8"]),
 }
 
@@ -429,77 +543,215 @@ GOOD = ["gold.jsonl", "pred.jsonl", "-s", "strict"]
 BAD_INPUT = {
     "missing-file": ({}, ["gold.jsonl", "nope.jsonl", "-s", "strict"], None, 1, "nope.jsonl: file not found"),
     "missing-data": ({}, ["evaluate", "model", "nope.spacy", "-s", "strict"], None, 1, "nope.spacy: file not found"),
-    "missing-model": ({}, ["evaluate", "no_such_model", "gold.spacy", "-s", "strict"], None, 1,
-                      "no_such_model: can't load the pipeline: [E050] Can't find model 'no_such_model'"),
+    "missing-model": (
+        {},
+        ["evaluate", "no_such_model", "gold.spacy", "-s", "strict"],
+        None,
+        1,
+        "no_such_model: can't load the pipeline: [E050] Can't find model 'no_such_model'",
+    ),
     "directory": ({}, ["dir.jsonl", "pred.jsonl", "-s", "strict"], None, 1, "dir.jsonl: not a file"),
-    "not-a-docbin": ({"bad.spacy": "hello"}, ["gold.spacy", "bad.spacy", "-s", "strict"], None, 1,
-                     "bad.spacy: can't read it as a spaCy DocBin"),
-    "not-utf8": ({"bad.conll": b"a O\n\xff\xfe B-X\n"}, ["gold.conll", "bad.conll", "-s", "strict"], None, 1,
-                 "bad.conll:2: not UTF-8 text (byte 0xff)"),
-    "wrong-format": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--format", "jsonl"], None, 1,
-                     "gold.conll:1: invalid JSON"),
-    "jsonl-line": ({"bad.jsonl": '{"text": "a", "spans": []}\n{"text": "b", "spans": [}\n'},
-                   ["gold.jsonl", "bad.jsonl", "-s", "strict"], None, 1, "bad.jsonl:2: invalid JSON"),
-    "jsonl-span": ({"bad.jsonl": '{"text": "abc", "spans": [{"start": 1, "end": 7, "label": "X"}]}\n'},
-                   ["gold.jsonl", "bad.jsonl", "-s", "strict"], None, 1,
-                   "bad.jsonl:1: span 0 has start=1, end=7; character offsets need 0 <= start < end <= 3"),
-    "csv-row": ({"bad.csv": "id,class,predictionstring\ndoc0,PER,0 1\ndoc1,PER\n"},
-                ["gold.csv", "bad.csv", "-s", "strict"], None, 1, "bad.csv:3: the row has 2 fields, the header has 3"),
-    "csv-index": ({"bad.csv": "id,class,predictionstring\ndoc0,PER,0 x\n"},
-                  ["gold.csv", "bad.csv", "-s", "strict"], None, 1, "bad.csv:2: predictionstring holds 'x', not a word index"),
-    "csv-header": ({"bad.csv": "id,type,predictionstring\ndoc0,PER,0\n"},
-                   ["gold.csv", "bad.csv", "-s", "strict"], None, 1, "bad.csv:1: the header has no column 'class'"),
-    "csv-unknown-id": ({"bad.csv": "id,class,predictionstring\ndoc0,PER,0\ndoc9,PER,1\n"},
-                       ["gold.csv", "bad.csv", "-s", "overlap"], None, 1, "bad.csv:3: id 'doc9' is not in gold.csv"),
-    "conll-line": ({"bad.conll": "Barack B-PER\nObama\n"}, ["gold.conll", "bad.conll", "-s", "strict"], None, 1,
-                   "bad.conll:2: expected a token and a tag column"),
-    "conll-tag": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--tag-mode", "strict", "--tag-scheme", "IOE2"],
-                  None, 1, "gold.conll:3: Invalid tag 'B-PER'"),
-    "unknown-label": ({}, [*GOOD, "--labels", "PER,FOO"], None, 1,
-                      '--labels: the label "FOO" occurs in neither gold.jsonl nor pred.jsonl. Labels found: "LOC", "ORG", "PER"'),
-    "unequal-counts": ({"short.jsonl": '{"text": "Barack Obama visited Paris .", "spans": []}\n'},
-                       ["gold.jsonl", "short.jsonl", "-s", "strict"], None, 1,
-                       "unequal numbers of documents (JSONL records): 4 in gold.jsonl, 1 in short.jsonl"),
-    "unequal-sentences": ({"short.conll": "Barack O\n"}, ["gold.conll", "short.conll", "-s", "strict"], None, 1,
-                          "unequal numbers of sentences: 4 in gold.conll, 1 in short.conll"),
-    "text-mismatch": ({"other.jsonl": '{"text": "Barack Obama visited Rome .", "spans": []}\n' * 4},
-                      ["gold.jsonl", "other.jsonl", "-s", "strict"], None, 1,
-                      "other.jsonl:1: the text of record 1 differs from line 1 of gold.jsonl at character 21: "
-                      "gold '…ama visited Paris .', predicted '…ama visited Rome .'"),
-    "token-mismatch": ({"other.conll": "Barack O\nObama O\nvisits O\nParis O\n. O\n\nx O\n\nx O\n\nx O\n"},
-                       ["gold.conll", "other.conll", "-s", "strict"], None, 1,
-                       "other.conll:3: sentence 1 differs from gold.conll (sentence starting at line 3) at token 2: "
-                       "gold has 'visited', predicted has 'visits'"),
-    "docbin-text-mismatch": ({}, ["gold.spacy", "other.spacy", "-s", "strict"], None, 1,
-                             "other.spacy: the text of doc 2 differs from doc 2 of gold.spacy at character 5: "
-                             "gold 'Ms Smith left', predicted 'Ms Smyth left'"),
-    "write-error": ({}, [*GOOD, "-o", "gold.jsonl/scores.json"], None, 1, "gold.jsonl/scores.json: can't write the file"),
+    "not-a-docbin": (
+        {"bad.spacy": "hello"},
+        ["gold.spacy", "bad.spacy", "-s", "strict"],
+        None,
+        1,
+        "bad.spacy: can't read it as a spaCy DocBin",
+    ),
+    "not-utf8": (
+        {"bad.conll": b"a O\n\xff\xfe B-X\n"},
+        ["gold.conll", "bad.conll", "-s", "strict"],
+        None,
+        1,
+        "bad.conll:2: not UTF-8 text (byte 0xff)",
+    ),
+    "wrong-format": (
+        {},
+        ["gold.conll", "pred.conll", "-s", "strict", "--format", "jsonl"],
+        None,
+        1,
+        "gold.conll:1: invalid JSON",
+    ),
+    "jsonl-line": (
+        {"bad.jsonl": '{"text": "a", "spans": []}\n{"text": "b", "spans": [}\n'},
+        ["gold.jsonl", "bad.jsonl", "-s", "strict"],
+        None,
+        1,
+        "bad.jsonl:2: invalid JSON",
+    ),
+    "jsonl-span": (
+        {"bad.jsonl": '{"text": "abc", "spans": [{"start": 1, "end": 7, "label": "X"}]}\n'},
+        ["gold.jsonl", "bad.jsonl", "-s", "strict"],
+        None,
+        1,
+        "bad.jsonl:1: span 0 has start=1, end=7; character offsets need 0 <= start < end <= 3",
+    ),
+    "csv-row": (
+        {"bad.csv": "id,class,predictionstring\ndoc0,PER,0 1\ndoc1,PER\n"},
+        ["gold.csv", "bad.csv", "-s", "strict"],
+        None,
+        1,
+        "bad.csv:3: the row has 2 fields, the header has 3",
+    ),
+    "csv-index": (
+        {"bad.csv": "id,class,predictionstring\ndoc0,PER,0 x\n"},
+        ["gold.csv", "bad.csv", "-s", "strict"],
+        None,
+        1,
+        "bad.csv:2: predictionstring holds 'x', not a word index",
+    ),
+    "csv-header": (
+        {"bad.csv": "id,type,predictionstring\ndoc0,PER,0\n"},
+        ["gold.csv", "bad.csv", "-s", "strict"],
+        None,
+        1,
+        "bad.csv:1: the header has no column 'class'",
+    ),
+    "csv-unknown-id": (
+        {"bad.csv": "id,class,predictionstring\ndoc0,PER,0\ndoc9,PER,1\n"},
+        ["gold.csv", "bad.csv", "-s", "overlap"],
+        None,
+        1,
+        "bad.csv:3: id 'doc9' is not in gold.csv",
+    ),
+    "conll-line": (
+        {"bad.conll": "Barack B-PER\nObama\n"},
+        ["gold.conll", "bad.conll", "-s", "strict"],
+        None,
+        1,
+        "bad.conll:2: expected a token and a tag column",
+    ),
+    "conll-tag": (
+        {},
+        ["gold.conll", "pred.conll", "-s", "strict", "--tag-mode", "strict", "--tag-scheme", "IOE2"],
+        None,
+        1,
+        "gold.conll:3: Invalid tag 'B-PER'",
+    ),
+    "unknown-label": (
+        {},
+        [*GOOD, "--labels", "PER,FOO"],
+        None,
+        1,
+        '--labels: the label "FOO" occurs in neither gold.jsonl nor pred.jsonl. Labels found: "LOC", "ORG", "PER"',
+    ),
+    "unequal-counts": (
+        {"short.jsonl": '{"text": "Barack Obama visited Paris .", "spans": []}\n'},
+        ["gold.jsonl", "short.jsonl", "-s", "strict"],
+        None,
+        1,
+        "unequal numbers of documents (JSONL records): 4 in gold.jsonl, 1 in short.jsonl",
+    ),
+    "unequal-sentences": (
+        {"short.conll": "Barack O\n"},
+        ["gold.conll", "short.conll", "-s", "strict"],
+        None,
+        1,
+        "unequal numbers of sentences: 4 in gold.conll, 1 in short.conll",
+    ),
+    "text-mismatch": (
+        {"other.jsonl": '{"text": "Barack Obama visited Rome .", "spans": []}\n' * 4},
+        ["gold.jsonl", "other.jsonl", "-s", "strict"],
+        None,
+        1,
+        "other.jsonl:1: the text of record 1 differs from line 1 of gold.jsonl at character 21: "
+        "gold '…ama visited Paris .', predicted '…ama visited Rome .'",
+    ),
+    "token-mismatch": (
+        {"other.conll": "Barack O\nObama O\nvisits O\nParis O\n. O\n\nx O\n\nx O\n\nx O\n"},
+        ["gold.conll", "other.conll", "-s", "strict"],
+        None,
+        1,
+        "other.conll:3: sentence 1 differs from gold.conll (sentence starting at line 3) at token 2: "
+        "gold has 'visited', predicted has 'visits'",
+    ),
+    "docbin-text-mismatch": (
+        {},
+        ["gold.spacy", "other.spacy", "-s", "strict"],
+        None,
+        1,
+        "other.spacy: the text of doc 2 differs from doc 2 of gold.spacy at character 5: "
+        "gold 'Ms Smith left', predicted 'Ms Smyth left'",
+    ),
+    "write-error": (
+        {},
+        [*GOOD, "-o", "gold.jsonl/scores.json"],
+        None,
+        1,
+        "gold.jsonl/scores.json: can't write the file",
+    ),
     "prf-count": ({}, ["prf"], "x 0 1 PER", 1, "stdin:1: the number of predicted spans must be an integer, got 'x'"),
-    "prf-short": ({}, ["prf"], "2\n0 1 PER\n", 1, "stdin:2: input ends where the start of predicted span 2 of 2 was expected"),
+    "prf-short": (
+        {},
+        ["prf"],
+        "2\n0 1 PER\n",
+        1,
+        "stdin:2: input ends where the start of predicted span 2 of 2 was expected",
+    ),
     "prf-extra": ({}, ["prf"], "0\n0\nPER\n", 1, "stdin:3: unexpected input 'PER' after the last gold span"),
     "prf-reversed": ({}, ["prf"], "1\n5 2 PER\n0\n", 1, "stdin:2: predicted span 1 of 1 ends (2) before it starts (5)"),
     "prf-empty": ({}, ["prf"], "", 1, "stdin: no input"),
     # usage errors: status 2
-    "no-schemes": ({}, ["gold.jsonl", "pred.jsonl"], None, 2,
-                   "Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
-                   "Valid schemes: strict, exact, partial, type, iou, overlap"),
-    "unknown-scheme": ({}, ["gold.jsonl", "pred.jsonl", "-s", "strict,fuzzy"], None, 2,
-                       "Invalid value for '--schemes': Unknown scheme 'fuzzy' in '--schemes'. Valid schemes:"),
-    "unknown-extension": ({"gold.data": "x"}, ["gold.data", "gold.data", "-s", "strict"], None, 2,
-                          "Can't tell the format of 'gold.data' from its extension '.data'. Pass '--format'"),
+    "no-schemes": (
+        {},
+        ["gold.jsonl", "pred.jsonl"],
+        None,
+        2,
+        "Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
+        "Valid schemes: strict, exact, partial, type, iou, overlap",
+    ),
+    "unknown-scheme": (
+        {},
+        ["gold.jsonl", "pred.jsonl", "-s", "strict,fuzzy"],
+        None,
+        2,
+        "Invalid value for '--schemes': Unknown scheme 'fuzzy' in '--schemes'. Valid schemes:",
+    ),
+    "unknown-extension": (
+        {"gold.data": "x"},
+        ["gold.data", "gold.data", "-s", "strict"],
+        None,
+        2,
+        "Can't tell the format of 'gold.data' from its extension '.data'. Pass '--format'",
+    ),
     "unknown-format": ({}, [*GOOD, "--format", "xml"], None, 2, "Invalid value for '--format': Unknown format 'xml'"),
-    "formats-that-do-not-mix": ({}, ["gold.jsonl", "pred.csv", "-s", "strict"], None, 2,
-                                "'gold.jsonl' looks like jsonl and 'pred.csv' like kaggle (set '--format', or "
-                                "'--gold-format' and '--pred-format', if an extension misleads); jsonl gold and "
-                                "kaggle predictions cannot describe the same documents"),
-    "threshold": ({}, [*GOOD, "--iou-threshold", "1.5"], None, 2,
-                  "Invalid value for '--iou-threshold': '--iou-threshold' must be in (0, 1]"),
-    "unit": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--unit", "char"], None, 2,
-             "conll input is scored in token unit; '--unit' char does not apply"),
-    "tag-scheme": ({}, ["gold.conll", "pred.conll", "-s", "strict", "--tag-scheme", "IOB2"], None, 2,
-                   "--tag-scheme='IOB2' is only used with --tag-mode='strict'"),
-    "n-process": ({}, ["evaluate", "m", "gold.spacy", "-s", "strict", "--n-process", "0"], None, 2,
-                  "Invalid value for '--n-process'"),
+    "formats-that-do-not-mix": (
+        {},
+        ["gold.jsonl", "pred.csv", "-s", "strict"],
+        None,
+        2,
+        "'gold.jsonl' looks like jsonl and 'pred.csv' like kaggle (set '--format', or "
+        "'--gold-format' and '--pred-format', if an extension misleads); jsonl gold and "
+        "kaggle predictions cannot describe the same documents",
+    ),
+    "threshold": (
+        {},
+        [*GOOD, "--iou-threshold", "1.5"],
+        None,
+        2,
+        "Invalid value for '--iou-threshold': '--iou-threshold' must be in (0, 1]",
+    ),
+    "unit": (
+        {},
+        ["gold.conll", "pred.conll", "-s", "strict", "--unit", "char"],
+        None,
+        2,
+        "conll input is scored in token unit; '--unit' char does not apply",
+    ),
+    "tag-scheme": (
+        {},
+        ["gold.conll", "pred.conll", "-s", "strict", "--tag-scheme", "IOB2"],
+        None,
+        2,
+        "--tag-scheme='IOB2' is only used with --tag-mode='strict'",
+    ),
+    "n-process": (
+        {},
+        ["evaluate", "m", "gold.spacy", "-s", "strict", "--n-process", "0"],
+        None,
+        2,
+        "Invalid value for '--n-process'",
+    ),
     "unknown-option": ({}, [*GOOD, "--fuzzy-match"], None, 2, "No such option: --fuzzy-match"),
 }
 # Also run as subprocesses: the real process must not print a traceback either.
@@ -592,7 +844,11 @@ def test_format_registered_from_outside(tmp_path, monkeypatch):
         assert data["documents"] == 2
         assert data["schemes"]["strict"]["counts"] == {"cor": 2, "inc": 1, "par": 0, "mis": 0, "spu": 0}
         unknown = invoke(["compare", "g.lines", "p.lines", "-s", "strict", "--format", "nope"])
-        assert_clean_failure(unknown, 2, "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, mentions, test-fmt")
+        assert_clean_failure(
+            unknown,
+            2,
+            "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, mentions, test-fmt",
+        )
     finally:
         catalogue._remove(("spacy_spanf1", "formats", "test-fmt"))
 
@@ -600,17 +856,27 @@ def test_format_registered_from_outside(tmp_path, monkeypatch):
 def test_repeated_schemes_is_an_error(corpus_dir, monkeypatch):
     monkeypatch.chdir(corpus_dir)
     result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict", "-s", "iou"])
-    assert_clean_failure(result, 2, "'--schemes' is given 2 times (-s strict -s iou); give it once, comma-separated: --schemes strict,iou")
+    assert_clean_failure(
+        result,
+        2,
+        "'--schemes' is given 2 times (-s strict -s iou); give it once, comma-separated: --schemes strict,iou",
+    )
 
 
 def test_no_silent_zeros(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "g.jsonl").write_text('{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}\n', encoding="utf-8")
+    (tmp_path / "g.jsonl").write_text(
+        '{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}\n', encoding="utf-8"
+    )
     (tmp_path / "doccano.jsonl").write_text('{"text": "Ann", "label": [[0, 3, "PER"]]}\n', encoding="utf-8")
     (tmp_path / "none.jsonl").write_text('{"text": "Ann"}\n', encoding="utf-8")
     result = invoke(["compare", "g.jsonl", "doccano.jsonl", "-s", "strict"])
-    assert_clean_failure(result, 1, "doccano.jsonl:1: the record has no \"spans\" but has \"label\": spans under \"label\" "
-                                    "are another format's; read the file with '--format' doccano")
+    assert_clean_failure(
+        result,
+        1,
+        'doccano.jsonl:1: the record has no "spans" but has "label": spans under "label" '
+        "are another format's; read the file with '--format' doccano",
+    )
     (tmp_path / "empty-spans.jsonl").write_text('{"text": "Ann", "spans": []}\n', encoding="utf-8")
     result = invoke(["compare", "none.jsonl", "empty-spans.jsonl", "-s", "strict"])
     assert_clean_failure(result, 1, "every gold document of none.jsonl (1) was skipped: none has annotation")
@@ -621,7 +887,9 @@ def test_no_silent_zeros(tmp_path, monkeypatch):
     doc.spans["sc"] = SpanGroup(doc, spans=[SpacySpan(doc, 0, 1, label="PER")])
     DocBin(docs=[doc]).to_disk(tmp_path / "g.spacy")
     result = invoke(["compare", "g.spacy", "g.spacy", "-s", "strict", "--spans-key", "spans"])
-    assert_clean_failure(result, 1, "--spans-key: no gold document in g.spacy has the span group 'spans'. Span keys found: sc")
+    assert_clean_failure(
+        result, 1, "--spans-key: no gold document in g.spacy has the span group 'spans'. Span keys found: sc"
+    )
 
 
 def test_compare_one_conll_file_two_columns(tmp_path, monkeypatch):
@@ -630,8 +898,10 @@ def test_compare_one_conll_file_two_columns(tmp_path, monkeypatch):
     write_conll(tmp_path / "pred.conll", 1)
     gold_lines = (tmp_path / "gold.conll").read_text(encoding="utf-8").split("\n")
     pred_lines = (tmp_path / "pred.conll").read_text(encoding="utf-8").split("\n")
-    both = [f"{g}\t{p.split()[-1]}" if g.strip() and not g.startswith("-DOCSTART-") else g
-            for g, p in zip(gold_lines, pred_lines)]
+    both = [
+        f"{g}\t{p.split()[-1]}" if g.strip() and not g.startswith("-DOCSTART-") else g
+        for g, p in zip(gold_lines, pred_lines)
+    ]
     (tmp_path / "both.conll").write_text("\n".join(both), encoding="utf-8")
     schemes = "strict,exact,partial,type,iou,overlap"
     one = invoke(["compare", "both.conll", "--gold-column", "1", "--pred-column", "2", "-s", schemes, "-o", "one.json"])
@@ -641,14 +911,19 @@ def test_compare_one_conll_file_two_columns(tmp_path, monkeypatch):
     assert figures(one_data) == figures(two_data)
     assert json.loads((tmp_path / "one.json").read_text())["schemes"]["strict"]["counts"] == STRICT_COUNTS
     missing = invoke(["compare", "both.conll", "-s", "strict"])
-    assert_clean_failure(missing, 2, "no predicted file: give 'PRED', or, for a CoNLL file with both tag columns, "
-                                     "'--gold-column' and '--pred-column'")
+    assert_clean_failure(
+        missing,
+        2,
+        "no predicted file: give 'PRED', or, for a CoNLL file with both tag columns, "
+        "'--gold-column' and '--pred-column'",
+    )
 
 
 @pytest.fixture(scope="module")
 def plain_runs(corpus_dir):
-    records = [{"text": f"document number {i} with a rather long name", **({"spans": []} if i % 2 else {})}
-               for i in range(8)]
+    records = [
+        {"text": f"document number {i} with a rather long name", **({"spans": []} if i % 2 else {})} for i in range(8)
+    ]
     write_jsonl(corpus_dir / "skips.jsonl", records)
     plain = {"WASABI_LOG_FRIENDLY": None, "NO_COLOR": None}  # not set, whatever the caller's environment
     args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "-o", "out/plain.json"]

@@ -1,6 +1,7 @@
 """stdout closed by its reader before the command prints (`| head -1`,
 `| true`) ends every command quietly with status 0, as `compare | head -1`
 does; --help and --version too. click exited 1 without a word."""
+
 import os
 import subprocess
 import sys
@@ -38,8 +39,14 @@ def run_with_stdout_closed(args):
     os.close(read_end)
     try:
         process = subprocess.run(
-            [sys.executable, "-m", "spacy_spanf1", *map(str, args)], stdout=write_end, stderr=subprocess.PIPE,
-            input=PRF if args == ["prf"] else "", text=True, env=cli_env(), timeout=300, cwd=ROOT,
+            [sys.executable, "-m", "spacy_spanf1", *map(str, args)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            input=PRF if args == ["prf"] else "",
+            text=True,
+            env=cli_env(),
+            timeout=300,
+            cwd=ROOT,
         )
     finally:
         os.close(write_end)

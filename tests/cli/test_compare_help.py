@@ -2,6 +2,7 @@
 formats and the help of --format, --gold-format and --pred-format are made
 from the formats registry, so a format registered before the command line
 is built (an entry point, or code run first) is listed too."""
+
 import json
 
 from helpers import invoke, python
@@ -12,8 +13,8 @@ BLOCK = "  Formats (--format; default: from the extension):"
 def listed_formats(help_text):
     """The names at the start of the lines of the help's Formats block."""
     lines = help_text.splitlines()
-    block = lines[lines.index(BLOCK) + 1:]
-    block = block[:next(i for i, line in enumerate(block) if not line.strip())]
+    block = lines[lines.index(BLOCK) + 1 :]
+    block = block[: next(i for i, line in enumerate(block) if not line.strip())]
     return [line.split()[0] for line in block if not line.startswith(" " * 5)]
 
 

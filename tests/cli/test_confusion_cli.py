@@ -8,6 +8,7 @@ doc 1 "Acme hired Bo Chen in Paris.": gold ORG "Acme" (0, 4), PER "Bo
 Chen" (11, 18), LOC "Paris" (22, 27); pred PER "Bo Chen", LOC "Paris",
 LOC "in" (19, 21).
 """
+
 import json
 import shutil
 from pathlib import Path
@@ -24,18 +25,12 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 # Paris correct; "in" spurious (O, LOC).
 STRICT = {
     "labels": ["LOC", "ORG", "PER", "O"],
-    "matrix": [[1, 1, 0, 0],
-               [0, 0, 0, 1],
-               [0, 0, 1, 1],
-               [1, 0, 1, 0]],
+    "matrix": [[1, 1, 0, 0], [0, 0, 0, 1], [0, 0, 1, 1], [1, 0, 1, 0]],
 }
 # type: "Ann" overlaps PER with its label: (PER, PER), so PER has 2 on the diagonal.
 TYPE = {
     "labels": ["LOC", "ORG", "PER", "O"],
-    "matrix": [[1, 1, 0, 0],
-               [0, 0, 0, 1],
-               [0, 0, 2, 0],
-               [1, 0, 0, 0]],
+    "matrix": [[1, 1, 0, 0], [0, 0, 0, 1], [0, 0, 2, 0], [1, 0, 0, 0]],
 }
 
 
@@ -52,7 +47,7 @@ def table(stdout, title):
     lines = stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if title in line)
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.strip():
             break
         rows.append(line.split())
@@ -75,8 +70,18 @@ def test_no_confusion_table_without_the_flag(examples):
 
 
 def test_every_scheme_writes_its_confusion_in_the_json(examples):
-    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,exact,partial,type,iou,overlap",
-                     "-o", "scores.json", "--silent"])
+    result = invoke(
+        [
+            "compare",
+            "gold.jsonl",
+            "pred.jsonl",
+            "-s",
+            "strict,exact,partial,type,iou,overlap",
+            "-o",
+            "scores.json",
+            "--silent",
+        ]
+    )
     assert result.exit_code == 0, result.stderr
     data = json.loads((examples / "scores.json").read_text())
     assert data["schemes"]["strict"]["confusion"] == STRICT
@@ -86,7 +91,8 @@ def test_every_scheme_writes_its_confusion_in_the_json(examples):
     assert "confusion" not in data  # no longer beside the blocks
     back = CorpusScores.from_dict(data).to_dict()
     assert {scheme: block["confusion"] for scheme, block in back["schemes"].items()} == {
-        scheme: block["confusion"] for scheme, block in data["schemes"].items()}
+        scheme: block["confusion"] for scheme, block in data["schemes"].items()
+    }
 
 
 def test_older_json_with_iou_rows_beside_the_blocks_reads(examples):
@@ -115,10 +121,16 @@ def test_the_html_page_heat_maps_the_primary_scheme_and_links_its_cells(examples
     }
     labels, matrix = STRICT["labels"], STRICT["matrix"]
     assert {cell: n for cell, (n, _) in cells.items()} == {
-        (g, p): matrix[i][j] for i, g in enumerate(labels) for j, p in enumerate(labels)}
+        (g, p): matrix[i][j] for i, g in enumerate(labels) for j, p in enumerate(labels)
+    }
     links = {cell: docs for cell, (_, docs) in cells.items() if docs}
     # doc 0: "Ann" a boundary error (PER, O) and (O, PER), ORG over LOC (LOC, ORG);
     # doc 1: Acme missed (ORG, O), "in" spurious (O, LOC). The diagonal has no link.
-    assert links == {("PER", "O"): ["0"], ("O", "PER"): ["0"], ("LOC", "ORG"): ["0"],
-                     ("ORG", "O"): ["1"], ("O", "LOC"): ["1"]}
+    assert links == {
+        ("PER", "O"): ["0"],
+        ("O", "PER"): ["0"],
+        ("LOC", "ORG"): ["0"],
+        ("ORG", "O"): ["1"],
+        ("O", "LOC"): ["1"],
+    }
     assert 'id="doc-0"' in page and 'id="doc-1"' in page

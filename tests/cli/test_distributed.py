@@ -3,6 +3,7 @@ a LocalCluster the same scores and error records bit for bit, worker
 deaths survived exactly, a shard that keeps killing workers reported in
 one line. The cluster tests are `slow` (worker processes); each has a
 timeout (SIGALRM in-process, subprocess timeouts for the CLI)."""
+
 import json
 import os
 import signal
@@ -27,9 +28,12 @@ N_DOCS = 200
 # blank model predicts nothing, so every run of it warns so (the in-process tests expect the
 # warning; the runs on a cluster compare their JSON, warnings included, with them).
 pytestmark = pytest.mark.filterwarnings(
-    "ignore::UserWarning:distributed", "ignore:Port:UserWarning", "ignore::ResourceWarning",
+    "ignore::UserWarning:distributed",
+    "ignore:Port:UserWarning",
+    "ignore::ResourceWarning",
     "ignore::pytest.PytestUnraisableExceptionWarning",
-    "ignore:no predicted span in the whole corpus:UserWarning", "ignore:baseline. no predicted span:UserWarning",
+    "ignore:no predicted span in the whole corpus:UserWarning",
+    "ignore:baseline. no predicted span:UserWarning",
 )
 
 
@@ -61,7 +65,7 @@ def corpus(tmp_path_factory):
     DocBin(docs=docs).to_disk(root / "all.spacy")
     (root / "shards").mkdir()
     for k in range(4):
-        DocBin(docs=docs[k * 50:(k + 1) * 50]).to_disk(root / "shards" / f"part{k}.spacy")
+        DocBin(docs=docs[k * 50 : (k + 1) * 50]).to_disk(root / "shards" / f"part{k}.spacy")
     dask_helpers.make_model(root / "model")
     dask_helpers.make_model(root / "die_model", die=True)
     # compare: gold and predicted directories of shards
@@ -71,7 +75,7 @@ def corpus(tmp_path_factory):
     for side in ("gold", "pred"):
         (root / side).mkdir()
     for k in range(4):
-        part = docs[k * 50:(k + 1) * 50]
+        part = docs[k * 50 : (k + 1) * 50]
         DocBin(docs=part).to_disk(root / "gold" / f"p{k}.spacy")
         DocBin(docs=[nlp(d.text) for d in part]).to_disk(root / "pred" / f"p{k}.spacy")
     (root / "bad").mkdir()
@@ -157,8 +161,9 @@ def test_sharded_in_process_equals_one_file(corpus, spans_key):
         ([corpus / "all.spacy"], 37),
     ]:
         with pytest.warns(UserWarning, match=NOTHING_PREDICTED):
-            sharded = evaluate_pipeline(model, data, schemes=SCHEMES, spans_key=spans_key, keep_errors=True,
-                                        shard_docs=shard_docs)
+            sharded = evaluate_pipeline(
+                model, data, schemes=SCHEMES, spans_key=spans_key, keep_errors=True, shard_docs=shard_docs
+            )
         assert sharded.to_dict() == one.to_dict(), data
         assert [(r["doc"], r["kind"], r["gold"], r["pred"]) for r in records(sharded)] == [
             (r["doc"], r["kind"], r["gold"], r["pred"]) for r in records(one)
@@ -169,9 +174,14 @@ def test_sharded_in_process_equals_one_file(corpus, spans_key):
 
 def test_sharded_cli_in_process(corpus):
     out = {}
-    for name, args in [("one", [corpus / "all.spacy"]), ("dir", [corpus / "shards"]),
-                       ("split", [corpus / "all.spacy", "--shard-docs", "64"])]:
-        result = invoke(["evaluate", corpus / "model", *args, "-s", SCHEMES, "-o", corpus / f"cli-{name}.json", "--silent"])
+    for name, args in [
+        ("one", [corpus / "all.spacy"]),
+        ("dir", [corpus / "shards"]),
+        ("split", [corpus / "all.spacy", "--shard-docs", "64"]),
+    ]:
+        result = invoke(
+            ["evaluate", corpus / "model", *args, "-s", SCHEMES, "-o", corpus / f"cli-{name}.json", "--silent"]
+        )
         assert result.exit_code == 0, result.output
         out[name] = json.loads((corpus / f"cli-{name}.json").read_text())
     assert out["one"] == out["dir"] == out["split"]
@@ -226,9 +236,18 @@ def test_workers_import_this_worktree(client):
 def test_cluster_equals_in_process(corpus, client, spans_key):
     model = str(corpus / "model")
     with alarm(120):
-        local = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, spans_key=spans_key, keep_errors=True, shard_docs=30)
-        remote = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, spans_key=spans_key, keep_errors=True,
-                                   shard_docs=30, client=client)
+        local = evaluate_pipeline(
+            model, corpus / "all.spacy", schemes=SCHEMES, spans_key=spans_key, keep_errors=True, shard_docs=30
+        )
+        remote = evaluate_pipeline(
+            model,
+            corpus / "all.spacy",
+            schemes=SCHEMES,
+            spans_key=spans_key,
+            keep_errors=True,
+            shard_docs=30,
+            client=client,
+        )
         one = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, spans_key=spans_key)
     assert remote.to_dict() == local.to_dict() == one.to_dict()
     assert remote.documents == N_DOCS
@@ -244,8 +263,9 @@ def test_cluster_analysis_equals_in_process(corpus, client, tmp_path):
     analysis = dict(bootstrap=200, baseline=smaller, by="span_length,doc_length", test="bootstrap")
     with alarm(150):
         one = evaluate_pipeline(model, corpus / "all.spacy", schemes="strict,iou", **analysis)
-        remote = evaluate_pipeline(model, corpus / "all.spacy", schemes="strict,iou", shard_docs=30, client=client,
-                                   **analysis)
+        remote = evaluate_pipeline(
+            model, corpus / "all.spacy", schemes="strict,iou", shard_docs=30, client=client, **analysis
+        )
     assert remote.to_dict() == one.to_dict()
     data = remote.to_dict()
     assert data["schemes"]["strict"]["ci"]["f"]["n_resamples"] == 200
@@ -253,8 +273,9 @@ def test_cluster_analysis_equals_in_process(corpus, client, tmp_path):
     assert set(data["breakdown"]["attributes"]) == {"span_length", "doc_length"}
     with alarm(120):
         local_compare = compare_files(corpus / "gold", corpus / "pred", schemes="strict", bootstrap=100, by="label")
-        remote_compare = compare_files(corpus / "gold", corpus / "pred", schemes="strict", bootstrap=100, by="label",
-                                       client=client)
+        remote_compare = compare_files(
+            corpus / "gold", corpus / "pred", schemes="strict", bootstrap=100, by="label", client=client
+        )
     assert remote_compare.to_dict() == local_compare.to_dict()
 
 
@@ -316,11 +337,14 @@ def test_worker_death_is_survived_exactly(corpus, tmp_path, monkeypatch):
     code = TESTS / "dask_helpers.py"
     with alarm(150):
         with open_client(cluster="local:2") as c:
-            remote = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, keep_errors=True, shard_docs=40,
-                                       client=c, code=code)
+            remote = evaluate_pipeline(
+                model, corpus / "all.spacy", schemes=SCHEMES, keep_errors=True, shard_docs=40, client=c, code=code
+            )
         assert len(list((tmp_path / "markers").iterdir())) == 2  # two shards killed a worker
         monkeypatch.delenv(dask_helpers.DIE_ON)
-        serial = evaluate_pipeline(model, corpus / "all.spacy", schemes=SCHEMES, keep_errors=True, shard_docs=40, code=code)
+        serial = evaluate_pipeline(
+            model, corpus / "all.spacy", schemes=SCHEMES, keep_errors=True, shard_docs=40, code=code
+        )
     assert remote.documents == N_DOCS
     assert remote.to_dict() == serial.to_dict()
     assert records(remote) == records(serial)
@@ -331,10 +355,30 @@ def test_worker_death_is_survived_exactly(corpus, tmp_path, monkeypatch):
 
 @pytest.mark.slow
 def test_shard_that_always_kills_fails_in_one_line(corpus, tmp_path):
-    env = {dask_helpers.DIE_ON: "KILL 130", dask_helpers.DIE_MODE: "always", "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1"}
-    out = run_cli(["evaluate", corpus / "die_model", corpus / "all.spacy", "-s", "strict", "--shard-docs", "100",
-                   "--cluster", "local:2", "--code", TESTS / "dask_helpers.py", "-o", tmp_path / "x.json"],
-                  corpus, env=env)
+    env = {
+        dask_helpers.DIE_ON: "KILL 130",
+        dask_helpers.DIE_MODE: "always",
+        "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "1",
+    }
+    out = run_cli(
+        [
+            "evaluate",
+            corpus / "die_model",
+            corpus / "all.spacy",
+            "-s",
+            "strict",
+            "--shard-docs",
+            "100",
+            "--cluster",
+            "local:2",
+            "--code",
+            TESTS / "dask_helpers.py",
+            "-o",
+            tmp_path / "x.json",
+        ],
+        corpus,
+        env=env,
+    )
     assert out.returncode == 1, (out.stdout, out.stderr)
     failures = [line for line in out.stderr.splitlines() if line.startswith("✘")]
     assert len(failures) == 1, out.stderr
@@ -362,8 +406,12 @@ def dask_processes(tmp_path):
     (tmp_path / "dask").mkdir()
     (tmp_path / "dask" / "spanf1.yaml").write_text(config, encoding="utf8")
     file = tmp_path / "scheduler.json"
-    scheduler = subprocess.Popen(["dask", "scheduler", "--scheduler-file", str(file), "--port", "0", "--no-dashboard"],
-                                 env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen(
+        ["dask", "scheduler", "--scheduler-file", str(file), "--port", "0", "--no-dashboard"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     worker = None
     try:
         deadline = time.monotonic() + 60
@@ -371,9 +419,12 @@ def dask_processes(tmp_path):
             time.sleep(0.2)
         assert file.exists(), "the scheduler wrote no scheduler file"
         address = json.loads(file.read_text())["address"]
-        worker = subprocess.Popen(["dask", "worker", "--scheduler-file", str(file), "--nworkers", "1", "--nthreads", "1",
-                                   "--no-dashboard"], env=dict(env, DASK_CONFIG=str(tmp_path / "dask")),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = subprocess.Popen(
+            ["dask", "worker", "--scheduler-file", str(file), "--nworkers", "1", "--nthreads", "1", "--no-dashboard"],
+            env=dict(env, DASK_CONFIG=str(tmp_path / "dask")),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         yield file, address
     finally:
         for proc in (worker, scheduler):
@@ -408,8 +459,21 @@ def test_existing_cluster_by_address_and_scheduler_file(corpus, tmp_path):
 
 @pytest.mark.slow
 def test_no_scheduler_at_the_address_is_one_line(corpus, tmp_path):
-    out = run_cli(["evaluate", corpus / "model", corpus / "shards", "-s", "strict", "--scheduler", "tcp://127.0.0.1:9",
-                   "-o", tmp_path / "x.json"], corpus, env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"})
+    out = run_cli(
+        [
+            "evaluate",
+            corpus / "model",
+            corpus / "shards",
+            "-s",
+            "strict",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "-o",
+            tmp_path / "x.json",
+        ],
+        corpus,
+        env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"},
+    )
     assert out.returncode == 1, (out.stdout, out.stderr)
     assert out.stderr.strip().splitlines() == [line for line in out.stderr.strip().splitlines() if line.startswith("✘")]
     assert "--scheduler" in out.stderr and "tcp://127.0.0.1:9" in out.stderr and "Traceback" not in out.stderr
@@ -429,9 +493,29 @@ def test_ctrl_c_closes_the_local_cluster(corpus, tmp_path):
     # loads: 30 s, hence the deadline)
     env = cli_env(SPACY_SPANF1_PLUGIN_LOG=str(log), **{dask_helpers.SLOW: "0.1"})
     proc = subprocess.Popen(
-        [sys.executable, "-m", "spacy_spanf1", "evaluate", str(corpus / "die_model"), str(corpus / "all.spacy"), "-s", "strict",
-         "--shard-docs", "10", "--cluster", "local:2", "--code", str(TESTS / "dask_helpers.py"), "-o", str(tmp_path / "x.json")],
-        cwd=corpus, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "spacy_spanf1",
+            "evaluate",
+            str(corpus / "die_model"),
+            str(corpus / "all.spacy"),
+            "-s",
+            "strict",
+            "--shard-docs",
+            "10",
+            "--cluster",
+            "local:2",
+            "--code",
+            str(TESTS / "dask_helpers.py"),
+            "-o",
+            str(tmp_path / "x.json"),
+        ],
+        cwd=corpus,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         # a shell's background job starts with SIGINT ignored, and so would the
         # command: give it the default disposition, as a terminal's would have
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),

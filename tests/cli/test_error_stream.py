@@ -7,6 +7,7 @@ and the page the one rendered from every error; what is kept of the
 documents must not grow with the corpus (a property of the kept documents,
 never a measurement of memory).
 """
+
 import json
 import random
 from collections import Counter
@@ -101,8 +102,14 @@ def whole_file(root, scores, name="whole.jsonl"):
 def whole_page(scores, max_docs):
     """The page rendered from every error and every document with errors."""
     records = error_records(scores.errors, scores.pairs, scores.primary)
-    return render_html(scores.to_dict(), list(scores.pairs.values()), records, sources=scores.sources,
-                       unit=scores.unit, max_docs=max_docs)
+    return render_html(
+        scores.to_dict(),
+        list(scores.pairs.values()),
+        records,
+        sources=scores.sources,
+        unit=scores.unit,
+        max_docs=max_docs,
+    )
 
 
 def shown_docs(page):
@@ -121,8 +128,14 @@ def test_streamed_errors_are_the_whole_corpus_records(small, tmp_path, primary, 
     whole = compare_files(small / "gold.jsonl", small / "pred.jsonl", schemes=schemes, keep_errors=True)
     assert len(whole.errors) > 100 and whole.skipped > 0
     with ErrorFile(tmp_path / "streamed.jsonl") as sink:
-        streamed = score_pairs(open_pairs(small / "gold.jsonl", small / "pred.jsonl"), schemes, batch_size=batch_size,
-                               keep_errors=True, max_error_docs=5, on_errors=sink)
+        streamed = score_pairs(
+            open_pairs(small / "gold.jsonl", small / "pred.jsonl"),
+            schemes,
+            batch_size=batch_size,
+            keep_errors=True,
+            max_error_docs=5,
+            on_errors=sink,
+        )
         sink.commit()
     assert (tmp_path / "streamed.jsonl").read_bytes() == whole_file(tmp_path, whole)
     assert sink.written == len(whole.errors)
@@ -136,8 +149,14 @@ def token_pairs(n, seed=3):
     for i in range(n):
         words = [rng.choice(WORDS) for _ in range(8)]
         gold = sorted({Span(k, k + rng.randint(1, 3), rng.choice(LABELS)) for k in range(0, 6, 3)})
-        pred = sorted({Span(s.start, s.end - (rng.random() < 0.3), rng.choice(LABELS)) for s in gold
-                       if s.end - s.start > 1 or rng.random() < 0.7} | {Span(6, 8, "PER")})
+        pred = sorted(
+            {
+                Span(s.start, s.end - (rng.random() < 0.3), rng.choice(LABELS))
+                for s in gold
+                if s.end - s.start > 1 or rng.random() < 0.7
+            }
+            | {Span(6, 8, "PER")}
+        )
         pairs.append(DocPair(i, f'doc "{i}"', gold, pred, " ".join(words), char_offsets(words)))
     return pairs
 
@@ -199,15 +218,31 @@ def test_every_error_line_is_the_json_of_its_record(pairs, scheme, name):
         assert all(tuple(span) == SPAN_KEYS for span in [record["gold"] or dict.fromkeys(SPAN_KEYS), *record["pred"]])
         parsed = json.loads(line)  # ujson writes 10 digits of a float: the scores are compared as written
         assert {k: v for k, v in parsed.items() if "iou" not in k and "coverage" not in k} == {
-            k: v for k, v in record.items() if "iou" not in k and "coverage" not in k}
+            k: v for k, v in record.items() if "iou" not in k and "coverage" not in k
+        }
         pair = pairs[record["doc"]]
-        assert all(span["text"] == pair.text[span["start"]:span["end"]] for span in [*record["pred"], record["gold"]] if span)
+        assert all(
+            span["text"] == pair.text[span["start"] : span["end"]] for span in [*record["pred"], record["gold"]] if span
+        )
 
 
 def test_compare_streams_the_same_file_and_page(large, monkeypatch):
     monkeypatch.chdir(large)
-    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--errors", "out/e.jsonl",
-                     "--html", "out/r.html", "--html-docs", "7"])
+    result = invoke(
+        [
+            "compare",
+            "gold.jsonl",
+            "pred.jsonl",
+            "-s",
+            "strict,iou",
+            "--errors",
+            "out/e.jsonl",
+            "--html",
+            "out/r.html",
+            "--html-docs",
+            "7",
+        ]
+    )
     assert result.exit_code == 0, result.stderr
     whole = compare_files("gold.jsonl", "pred.jsonl", schemes="strict,iou", keep_errors=True)
     assert whole.scored > 2 * BATCH_SIZE
@@ -276,8 +311,14 @@ def test_at_most_k_documents_are_kept(misses, k, batch_size):
     pairs = [doc_pair(i, n) for i, n in enumerate(misses)]
     whole = score_pairs(pairs, ["strict", "iou"], keep_errors=True)
     seen = []
-    bounded = score_pairs(pairs, ["strict", "iou"], keep_errors=True, max_error_docs=k, batch_size=batch_size,
-                          on_errors=lambda errors, docs, scheme: seen.extend(errors))
+    bounded = score_pairs(
+        pairs,
+        ["strict", "iou"],
+        keep_errors=True,
+        max_error_docs=k,
+        batch_size=batch_size,
+        on_errors=lambda errors, docs, scheme: seen.extend(errors),
+    )
     with_errors = [i for i, n in enumerate(misses) if n]
     expected = sorted(with_errors, key=lambda i: (-misses[i], i))[:k]
     assert len(bounded.pairs) <= k
@@ -291,8 +332,7 @@ def test_at_most_k_documents_are_kept(misses, k, batch_size):
 
 
 @settings(max_examples=40, deadline=None)
-@given(misses=st.lists(st.integers(0, 4), min_size=1, max_size=80), k=st.integers(0, 5),
-       batch_size=st.integers(1, 9))
+@given(misses=st.lists(st.integers(0, 4), min_size=1, max_size=80), k=st.integers(0, 5), batch_size=st.integers(1, 9))
 def test_the_stream_never_holds_more_than_k_documents(misses, k, batch_size):
     scorer = SpanScorer(["strict"], keep_errors=True, batch_size=batch_size)
     stream = ErrorStream("strict", Keep(errors=True, max_error_docs=k))
@@ -337,8 +377,9 @@ def test_keep_errors_alone_keeps_everything(small):
     per_doc = Counter(e.doc for e in scores.errors)
     assert set(scores.pairs) == set(per_doc) and len(per_doc) > 200
     assert scores.error_counts.total == len(scores.errors) and scores.error_counts.documents == len(per_doc)
-    bounded = compare_files(small / "gold.jsonl", small / "pred.jsonl", schemes="strict", keep_errors=True,
-                            max_error_docs=3)
+    bounded = compare_files(
+        small / "gold.jsonl", small / "pred.jsonl", schemes="strict", keep_errors=True, max_error_docs=3
+    )
     assert len(bounded.pairs) == 3 and bounded.error_counts == scores.error_counts
 
 
@@ -346,8 +387,7 @@ def test_max_error_docs_is_checked(small):
     from spacy_spanf1.exceptions import SettingError
 
     with pytest.raises(SettingError, match="max_error_docs"):
-        compare_files(small / "gold.jsonl", small / "pred.jsonl", schemes="strict", keep_errors=True,
-                      max_error_docs=-1)
+        compare_files(small / "gold.jsonl", small / "pred.jsonl", schemes="strict", keep_errors=True, max_error_docs=-1)
 
 
 # --------------------------------------------------------------------------
@@ -376,18 +416,25 @@ def test_sharded_compare_streams_after_the_merge(small, tmp_path):
     for side, lines in (("gold", gold), ("pred", pred)):
         (tmp_path / side).mkdir()
         for k in range(3):
-            (tmp_path / side / f"part-{k}.jsonl").write_text("".join(lines[k * 100:(k + 1) * 100]), encoding="utf-8")
+            (tmp_path / side / f"part-{k}.jsonl").write_text("".join(lines[k * 100 : (k + 1) * 100]), encoding="utf-8")
     whole = compare_files(tmp_path / "gold", tmp_path / "pred", schemes="strict", keep_errors=True)
-    compare_command(tmp_path / "gold", tmp_path / "pred", schemes="strict", errors_path=tmp_path / "e.jsonl",
-                    html_path=tmp_path / "r.html", html_docs=4, silent=True)
+    compare_command(
+        tmp_path / "gold",
+        tmp_path / "pred",
+        schemes="strict",
+        errors_path=tmp_path / "e.jsonl",
+        html_path=tmp_path / "r.html",
+        html_docs=4,
+        silent=True,
+    )
     assert (tmp_path / "e.jsonl").read_bytes() == whole_file(tmp_path, whole)
     assert (tmp_path / "r.html").read_text(encoding="utf-8") == whole_page(whole, 4)
     # --html alone: each shard keeps its own few documents, the merge the most of those
-    compare_command(tmp_path / "gold", tmp_path / "pred", schemes="strict", html_path=tmp_path / "r2.html",
-                    html_docs=4, silent=True)
+    compare_command(
+        tmp_path / "gold", tmp_path / "pred", schemes="strict", html_path=tmp_path / "r2.html", html_docs=4, silent=True
+    )
     assert (tmp_path / "r2.html").read_text(encoding="utf-8") == whole_page(whole, 4)
-    bounded = compare_files(tmp_path / "gold", tmp_path / "pred", schemes="strict", keep_errors=True,
-                            max_error_docs=4)
+    bounded = compare_files(tmp_path / "gold", tmp_path / "pred", schemes="strict", keep_errors=True, max_error_docs=4)
     assert len(bounded.pairs) == 4 and bounded.error_counts == whole.error_counts
 
 
@@ -397,22 +444,31 @@ def test_evaluate_streams_the_same_file_and_page(tmp_path):
     from spacy.tokens import Span as SpacySpan
 
     nlp = spacy.blank("en")
-    nlp.add_pipe("entity_ruler").add_patterns([{"label": "PER", "pattern": "Ann"}, {"label": "LOC", "pattern": "Rome"},
-                                               {"label": "ORG", "pattern": "Lee"}])
+    nlp.add_pipe("entity_ruler").add_patterns(
+        [{"label": "PER", "pattern": "Ann"}, {"label": "LOC", "pattern": "Rome"}, {"label": "ORG", "pattern": "Lee"}]
+    )
     nlp.to_disk(tmp_path / "model")
     docs = []
     for i in range(40):
         doc = nlp.make_doc(["Ann Lee met Bob in Rome .", "Bob saw Ann .", "Lee and Bob left Rome ."][i % 3])
-        doc.ents = [SpacySpan(doc, 0, 1, label="PER")] + ([SpacySpan(doc, len(doc) - 2, len(doc) - 1, label="GPE")]
-                                                          if i % 2 else [])
+        doc.ents = [SpacySpan(doc, 0, 1, label="PER")] + (
+            [SpacySpan(doc, len(doc) - 2, len(doc) - 1, label="GPE")] if i % 2 else []
+        )
         docs.append(doc)
     DocBin(docs=docs).to_disk(tmp_path / "dev.spacy")
     # the ruler's LOC and ORG are labels the gold (PER, GPE) has not
     with pytest.warns(UserWarning, match="never occurs in the gold"):
         whole = evaluate_pipeline(str(tmp_path / "model"), tmp_path / "dev.spacy", schemes="strict", keep_errors=True)
     assert whole.error_counts.documents > 3
-    evaluate_model(str(tmp_path / "model"), tmp_path / "dev.spacy", schemes="strict", errors_path=tmp_path / "e.jsonl",
-                   html_path=tmp_path / "r.html", html_docs=3, silent=True)
+    evaluate_model(
+        str(tmp_path / "model"),
+        tmp_path / "dev.spacy",
+        schemes="strict",
+        errors_path=tmp_path / "e.jsonl",
+        html_path=tmp_path / "r.html",
+        html_docs=3,
+        silent=True,
+    )
     assert (tmp_path / "e.jsonl").read_bytes() == whole_file(tmp_path, whole)
     page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert page == whole_page(whole, 3) and len(shown_docs(page)) == 3

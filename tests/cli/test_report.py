@@ -1,5 +1,6 @@
 """Error records (`spacy_spanf1.report`) and the HTML report (`spacy_spanf1.html`); the page is
 opened in headless Chromium, which must lay out the highlighted spans."""
+
 import html
 import re
 from types import SimpleNamespace
@@ -23,12 +24,16 @@ def token_pair(index, words, gold, pred):
 @pytest.fixture
 def corpus():
     pairs = [
-        token_pair(0, ["Barack", "Obama", "met", "Angela", "Merkel", "in", "Berlin"],
-                   [Span(0, 2, "PER"), Span(3, 5, "PER"), Span(6, 7, "LOC")],
-                   [Span(1, 2, "PER"), Span(3, 5, "ORG"), Span(5, 6, "MISC")]),
+        token_pair(
+            0,
+            ["Barack", "Obama", "met", "Angela", "Merkel", "in", "Berlin"],
+            [Span(0, 2, "PER"), Span(3, 5, "PER"), Span(6, 7, "LOC")],
+            [Span(1, 2, "PER"), Span(3, 5, "ORG"), Span(5, 6, "MISC")],
+        ),
         # sentence 2 is skipped (no annotation)
-        token_pair(2, ["Rome", "and", "Milan"], [Span(0, 1, "LOC"), Span(2, 3, "LOC")],
-                   [Span(0, 1, "LOC"), Span(2, 3, "ORG")]),
+        token_pair(
+            2, ["Rome", "and", "Milan"], [Span(0, 1, "LOC"), Span(2, 3, "LOC")], [Span(0, 1, "LOC"), Span(2, 3, "ORG")]
+        ),
     ]
     return SimpleNamespace(pairs=pairs, stats=PairStats(3, 1, ["sentence 2"]), sources=("gold.conll", "pred.conll"))
 
@@ -43,7 +48,10 @@ def score_corpus(corpus, schemes, **settings):
 def test_error_records(corpus):
     results, errors, kept = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
     records = error_records(errors, kept, "strict")
-    summary = [(r["doc"], r["count"], r["kind"], r["gold"] and r["gold"]["text"], [p["text"] for p in r["pred"]]) for r in records]
+    summary = [
+        (r["doc"], r["count"], r["kind"], r["gold"] and r["gold"]["text"], [p["text"] for p in r["pred"]])
+        for r in records
+    ]
     # The errors of the primary scheme, strict: "Obama" for "Barack Obama" has
     # other boundaries (INC); ORG "Angela Merkel" the right boundaries and
     # another label (INC); "in" overlaps no gold span (SPU); "Berlin" is
@@ -113,13 +121,14 @@ def test_html_shows_at_most_max_docs_most_errors_first(corpus):
 def test_render_html_is_self_contained_and_escaped(corpus):
     corpus.pairs[0].gold = sorted(corpus.pairs[0].gold + [Span(2, 3, "<i>&")])
     results, errors, kept = score_corpus(corpus, ["strict", "iou"], keep_errors=True)
-    page = render_html(corpus.scores.to_dict(), list(kept.values()), error_records(errors, kept),
-                       sources=corpus.sources)
+    page = render_html(
+        corpus.scores.to_dict(), list(kept.values()), error_records(errors, kept), sources=corpus.sources
+    )
     assert page.startswith("<!DOCTYPE html>")
     assert "<script" not in page and "<link" not in page and not re.search(r'(src|href)="http', page)
     assert "<i>" not in page and "&lt;i&gt;&amp;" in page
     assert page.count('<section class="doc"') == 2
-    assert '<tr><td>strict</td>' in page and '<tr><td>iou</td>' in page
+    assert "<tr><td>strict</td>" in page and "<tr><td>iou</td>" in page
     assert "F per label (strict)" in page
     assert "3 documents, 1 skipped" in page
 
@@ -176,13 +185,17 @@ def rgb(hex_color):
 def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     records = [
-        {"text": "Barack Obama visited Paris.", "spans": [{"start": 0, "end": 12, "label": "PER"},
-                                                       {"start": 21, "end": 26, "label": "LOC"}]},
+        {
+            "text": "Barack Obama visited Paris.",
+            "spans": [{"start": 0, "end": 12, "label": "PER"}, {"start": 21, "end": 26, "label": "LOC"}],
+        },
         {"text": "Apple hired Tim Cook.", "spans": [{"start": 0, "end": 5, "label": "ORG"}]},
     ]
     preds = [
-        {"text": records[0]["text"], "spans": [{"start": 7, "end": 12, "label": "PER"},
-                                               {"start": 21, "end": 26, "label": "LOC"}]},
+        {
+            "text": records[0]["text"],
+            "spans": [{"start": 7, "end": 12, "label": "PER"}, {"start": 21, "end": 26, "label": "LOC"}],
+        },
         {"text": records[1]["text"], "spans": [{"start": 0, "end": 5, "label": "LOC"}]},
     ]
     write_jsonl(tmp_path / "gold.jsonl", records)
@@ -193,9 +206,12 @@ def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
     colors = label_colors(["LOC", "ORG", "PER"])
     spans = {(s["doc"], s["side"], s["label"], s["token"]): s for s in measured["spans"]}
     assert set(spans) == {
-        ("0", "gold", "PER", "Barack Obama"), ("0", "gold", "LOC", "Paris"),
-        ("0", "pred", "PER", "Obama"), ("0", "pred", "LOC", "Paris"),
-        ("1", "gold", "ORG", "Apple"), ("1", "pred", "LOC", "Apple"),
+        ("0", "gold", "PER", "Barack Obama"),
+        ("0", "gold", "LOC", "Paris"),
+        ("0", "pred", "PER", "Obama"),
+        ("0", "pred", "LOC", "Paris"),
+        ("1", "gold", "ORG", "Apple"),
+        ("1", "pred", "LOC", "Apple"),
     }
     for (_, _side, label, _), span in spans.items():
         assert span["width"] > 5 and span["height"] > 5, span
@@ -208,9 +224,11 @@ def test_html_renders_spans_in_headless_chromium(tmp_path, monkeypatch):
     # labels do not overlap one another
     boxes = [s for s in measured["spans"]]
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             if (a["doc"], a["side"]) == (b["doc"], b["side"]):
-                assert a["right"] <= b["x"] or b["right"] <= a["x"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+                assert (
+                    a["right"] <= b["x"] or b["right"] <= a["x"] or a["bottom"] <= b["top"] or b["bottom"] <= a["top"]
+                )
     # gold and prediction side by side: the predicted panel starts right of the gold one
     assert spans[("0", "pred", "PER", "Obama")]["panelX"] > spans[("0", "gold", "PER", "Barack Obama")]["x"] + 100
     # the per-label chart (strict) draws a bar for each label with a non-zero F: LOC only
@@ -226,11 +244,15 @@ def css_rules(css):
     return rules
 
 
-@pytest.mark.parametrize("command", [
-    ["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict"],
-    ["agree", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict"],
-    ["sweep", "examples/gold.jsonl", "examples/scored.jsonl", "-s", "strict"],
-], ids=["report", "agreement", "sweep"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict"],
+        ["agree", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict"],
+        ["sweep", "examples/gold.jsonl", "examples/scored.jsonl", "-s", "strict"],
+    ],
+    ids=["report", "agreement", "sweep"],
+)
 def test_the_signature_wraps_on_every_page(command, tmp_path, monkeypatch):
     # The signature is one long word (`a:1|b:2|...`): without a rule that
     # lets it break anywhere it runs past the page's right edge.
@@ -245,7 +267,9 @@ def test_the_signature_wraps_on_every_page(command, tmp_path, monkeypatch):
     assert holder and " " not in holder.group(2).strip()
     rules = css_rules(re.search(r"<style>(.*?)</style>", text, re.S).group(1))
     wraps = [selector for selector, body in rules.items() if re.search(r"overflow-wrap:\s*anywhere", body)]
-    assert {f".{name}" for name in holder.group(1).split()} & set(wraps), f"no overflow-wrap: anywhere on {holder.group(0)!r}: {wraps}"
+    assert {f".{name}" for name in holder.group(1).split()} & set(wraps), (
+        f"no overflow-wrap: anywhere on {holder.group(0)!r}: {wraps}"
+    )
 
 
 @pytest.mark.slow  # starts a browser
@@ -253,8 +277,18 @@ def test_the_signature_stays_within_the_page_in_headless_chromium(tmp_path, monk
     from helpers import ROOT
 
     monkeypatch.chdir(ROOT)
-    result = invoke(["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict,iou",
-                     "--html", tmp_path / "page.html", "--silent"])
+    result = invoke(
+        [
+            "compare",
+            "examples/gold.jsonl",
+            "examples/pred.jsonl",
+            "-s",
+            "strict,iou",
+            "--html",
+            tmp_path / "page.html",
+            "--silent",
+        ]
+    )
     assert result.exit_code == 0, result.output
     script = """<script>
 const p = document.querySelector("p.signature"), body = document.body;

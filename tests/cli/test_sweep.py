@@ -1,5 +1,6 @@
 """`spacy-spanf1 sweep`: files of scored predictions and a pipeline's span
 categorizer; what it prints, the JSON it writes, and bad input as one line."""
+
 import json
 
 import pytest
@@ -9,8 +10,10 @@ from helpers import SWEEP_GOLD as GOLD, SWEEP_SCORED as SCORED, assert_clean_fai
 
 def pred_records(scored=SCORED):
     return [
-        {"text": g["text"], "spans": [{"start": s, "end": e, "label": label, "score": score}
-                                      for s, e, label, score in doc]}
+        {
+            "text": g["text"],
+            "spans": [{"start": s, "end": e, "label": label, "score": score} for s, e, label, score in doc],
+        }
         for g, doc in zip(GOLD, scored)
     ]
 
@@ -27,8 +30,18 @@ def test_files_json_and_table(files, tmp_path):
     data = json.loads(out.read_text())
     assert set(data) == {"sweep", "signature"}
     strict = data["sweep"]["strict"]
-    assert set(strict) == {"scheme", "thresholds", "p", "r", "f", "ap", "best", "per_label", "per_label_best",
-                           "calibration"}
+    assert set(strict) == {
+        "scheme",
+        "thresholds",
+        "p",
+        "r",
+        "f",
+        "ap",
+        "best",
+        "per_label",
+        "per_label_best",
+        "calibration",
+    }
     # 4 gold spans. Kept at 0.9: Anna (TP); 0.8: + Bruno (TP); 0.6: + Oslo as
     # PER (FP); 0.2: + "met" (FP). F: 2/5, 2/3, 4/7, 1/2; best 0.8.
     assert strict["thresholds"] == [0.2, 0.6, 0.8, 0.9]
@@ -61,11 +74,14 @@ def test_grid_spacy_on_files(files, tmp_path):
     assert strict["best"]["threshold"] == pytest.approx(0.6)  # the JSON is written to 10 digits
 
 
-@pytest.mark.parametrize("score,message", [
-    (1.5, "line 1: predicted span 1 (14, 18, 'PER') has the score 1.5, outside [0, 1]"),
-    ("high", "line 1: predicted span 1 (14, 18, 'PER') has the score 'high' (a str)"),
-    (None, "line 1: predicted span 1 (14, 18, 'PER') has no score"),
-])
+@pytest.mark.parametrize(
+    "score,message",
+    [
+        (1.5, "line 1: predicted span 1 (14, 18, 'PER') has the score 1.5, outside [0, 1]"),
+        ("high", "line 1: predicted span 1 (14, 18, 'PER') has the score 'high' (a str)"),
+        (None, "line 1: predicted span 1 (14, 18, 'PER') has no score"),
+    ],
+)
 def test_bad_scores_are_one_line(tmp_path, score, message):
     records = pred_records()
     if score is None:
@@ -88,8 +104,11 @@ def test_predictions_without_scores_name_the_documents(tmp_path):
     gold = write_jsonl(tmp_path / "gold.jsonl", GOLD)
     records = [{"text": g["text"], "spans": g["spans"]} for g in GOLD]
     pred = write_jsonl(tmp_path / "pred.jsonl", records)
-    assert_clean_failure(invoke(["sweep", gold, pred, "--schemes", "strict"]), 1,
-                         "2 of the 2 predicted documents have spans without scores (line 1, line 2)")
+    assert_clean_failure(
+        invoke(["sweep", gold, pred, "--schemes", "strict"]),
+        1,
+        "2 of the 2 predicted documents have spans without scores (line 1, line 2)",
+    )
     # the same file without scores is valid for compare
     assert invoke(["compare", gold, pred, "--schemes", "strict"]).exit_code == 0
 
@@ -107,8 +126,9 @@ def test_pipeline_sweep_writes_json_and_config(spancat_model, tmp_path):
 
     model, dev = spancat_model
     out, cfg = tmp_path / "sweep.json", tmp_path / "best.cfg"
-    result = invoke(["sweep", model, dev, "--schemes", "strict,iou", "--grid", "spacy", "-o", out,
-                     "--write-config", cfg])
+    result = invoke(
+        ["sweep", model, dev, "--schemes", "strict,iou", "--grid", "spacy", "-o", out, "--write-config", cfg]
+    )
     assert result.exit_code == 0, result.stderr
     data = json.loads(out.read_text())
     expected = sweep_pipeline(model, dev, schemes=["strict", "iou"], grid="spacy")
@@ -116,12 +136,13 @@ def test_pipeline_sweep_writes_json_and_config(spancat_model, tmp_path):
     assert data["sweep"]["strict"]["best"]["threshold"] == pytest.approx(expected["strict"].best.threshold, abs=1e-9)
     assert data["sweep"]["iou"]["f"] == pytest.approx(expected["iou"].f1.tolist(), abs=1e-9)
     assert data["signature"]["pipeline"]["pipe"] == "spancat"
-    assert load_config(cfg)["components"]["spancat"]["threshold"] == pytest.approx(expected["strict"].best.threshold, abs=1e-9)
+    assert load_config(cfg)["components"]["spancat"]["threshold"] == pytest.approx(
+        expected["strict"].best.threshold, abs=1e-9
+    )
     assert "Wrote the config" in result.stdout
 
 
 @pytest.mark.slow
 def test_pipeline_without_the_component_is_one_line(spancat_model):
     model, dev = spancat_model
-    assert_clean_failure(invoke(["sweep", model, dev, "--schemes", "strict", "--pipe", "ner"]), 1,
-                         "no component 'ner'")
+    assert_clean_failure(invoke(["sweep", model, dev, "--schemes", "strict", "--pipe", "ner"]), 1, "no component 'ner'")

@@ -2,6 +2,7 @@
 laid out in headless Chromium, whose measurements are turned back into
 data coordinates through each chart's frame, so that the points drawn are
 checked against values worked out by hand."""
+
 import re
 
 import numpy
@@ -56,8 +57,13 @@ def data_points(chart, points):
 
 
 def write_files(tmp_path):
-    preds = [{"text": g["text"], "spans": [{"start": s, "end": e, "label": label, "score": score}
-                                           for s, e, label, score in doc]} for g, doc in zip(GOLD, SCORED)]
+    preds = [
+        {
+            "text": g["text"],
+            "spans": [{"start": s, "end": e, "label": label, "score": score} for s, e, label, score in doc],
+        }
+        for g, doc in zip(GOLD, SCORED)
+    ]
     write_jsonl(tmp_path / "gold.jsonl", GOLD)
     write_jsonl(tmp_path / "pred.jsonl", preds)
 
@@ -87,7 +93,8 @@ def test_sweep_html_charts_in_headless_chromium(tmp_path, monkeypatch):
         dashes = {c["scheme"]: c["dash"] for c in chart["curves"]}
         assert dashes["strict"] == "none" and dashes["iou"].replace("px", "") in {"8, 8", "8 8"}, dashes
         assert [c["points"] for c in chart["curves"] if c["scheme"] == "iou"] == [
-            c["points"] for c in chart["curves"] if c["scheme"] == "strict"]
+            c["points"] for c in chart["curves"] if c["scheme"] == "strict"
+        ]
     assert all(len(c["points"]) == 4 for c in pr["curves"] + f["curves"])
     strict_pr = data_points(pr, curves["strict"]["points"])
     assert strict_pr == [pytest.approx(p, abs=0.01) for p in [(0.5, 0.5), (0.5, 2 / 3), (0.5, 1.0), (0.25, 1.0)]]
@@ -173,8 +180,10 @@ def test_a_curve_that_coincides_with_an_earlier_one_is_dashed_and_named():
     # its curves differ.
     gold = [[(s["start"], s["end"], s["label"]) for s in doc["spans"]] for doc in GOLD]
     page = render_sweep_html(sweep(gold, SCORED, schemes=["strict", "iou", "partial"]))
-    curve = re.compile(r'<polyline class="(?P<cls>[^"]*)" data-scheme="(?P<scheme>[^"]*)"'
-                       r'(?: data-same-as="(?P<same>[^"]*)")? stroke="[^"]*" points="(?P<points>[^"]*)"/>')
+    curve = re.compile(
+        r'<polyline class="(?P<cls>[^"]*)" data-scheme="(?P<scheme>[^"]*)"'
+        r'(?: data-same-as="(?P<same>[^"]*)")? stroke="[^"]*" points="(?P<points>[^"]*)"/>'
+    )
     for chart in ("pr-chart", "f-chart"):
         svg = re.search(rf'<svg id="{chart}".*?</svg>', page, re.S).group(0)
         curves = {m["scheme"]: m for m in curve.finditer(svg)}
@@ -183,6 +192,6 @@ def test_a_curve_that_coincides_with_an_earlier_one_is_dashed_and_named():
         assert (curves["iou"]["cls"], curves["iou"]["same"]) == ("curve same", "strict")
         assert curves["strict"]["cls"] == curves["partial"]["cls"] == "curve"
     assert "svg .curve.same { stroke-dasharray: 8 8; }" in page  # drawn dashed over strict's
-    assert re.findall(r'data-scheme="(\w+)"><span class="swatch"[^>]*></span>\w+ <span class="same-as">([^<]*)<', page) == [
-        ("iou", "(same curves as strict, dashed)")
-    ]
+    assert re.findall(
+        r'data-scheme="(\w+)"><span class="swatch"[^>]*></span>\w+ <span class="same-as">([^<]*)<', page
+    ) == [("iou", "(same curves as strict, dashed)")]

@@ -3,6 +3,7 @@ MemoryError raised inside a user's pipeline component is not "bad input"
 (from Python it surfaces as itself; the command line shows its traceback
 and exits with 70, not with bad input's 1), and a file that is not a
 DocBin is still bad input."""
+
 import pytest
 import spacy
 
@@ -13,7 +14,7 @@ from spacy_spanf1.exceptions import InputError, SettingError
 
 #: A --code file: a component that raises the exception named by the
 #: SPANF1_TEST_RAISE environment variable when the pipeline runs it.
-CODE = '''
+CODE = """
 import os
 from spacy.language import Language
 
@@ -31,7 +32,7 @@ def needs_a_module(nlp, name):
     if os.environ.get("SPANF1_TEST_RAISE") == "ImportError at load":
         raise ImportError("No module named 'a_module_the_factory_needs'")
     return lambda doc: doc
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +64,9 @@ def test_import_error_in_a_component_surfaces_as_itself_from_python(broken, monk
 def test_import_error_loading_a_component_is_not_bad_input(broken, monkeypatch):
     monkeypatch.setenv("SPANF1_TEST_RAISE", "ImportError at load")
     with pytest.raises(ImportError, match="a_module_the_factory_needs") as raised:
-        evaluate_pipeline(broken / "needs_a_module", broken / "gold.spacy", code=broken / "component.py",
-                          schemes=["strict"])
+        evaluate_pipeline(
+            broken / "needs_a_module", broken / "gold.spacy", code=broken / "component.py", schemes=["strict"]
+        )
     assert not isinstance(raised.value, InputError)
 
 
@@ -76,8 +78,11 @@ def test_memory_error_in_a_component_surfaces_as_itself_from_python(broken, monk
 
 @pytest.mark.parametrize("kind", ["ImportError", "MemoryError"])
 def test_a_component_s_exception_on_the_command_line_keeps_its_traceback(broken, kind):
-    out = run(["evaluate", broken / "model", broken / "gold.spacy", "-s", "strict", "--code", broken / "component.py"],
-              broken, env={"SPANF1_TEST_RAISE": kind})
+    out = run(
+        ["evaluate", broken / "model", broken / "gold.spacy", "-s", "strict", "--code", broken / "component.py"],
+        broken,
+        env={"SPANF1_TEST_RAISE": kind},
+    )
     assert out.returncode == UNEXPECTED_ERROR == 70, (out.stdout, out.stderr)
     assert "Traceback (most recent call last)" in out.stderr
     assert f"\n{kind}: " in out.stderr  # the exception itself, as Python prints it
@@ -115,7 +120,12 @@ def test_import_error_in_a_component_on_a_dask_worker_surfaces_as_itself(broken,
     monkeypatch.setenv("SPANF1_TEST_RAISE", "ImportError")
     with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster, Client(cluster) as client:
         with pytest.raises(ImportError, match="a_module_the_component_needs") as raised:
-            evaluate_pipeline(str(broken / "model"), broken / "gold.spacy", code=broken / "component.py",
-                              schemes=["strict"], client=client)
+            evaluate_pipeline(
+                str(broken / "model"),
+                broken / "gold.spacy",
+                code=broken / "component.py",
+                schemes=["strict"],
+                client=client,
+            )
     assert not isinstance(raised.value, InputError)
     assert any("failed after 3 tries" in note for note in getattr(raised.value, "__notes__", []))

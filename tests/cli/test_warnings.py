@@ -10,6 +10,7 @@ gave one would fail here, pytest turning warnings into errors):
 
 Clean data gives none.
 """
+
 import json
 import warnings
 from pathlib import Path
@@ -103,7 +104,7 @@ def test_a_gold_label_never_predicted_is_named_only_when_its_closest_predicted_l
     assert scores.warnings == (
         'the predicted label "PERSON" (4 spans) never occurs in the gold; closest gold label "PER"',
         'the gold label "PERSON_TITLE" (2 spans) is never predicted; closest predicted label "PERSON", which '
-        'never occurs in the gold',
+        "never occurs in the gold",
     )
 
 
@@ -124,8 +125,10 @@ def test_many_one_sided_labels_are_five_warnings_and_the_count_of_the_others(tmp
 
 # The token offsets of "Maria Schmidt" (0, 2) and "Berlin" (4, 5) read as characters: "Ma" and "a"
 TOKEN_SPANS = ((0, 2), (4, 5))
-TOKENS_WARNING = ('20 of 20 predicted spans start or end inside a word (e.g. (0, 2) = "Ma" in line 1; '
-                  '(4, 5) = "a" in line 1; (0, 2) = "Ma" in line 2): are these token offsets? pass {unit}')
+TOKENS_WARNING = (
+    '20 of 20 predicted spans start or end inside a word (e.g. (0, 2) = "Ma" in line 1; '
+    '(4, 5) = "a" in line 1; (0, 2) = "Ma" in line 2): are these token offsets? pass {unit}'
+)
 
 
 def test_token_offsets_in_a_character_file_are_named(tmp_path):
@@ -164,8 +167,9 @@ def test_only_the_first_spans_of_a_large_corpus_are_looked_at(tmp_path, monkeypa
     pred = write_jsonl(tmp_path / "pred.jsonl", records([("PER", "LOC")] * 20, spans=TOKEN_SPANS))
     with pytest.warns(UserWarning, match="are these token offsets"):
         (warning,) = compare_files(gold, pred, schemes="strict").warnings
-    assert warning.startswith('24 of 24 predicted spans looked at (the first 24 of each file) start or end inside '
-                              'a word (e.g. (0, 2) = "Ma"')
+    assert warning.startswith(
+        '24 of 24 predicted spans looked at (the first 24 of each file) start or end inside a word (e.g. (0, 2) = "Ma"'
+    )
 
 
 def test_the_spans_inside_words_of_shards_add_up(tmp_path):
@@ -178,7 +182,7 @@ def test_the_spans_inside_words_of_shards_add_up(tmp_path):
     with pytest.warns(UserWarning, match="are these token offsets"):
         scores = compare_files(tmp_path / "g", tmp_path / "p", schemes="strict")
     (warning,) = scores.warnings
-    assert warning.startswith("20 of 20 predicted spans start or end inside a word (e.g. (0, 2) = \"Ma\" in a.jsonl")
+    assert warning.startswith('20 of 20 predicted spans start or end inside a word (e.g. (0, 2) = "Ma" in a.jsonl')
 
 
 # --------------------------------------------------------------------------
@@ -215,8 +219,11 @@ def test_span_groups_of_a_gold_without_entities_are_named(tmp_path):
     assert data["warnings"][0] == SPANS_KEY.format(key='spans_key="sc"')
     # without entity annotation every gold document is skipped: the error names the span groups
     bare = spancat_docbin(tmp_path / "bare.spacy", nlp, with_ents=False)
-    with pytest.raises(InputError, match='none has entity annotation, but the gold has span groups "sc" '
-                                         r'\(6 spans\): pass spans_key="sc"'):
+    with pytest.raises(
+        InputError,
+        match='none has entity annotation, but the gold has span groups "sc" '
+        r'\(6 spans\): pass spans_key="sc"',
+    ):
         compare_files(bare, bare, schemes="strict")
     assert_clean_failure(invoke(["compare", bare, bare, "-s", "strict"]), 1, 'pass --spans-key="sc"')
 
@@ -237,15 +244,24 @@ def test_evaluate_names_the_span_groups_of_a_spancat_corpus(tmp_path):
 # agree and sweep
 # --------------------------------------------------------------------------
 
-LOWER = ('the label "per" of annotator "c" (4 spans) occurs in no other annotator\'s spans; closest label of the '
-         'others "PER"')
+LOWER = (
+    'the label "per" of annotator "c" (4 spans) occurs in no other annotator\'s spans; closest label of the '
+    'others "PER"'
+)
 
 
 def annotator_files(tmp_path, labels):
     paths = []
     for name, label in labels.items():
-        paths.append(write_jsonl(tmp_path / f"{name}.jsonl", [
-            {"text": f"Maria lives here {i}", "spans": [{"start": 0, "end": 5, "label": label}]} for i in range(4)]))
+        paths.append(
+            write_jsonl(
+                tmp_path / f"{name}.jsonl",
+                [
+                    {"text": f"Maria lives here {i}", "spans": [{"start": 0, "end": 5, "label": label}]}
+                    for i in range(4)
+                ],
+            )
+        )
     return paths
 
 
@@ -263,9 +279,14 @@ def test_an_annotator_with_lower_case_labels_is_named(tmp_path):
 def test_two_annotators_each_the_others_closest_are_named_once():
     with pytest.warns(UserWarning) as caught:
         result = agreement({"a": [[(0, 1, "PER")]], "b": [[(0, 1, "per")]]}, schemes=["strict"])
-    assert [str(w.message) for w in caught] == list(result.warnings) == [
-        'the label "PER" of annotator "a" (1 span) occurs in no other annotator\'s spans; closest label of the '
-        'others "per"']
+    assert (
+        [str(w.message) for w in caught]
+        == list(result.warnings)
+        == [
+            'the label "PER" of annotator "a" (1 span) occurs in no other annotator\'s spans; closest label of the '
+            'others "per"'
+        ]
+    )
 
 
 SWEPT = 'the predicted label "PERSON" (5 spans) never occurs in the gold; closest gold label "PER"'
@@ -273,9 +294,10 @@ SWEPT = 'the predicted label "PERSON" (5 spans) never occurs in the gold; closes
 
 def test_a_sweep_names_a_predicted_label_the_gold_lacks(tmp_path):
     gold = gold_file(tmp_path, n=5)
-    pred = write_jsonl(tmp_path / "scored.jsonl", records([("PERSON", "LOC")] * 5,
-                                                          score=lambda i, span: 0.9 if span["label"] == "PERSON"
-                                                          else 0.4 + i / 10))
+    pred = write_jsonl(
+        tmp_path / "scored.jsonl",
+        records([("PERSON", "LOC")] * 5, score=lambda i, span: 0.9 if span["label"] == "PERSON" else 0.4 + i / 10),
+    )
     with pytest.warns(UserWarning) as caught:
         result = sweep_files(gold, pred, schemes=["strict"])
     assert [str(w.message) for w in caught] == [SWEPT] and result.warnings == (SWEPT,)
@@ -283,7 +305,8 @@ def test_a_sweep_names_a_predicted_label_the_gold_lacks(tmp_path):
     assert warned_lines(stdout) == [SWEPT] and data["warnings"] == [SWEPT]
     with pytest.warns(UserWarning, match="never occurs in the gold"):
         assert sweep([[(0, 1, "A")]], [[(0, 1, "B", 0.5)]], schemes=["strict"]).warnings == (
-            'the predicted label "B" (1 span) never occurs in the gold',)
+            'the predicted label "B" (1 span) never occurs in the gold',
+        )
 
 
 def test_the_command_line_prints_a_warning_once_and_gives_no_python_warning(tmp_path):
@@ -309,7 +332,10 @@ def test_clean_data_gives_no_warning(tmp_path):
         assert compare_files(gold, pred, schemes="strict,partial").warnings == ()
         assert agree_files([gold, pred], schemes="strict").warnings == ()
         assert sweep_files(gold, scored, schemes=["strict"]).warnings == ()
-    for args in (["compare", gold, pred, "-s", "strict"], ["agree", gold, pred, "-s", "strict"],
-                 ["sweep", gold, scored, "-s", "strict"]):
+    for args in (
+        ["compare", gold, pred, "-s", "strict"],
+        ["agree", gold, pred, "-s", "strict"],
+        ["sweep", gold, scored, "-s", "strict"],
+    ):
         stdout, data = cli(args, tmp_path)
         assert warned_lines(stdout) == [] and "warnings" not in data

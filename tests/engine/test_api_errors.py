@@ -1,5 +1,6 @@
 """Bad input to evaluate_spans: each error must say what is wrong, where
 (document and span index) and what is valid."""
+
 import re
 
 import pytest
@@ -97,8 +98,11 @@ def test_unhashable_label_is_named_like_any_other(shape):
 def test_bad_dict_span_after_good_ones_is_named():
     """A list of dict spans is read on arrays; one bad span among them is
     still named with its document and index, and what is valid."""
-    pred = [[{"start": 0, "end": 2, "label": "PER"}], [{"start": 1, "end": 3, "label": "ORG"}],
-            [{"start": 0, "end": 1, "label": "PER"}, {"start": True, "end": 2, "label": "LOC"}]]
+    pred = [
+        [{"start": 0, "end": 2, "label": "PER"}],
+        [{"start": 1, "end": 3, "label": "ORG"}],
+        [{"start": 0, "end": 1, "label": "PER"}, {"start": True, "end": 2, "label": "LOC"}],
+    ]
     with pytest.raises(ValueError, match=r"Span 1 of pred document 2 has non-integer offsets: start=True, end=2"):
         score(GOLD, pred)
     pred[2][1] = {"start": 1, "end": 2, "label": "LOC", "kb_id": "Q1"}
@@ -108,12 +112,16 @@ def test_bad_dict_span_after_good_ones_is_named():
 
 
 def test_offsets_not_integers():
-    with pytest.raises(ValueError, match=r"Span 0 of gold document 0 has non-integer offsets: start=0\.5, end=2.*integers"):
+    with pytest.raises(
+        ValueError, match=r"Span 0 of gold document 0 has non-integer offsets: start=0\.5, end=2.*integers"
+    ):
         score([[(0.5, 2, "PER")], [], []], GOLD)
 
 
 def test_span_of_the_wrong_shape():
-    with pytest.raises(ValueError, match=r"Span 1 of pred document 0 is \(0, 2\)\. A span is a \(start, end, label\) tuple"):
+    with pytest.raises(
+        ValueError, match=r"Span 1 of pred document 0 is \(0, 2\)\. A span is a \(start, end, label\) tuple"
+    ):
         score(GOLD, [[(0, 2, "PER"), (0, 2)], [], []])
     with pytest.raises(ValueError, match=r"Span 0 of gold document 2 lacks 'label'.*keys 'start', 'end' and 'label'"):
         score([[], [], [{"start": 0, "end": 1}]], GOLD)

@@ -1,5 +1,6 @@
 """The batched array engine gives exactly the per-document engine's counts,
 confusion and errors, on documents with and without self-overlapping spans."""
+
 import random
 
 import numpy
@@ -112,8 +113,9 @@ def user_shapes(seed, n):
         "tuples": shuffled,
         "numpy ints": [[(numpy.int32(s), numpy.int64(e), lab) for s, e, lab in doc] for doc in shuffled],
         "dicts": [[{"label": lab, "end": e, "start": s} for s, e, lab in doc] for doc in shuffled],
-        "dicts with kb_id": [[{"start": s, "end": e, "label": lab, "kb_id": "Q5"} for s, e, lab in doc]
-                             for doc in shuffled],
+        "dicts with kb_id": [
+            [{"start": s, "end": e, "label": lab, "kb_id": "Q5"} for s, e, lab in doc] for doc in shuffled
+        ],
     }
     reference = [read_doc_spans(doc, "pred", i) for i, doc in enumerate(shuffled)]
     return gold, reference, shapes
@@ -141,6 +143,7 @@ def test_every_plain_shape_equals_span_by_span_reading(settings):
 def test_dict_spans_are_read_on_arrays_not_span_by_span(monkeypatch):
     """Documents of dict spans in which no side overlaps itself never go
     through the span-by-span reader (it takes ten times as long)."""
+
     def span_by_span(*args, **kwargs):
         raise AssertionError("read span by span")
 

@@ -6,6 +6,7 @@ object itself (matrix, JSON, merging, pickling, DataFrame).
 `iou`'s cells are compared with presidio-evaluator's to_confusion_matrix()
 in tests/references (test_references.py, test_presidio_scenarios.py).
 """
+
 import functools
 import json
 import pickle
@@ -54,10 +55,12 @@ def test_worked_example_cells_by_hand(scheme):
 def test_worked_example_strict_matrix():
     confusion = evaluate_spans(GOLD, PRED, schemes=["strict"])["strict"].confusion
     # rows gold, columns predicted:   LOC ORG PER O
-    assert confusion.matrix == [[0, 1, 0, 0],   # LOC
-                                [0, 0, 0, 0],   # ORG (never gold)
-                                [0, 0, 0, 1],   # PER
-                                [0, 0, 1, 0]]   # O
+    assert confusion.matrix == [
+        [0, 1, 0, 0],  # LOC
+        [0, 0, 0, 0],  # ORG (never gold)
+        [0, 0, 0, 1],  # PER
+        [0, 0, 1, 0],
+    ]  # O
     assert confusion[("LOC", "ORG")] == 1 and ("LOC", "LOC") not in confusion
 
 
@@ -74,9 +77,12 @@ def test_type_diagonal_is_the_pairing_s_cor_not_the_per_label_tables():
     gold, pred = [[(0, 3, "A")]], [[(0, 1, "B"), (2, 3, "A")]]
     result = evaluate_spans(gold, pred, schemes=["type"])["type"]
     assert result.counts == {"cor": 0, "inc": 1, "par": 0, "mis": 0, "spu": 1}
-    ref = Evaluator([[{"start": 0, "end": 2, "label": "A"}]],
-                    [[{"start": 0, "end": 0, "label": "B"}, {"start": 2, "end": 2, "label": "A"}]],
-                    tags=["A", "B"], loader="dict").evaluate()
+    ref = Evaluator(
+        [[{"start": 0, "end": 2, "label": "A"}]],
+        [[{"start": 0, "end": 0, "label": "B"}, {"start": 2, "end": 2, "label": "A"}]],
+        tags=["A", "B"],
+        loader="dict",
+    ).evaluate()
     overall = ref["overall"]["ent_type"]
     assert (overall.correct, overall.incorrect, overall.spurious) == (0, 1, 1)
     assert result.per_type["A"].cor == 1
@@ -175,7 +181,10 @@ def test_cells_add_up_to_the_scheme_s_counts(seed, nested, settings):
     for label, c in results["overlap"].per_type.items():
         confusion = results["overlap"].confusion
         assert (confusion.get((label, label), 0), confusion.get((label, "O"), 0), confusion.get(("O", label), 0)) == (
-            c.tp, c.fn, c.fp)
+            c.tp,
+            c.fn,
+            c.fp,
+        )
     # iou: the diagonal is TP per label
     iou = results["iou"]
     assert iou.confusion.diagonal() == {label: c.tp for label, c in sorted(iou.per_type.items())}
@@ -219,8 +228,10 @@ def test_a_confusion_equals_a_dict_of_its_cells_and_drops_zeros():
 def test_a_confusion_reads_back_what_it_wrote_and_the_older_rows():
     confusion = Confusion({("PER", "PER"): 4, ("LOC", "ORG"): 1, ("O", "ORG"): 2}, labels=["MISC"])
     data = json.loads(json.dumps(confusion.to_dict()))
-    assert data == {"labels": ["LOC", "MISC", "ORG", "PER", "O"],
-                    "matrix": [[0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 4, 0], [0, 0, 2, 0, 0]]}
+    assert data == {
+        "labels": ["LOC", "MISC", "ORG", "PER", "O"],
+        "matrix": [[0, 0, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 4, 0], [0, 0, 2, 0, 0]],
+    }
     back = Confusion.from_dict(data)
     assert back == confusion and back.labels == confusion.labels and back.to_dict() == data
     rows = [["LOC", "ORG", 1], ["O", "ORG", 2], ["PER", "PER", 4]]
@@ -270,8 +281,9 @@ def test_a_label_map_s_confusion_is_that_of_the_data_renamed_by_hand():
     gold = [[(0, 2, "PER"), (4, 6, "LOC")]]
     pred = [[(0, 2, "PERSON"), (4, 6, "GPE"), (7, 8, "NORP")]]
     renamed = [[(0, 2, "PER"), (4, 6, "GPE")]]
-    mapped = evaluate_spans(gold, pred, schemes=list(SCHEMES),
-                            label_map={"pred": {"PERSON": "PER", "GPE": "GPE", "NORP": None}})
+    mapped = evaluate_spans(
+        gold, pred, schemes=list(SCHEMES), label_map={"pred": {"PERSON": "PER", "GPE": "GPE", "NORP": None}}
+    )
     by_hand = evaluate_spans(gold, renamed, schemes=list(SCHEMES))
     for scheme in SCHEMES:
         assert mapped[scheme].confusion == by_hand[scheme].confusion, scheme

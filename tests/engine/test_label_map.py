@@ -4,6 +4,7 @@ The reference is the renaming a user does by hand: the same spans with
 their labels rewritten by a comprehension in the test (and identical spans
 once, as evaluate_spans counts them), scored without a map.
 """
+
 import json
 import random
 import warnings
@@ -73,8 +74,18 @@ def test_a_map_on_the_predictions_equals_renaming_them_by_hand(seed, batched):
 
 def test_a_map_on_both_sides_renames_the_gold_too_and_dicts_read_as_tuples():
     gold, pred = onto_corpus(3)
-    mapping = {"PER": "PERSON", "LOC": "GPE", "MISC": None, "GPE": "GPE", "FAC": "GPE", "PERSON": "PERSON", "ORG": "ORG",
-               "NORP": None, "C": "C", "A": "A"}
+    mapping = {
+        "PER": "PERSON",
+        "LOC": "GPE",
+        "MISC": None,
+        "GPE": "GPE",
+        "FAC": "GPE",
+        "PERSON": "PERSON",
+        "ORG": "ORG",
+        "NORP": None,
+        "C": "C",
+        "A": "A",
+    }
     expected = evaluate_spans(renamed(gold, mapping), renamed(pred, mapping), schemes=SCHEMES)
     as_dicts = [[{"start": s, "end": e, "label": label} for s, e, label in doc] for doc in pred]
     found = evaluate_spans(gold, as_dicts, schemes=SCHEMES, label_map=mapping)
@@ -106,7 +117,9 @@ def test_a_dropped_label_is_not_scored_and_labels_filter_after_the_map():
     found = evaluate_spans(gold, pred, schemes=["strict"], label_map={"PERSON": "PER", "GPE": "LOC", "NORP": None})
     assert found["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 0, "spu": 0}
     # `labels` names mapped labels: only PER is scored, one COR.
-    only = evaluate_spans(gold, pred, schemes=["strict"], labels=["PER"], label_map={"PERSON": "PER", "GPE": "LOC", "NORP": None})
+    only = evaluate_spans(
+        gold, pred, schemes=["strict"], labels=["PER"], label_map={"PERSON": "PER", "GPE": "LOC", "NORP": None}
+    )
     assert only["strict"].counts == {"cor": 1, "inc": 0, "par": 0, "mis": 0, "spu": 0}
 
 
@@ -118,8 +131,10 @@ def test_labels_the_map_does_not_name_are_kept_and_named_in_a_warning():
         found = evaluate_spans(gold, pred, schemes=["strict"], label_map={"PERSON": "PER"})
     # The map names PERSON and PER; ORG (gold 1, pred 1) and MISC (pred 2) are not named.
     messages = [str(w.message) for w in caught]
-    assert messages == ['the label map does not name the gold labels "ORG" (1 span); the predicted labels '
-                        '"MISC" (2 spans), "ORG" (1 span): scored as they are']
+    assert messages == [
+        'the label map does not name the gold labels "ORG" (1 span); the predicted labels '
+        '"MISC" (2 spans), "ORG" (1 span): scored as they are'
+    ]
     assert found["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 0, "spu": 2}
     with pytest.raises(InputError, match=r'the label map does not name the gold label "ORG" \(1 span'):
         evaluate_spans(gold, pred, schemes=["strict"], label_map={"PERSON": "PER"}, map_unlisted="error")
@@ -134,13 +149,16 @@ def test_a_map_of_one_side_leaves_the_other_alone():
     assert found["strict"].counts["inc"] == 1  # gold PERSON against predicted PER
 
 
-@pytest.mark.parametrize("value, message", [
-    ({"PERSON": 5}, "maps 'PERSON' to 5"),
-    ({"PERSON": ""}, "maps 'PERSON' to ''"),
-    ({5: "PER"}, "maps 5: a label is a non-empty string"),
-    ({"gold": {"A": "B"}, "pred": "B"}, "maps 'gold' to a dict"),
-    (["PERSON", "PER"], "must be a dict of labels"),
-])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ({"PERSON": 5}, "maps 'PERSON' to 5"),
+        ({"PERSON": ""}, "maps 'PERSON' to ''"),
+        ({5: "PER"}, "maps 5: a label is a non-empty string"),
+        ({"gold": {"A": "B"}, "pred": "B"}, "maps 'gold' to a dict"),
+        (["PERSON", "PER"], "must be a dict of labels"),
+    ],
+)
 def test_a_bad_map_is_a_setting_error_naming_the_entry(value, message):
     with pytest.raises(SettingError, match="label_map") as caught:
         MatchSettings(["strict"], label_map=value)
@@ -165,12 +183,32 @@ def test_the_map_is_in_the_signature_as_written(tmp_path):
 
 def corpus_files(tmp_path):
     text = "Ann met Bob in Rome."
-    write_jsonl(tmp_path / "gold.jsonl", [{"text": text, "spans": [
-        {"start": 0, "end": 3, "label": "PER"}, {"start": 8, "end": 11, "label": "PER"},
-        {"start": 15, "end": 19, "label": "LOC"}]}])
-    write_jsonl(tmp_path / "pred.jsonl", [{"text": text, "spans": [
-        {"start": 0, "end": 3, "label": "PERSON"}, {"start": 8, "end": 11, "label": "ORG"},
-        {"start": 15, "end": 19, "label": "GPE"}]}])
+    write_jsonl(
+        tmp_path / "gold.jsonl",
+        [
+            {
+                "text": text,
+                "spans": [
+                    {"start": 0, "end": 3, "label": "PER"},
+                    {"start": 8, "end": 11, "label": "PER"},
+                    {"start": 15, "end": 19, "label": "LOC"},
+                ],
+            }
+        ],
+    )
+    write_jsonl(
+        tmp_path / "pred.jsonl",
+        [
+            {
+                "text": text,
+                "spans": [
+                    {"start": 0, "end": 3, "label": "PERSON"},
+                    {"start": 8, "end": 11, "label": "ORG"},
+                    {"start": 15, "end": 19, "label": "GPE"},
+                ],
+            }
+        ],
+    )
     write(tmp_path / "map.json", json.dumps({"PERSON": "PER", "GPE": "LOC"}))
     return tmp_path / "gold.jsonl", tmp_path / "pred.jsonl", tmp_path / "map.json"
 

@@ -4,6 +4,7 @@ Expected values are computed by hand below (the README's worked example)
 or are the scheme's own counts: the rows of `per_doc` add up to the totals,
 and each scheme lists exactly one error per counted mistake.
 """
+
 import pickle
 import random
 import warnings
@@ -47,7 +48,10 @@ def test_worked_example_errors_by_hand():
     ann = ((0, 1, "PER"),)
     york = ((4, 6, "ORG"),)
     # strict: "Ann" has other boundaries, same label; ORG has the boundaries, not the label.
-    assert kinds["strict"] == [("inc", "wrong_boundaries", (0, 2, "PER"), ann), ("inc", "wrong_type", (4, 6, "LOC"), york)]
+    assert kinds["strict"] == [
+        ("inc", "wrong_boundaries", (0, 2, "PER"), ann),
+        ("inc", "wrong_type", (4, 6, "LOC"), york),
+    ]
     # exact ignores labels: only "Ann" is wrong.
     assert kinds["exact"] == [("inc", "wrong_boundaries", (0, 2, "PER"), ann)]
     # partial: "Ann" is a partial match.

@@ -4,6 +4,7 @@
 `Doc.ents`). `grouped` documents: spans may overlap and repeat (span
 groups). Most properties are checked on both.
 """
+
 import functools
 
 import pytest
@@ -20,11 +21,7 @@ SETTINGS = settings(max_examples=100, deadline=None)
 @st.composite
 def flat_doc(draw):
     """Spans laid left to right with gaps of 0-3 tokens: no overlaps."""
-    pieces = draw(
-        st.lists(
-            st.tuples(st.integers(0, 3), st.integers(1, 4), st.sampled_from(LABELS)), max_size=6
-        )
-    )
+    pieces = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 4), st.sampled_from(LABELS)), max_size=6))
     spans, pos = [], 0
     for gap, length, label in pieces:
         pos += gap
@@ -36,7 +33,9 @@ def flat_doc(draw):
 grouped_doc = st.lists(
     st.builds(
         lambda start, length, label: (start, start + length, label),
-        st.integers(0, 15), st.integers(1, 5), st.sampled_from(LABELS),
+        st.integers(0, 15),
+        st.integers(1, 5),
+        st.sampled_from(LABELS),
     ),
     max_size=7,
 )
@@ -64,8 +63,12 @@ def without_errors(res):
 
 
 @SETTINGS
-@given(gold_docs=st.lists(flat_doc(), min_size=1, max_size=6), iou_t=THRESHOLDS, overlap_t=THRESHOLDS,
-       min_overlap=st.one_of(st.none(), THRESHOLDS))
+@given(
+    gold_docs=st.lists(flat_doc(), min_size=1, max_size=6),
+    iou_t=THRESHOLDS,
+    overlap_t=THRESHOLDS,
+    min_overlap=st.one_of(st.none(), THRESHOLDS),
+)
 def test_perfect_prediction_scores_one_everywhere(gold_docs, iou_t, overlap_t, min_overlap):
     res = run(gold_docs, gold_docs, iou_threshold=iou_t, overlap_threshold=overlap_t, min_overlap=min_overlap)
     if not any(gold_docs):
@@ -152,8 +155,12 @@ def test_corpus_is_the_sum_of_its_documents(data, iou_t, overlap_t, min_overlap)
 
 
 @SETTINGS
-@given(data=any_corpus, seed=st.randoms(use_true_random=False), iou_t=THRESHOLDS,
-       min_overlap=st.one_of(st.none(), THRESHOLDS))
+@given(
+    data=any_corpus,
+    seed=st.randoms(use_true_random=False),
+    iou_t=THRESHOLDS,
+    min_overlap=st.one_of(st.none(), THRESHOLDS),
+)
 def test_order_of_spans_and_documents_does_not_matter(data, seed, iou_t, min_overlap):
     gold_docs, pred_docs = data
     kwargs = dict(iou_threshold=iou_t, overlap_threshold=iou_t, min_overlap=min_overlap)
@@ -175,8 +182,7 @@ def test_order_of_spans_and_documents_does_not_matter(data, seed, iou_t, min_ove
 @given(data=any_corpus, min_overlap=st.one_of(st.none(), THRESHOLDS))
 def test_semeval_correct_counts_are_ordered(data, min_overlap):
     gold_docs, pred_docs = data
-    res = evaluate_spans(gold_docs, pred_docs, schemes=["strict", "exact", "partial", "type"],
-                         min_overlap=min_overlap)
+    res = evaluate_spans(gold_docs, pred_docs, schemes=["strict", "exact", "partial", "type"], min_overlap=min_overlap)
     cor = {scheme: r.totals.cor for scheme, r in res.items()}
     assert cor["strict"] <= cor["exact"] <= cor["partial"]
     assert cor["strict"] <= cor["type"]

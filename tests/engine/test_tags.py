@@ -5,6 +5,7 @@ it on the same input (it is a dev dependency, imported directly so that a
 missing reference fails instead of skipping). The rest are worked out by hand
 in the test.
 """
+
 import dataclasses
 import doctest
 import math
@@ -131,7 +132,9 @@ def random_sentence(rng, prefixes, scheme, suffix, max_len=12):
             else:
                 i += 1
         letters, labels = encode(spans, n, scheme)
-        tags = [make_tag(rng, letter, label, suffix) if letter != "O" else "O" for letter, label in zip(letters, labels)]
+        tags = [
+            make_tag(rng, letter, label, suffix) if letter != "O" else "O" for letter, label in zip(letters, labels)
+        ]
         for _ in range(rng.randint(0, 2)):
             if n:
                 tags[rng.randrange(n)] = make_tag(rng, rng.choice(prefixes), rng.choice(LABELS), suffix)
@@ -140,7 +143,10 @@ def random_sentence(rng, prefixes, scheme, suffix, max_len=12):
 
 
 def corrupt(rng, sentence, prefixes, suffix, rate=0.15):
-    return [make_tag(rng, rng.choice(prefixes), rng.choice(LABELS), suffix) if rng.random() < rate else tag for tag in sentence]
+    return [
+        make_tag(rng, rng.choice(prefixes), rng.choice(LABELS), suffix) if rng.random() < rate else tag
+        for tag in sentence
+    ]
 
 
 def random_corpus(rng, prefixes, scheme, suffix, n_sents):
@@ -165,18 +171,25 @@ def test_conll_example():
     "tags,scheme,suffix,expected",
     [
         # IOBES: B..E is one span, S a one-token span; B-ORG E-ORG right after S.
-        (["B-PER", "I-PER", "E-PER", "O", "S-LOC", "B-ORG", "E-ORG"], "IOBES", False,
-         [(0, 3, "PER"), (4, 5, "LOC"), (5, 7, "ORG")]),
+        (
+            ["B-PER", "I-PER", "E-PER", "O", "S-LOC", "B-ORG", "E-ORG"],
+            "IOBES",
+            False,
+            [(0, 3, "PER"), (4, 5, "LOC"), (5, 7, "ORG")],
+        ),
         # IOBES: a chunk without its E- is not an entity in strict mode.
         (["B-PER", "I-PER", "O", "S-LOC"], "IOBES", False, [(3, 4, "LOC")]),
         # BILOU: U is one token, B..L a chunk.
-        (["U-LOC", "B-PER", "L-PER", "O", "B-ORG", "I-ORG", "L-ORG"], "BILOU", False,
-         [(0, 1, "LOC"), (1, 3, "PER"), (4, 7, "ORG")]),
+        (
+            ["U-LOC", "B-PER", "L-PER", "O", "B-ORG", "I-ORG", "L-ORG"],
+            "BILOU",
+            False,
+            [(0, 1, "LOC"), (1, 3, "PER"), (4, 7, "ORG")],
+        ),
         # BILOU: I without B starts nothing, B..I without L is dropped.
         (["I-PER", "L-PER", "O", "B-PER", "I-PER", "O"], "BILOU", False, []),
         # IOB1: B only separates two adjacent chunks of one label.
-        (["I-PER", "I-PER", "B-PER", "O", "I-LOC"], "IOB1", False,
-         [(0, 2, "PER"), (2, 3, "PER"), (4, 5, "LOC")]),
+        (["I-PER", "I-PER", "B-PER", "O", "I-LOC"], "IOB1", False, [(0, 2, "PER"), (2, 3, "PER"), (4, 5, "LOC")]),
         # IOB2: I- after O starts nothing (strict).
         (["I-PER", "I-PER", "O", "B-LOC"], "IOB2", False, [(3, 4, "LOC")]),
         # Suffix form, IOBES.
@@ -343,7 +356,9 @@ def test_decoding_without_pair_grid_matches_seqeval(monkeypatch, scheme, mode):
         ours = evaluate_tags(y_true, y_pred, mode=mode, scheme=strict_scheme, suffix=suffix)
         assert_same_report(ours, ref_report(y_true, y_pred, mode, strict_scheme, suffix))
         for tags in y_true[:5]:
-            assert spans_from_tags(tags, mode=mode, scheme=strict_scheme, suffix=suffix) == ref_spans(tags, mode, strict_scheme, suffix), tags
+            assert spans_from_tags(tags, mode=mode, scheme=strict_scheme, suffix=suffix) == ref_spans(
+                tags, mode, strict_scheme, suffix
+            ), tags
     assert all(decoder.grid is None for decoder in spacy_spanf1.tags.decode._DECODERS.values())
 
 
@@ -352,7 +367,13 @@ def test_reports_with_many_labels_match_seqeval():
     rng = random.Random("many-labels")
     labels = [f"L{i}" for i in range(37)]
     for _ in range(30):
-        y_true = [[rng.choice(["O", "O", f"B-{rng.choice(labels)}", f"I-{rng.choice(labels)}"]) for _ in range(rng.randint(0, 15))] for _ in range(40)]
+        y_true = [
+            [
+                rng.choice(["O", "O", f"B-{rng.choice(labels)}", f"I-{rng.choice(labels)}"])
+                for _ in range(rng.randint(0, 15))
+            ]
+            for _ in range(40)
+        ]
         y_pred = [[t if rng.random() < 0.7 else f"B-{rng.choice(labels)}" for t in sent] for sent in y_true]
         for mode, scheme in (("conll", None), ("strict", "IOB2")):
             ours = evaluate_tags(y_true, y_pred, mode=mode, scheme=scheme)
@@ -508,7 +529,9 @@ def test_prefix_not_in_scheme():
 def test_unknown_prefix_letter_in_strict_mode():
     with pytest.raises(KeyError):  # seqeval: KeyError('X')
         ref_spans(["X-PER"], "strict", "BILOU")
-    with pytest.raises(ValueError, match=r"Invalid tag 'X-PER' at tags\[0\]: prefix 'X' is not allowed in scheme BILOU"):
+    with pytest.raises(
+        ValueError, match=r"Invalid tag 'X-PER' at tags\[0\]: prefix 'X' is not allowed in scheme BILOU"
+    ):
         spans_from_tags(["X-PER"], mode="strict", scheme="BILOU")
     # The lenient mode accepts it, as seqeval's get_entities does.
     assert spans_from_tags(["X-PER"], mode="conll") == ref_spans(["X-PER"], "conll") == [(0, 1, "PER")]

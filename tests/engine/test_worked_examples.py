@@ -4,6 +4,7 @@ Tokens: Ann(0) Lee(1) flew(2) to(3) New(4) York(5)
 gold: PER "Ann Lee" (0, 2), LOC "New York" (4, 6)
 pred: PER "Ann"     (0, 1), ORG "New York" (4, 6)
 """
+
 import pytest
 
 from spacy_spanf1 import SCHEMES, evaluate_spans
@@ -42,5 +43,9 @@ def test_iou_records_the_wrong_type_error():
     assert result.confusion == {("PER", "PER"): 1, ("LOC", "ORG"): 1}
     (error,) = result.errors
     assert (error.doc, error.kind, error.gold, error.pred, error.iou) == (
-        0, "wrong_type", (4, 6, "LOC"), ((4, 6, "ORG"),), 1.0,
+        0,
+        "wrong_type",
+        (4, 6, "LOC"),
+        ((4, 6, "ORG"),),
+        1.0,
     )

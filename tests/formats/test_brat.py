@@ -1,6 +1,7 @@
 """The brat reader (`spacy_spanf1.formats.brat`): a file written by hand in
 brat's standoff layout (NAME.txt and NAME.ann), read as the same data written as JSONL would be, and each
 problem named with its file in a one-line error."""
+
 import json
 
 import pytest
@@ -106,7 +107,12 @@ def test_brat_other_annotations_counted_not_spans(tmp_path):
     doc = read("brat", brat_dir(tmp_path, {"d": (TEXT, ann)}))[0]
     assert doc.spans == GOLD
     assert doc.counts == {
-        "relations": 2, "events": 1, "attributes": 2, "normalizations": 1, "notes": 1, "equivalences": 1,
+        "relations": 2,
+        "events": 1,
+        "attributes": 2,
+        "normalizations": 1,
+        "notes": 1,
+        "equivalences": 1,
     }
 
 

@@ -1,5 +1,6 @@
 """The CoNLL reader (`spacy_spanf1.formats.conll`): sentences, tag columns and
 modes, the pairing of two files, and one file with both tag columns."""
+
 import pytest
 
 from helpers import figures, load_corpus, write
@@ -54,7 +55,11 @@ def test_read_conll_strict_mode_drops_broken_chunks(tmp_path):
     [
         ("Ann B-PER\nLee\n", {}, r"a\.conll:2: expected a token and a tag column"),
         ("Ann B-PER\nLee X-PER\n", {"tag_mode": "strict", "tag_scheme": "IOB2"}, r"a\.conll:2: Invalid tag 'X-PER'"),
-        ("Ann B-PER\n\nLee B-PER\n", {"tag_column": 5}, r"a\.conll:1: the line has 2 columns; there is no tag column 5"),
+        (
+            "Ann B-PER\n\nLee B-PER\n",
+            {"tag_column": 5},
+            r"a\.conll:1: the line has 2 columns; there is no tag column 5",
+        ),
     ],
     ids=["one-column", "bad-tag", "no-column"],
 )
@@ -65,8 +70,12 @@ def test_read_conll_errors_name_the_line(tmp_path, text, options, message):
 
 @pytest.mark.parametrize(
     "options,param",
-    [({"tag_mode": "lenient"}, "tag_mode"), ({"tag_mode": "strict"}, "tag_scheme"),
-     ({"tag_mode": "strict", "tag_scheme": "BIO"}, "tag_scheme"), ({"tag_scheme": "IOB2"}, "tag_scheme")],
+    [
+        ({"tag_mode": "lenient"}, "tag_mode"),
+        ({"tag_mode": "strict"}, "tag_scheme"),
+        ({"tag_mode": "strict", "tag_scheme": "BIO"}, "tag_scheme"),
+        ({"tag_scheme": "IOB2"}, "tag_scheme"),
+    ],
     ids=["mode", "no-scheme", "bad-scheme", "scheme-without-strict"],
 )
 def test_read_conll_bad_options(tmp_path, options, param):
@@ -78,7 +87,9 @@ def test_read_conll_bad_options(tmp_path, options, param):
 def test_load_corpus_conll_token_mismatch(tmp_path):
     gold = write(tmp_path / "g.conll", "a O\nb O\n\nc O\nd B-X\ne O\n")
     pred = write(tmp_path / "p.conll", "a O\nb O\n\nc O\nD B-X\ne O\n")
-    with pytest.raises(InputError, match=r"p\.conll:5: sentence 2 differs .* at token 1: gold has 'd', predicted has 'D'"):
+    with pytest.raises(
+        InputError, match=r"p\.conll:5: sentence 2 differs .* at token 1: gold has 'd', predicted has 'D'"
+    ):
         load_corpus(gold, pred)
     short = write(tmp_path / "s.conll", "a O\nb O\n\nc O\nd B-X\n")
     with pytest.raises(InputError, match=r"at token 2: gold has 'e', predicted has the end of the sentence"):
@@ -86,8 +97,15 @@ def test_load_corpus_conll_token_mismatch(tmp_path):
 
 
 def conll_two_columns(tmp_path):
-    rows = [("Ann", "B-PER", "B-PER"), ("Lee", "I-PER", "O"), ("met", "O", "O"), ("Bob", "B-PER", "B-LOC"),
-            ("", "", ""), ("Rome", "B-LOC", "B-LOC"), ("is", "O", "B-X")]
+    rows = [
+        ("Ann", "B-PER", "B-PER"),
+        ("Lee", "I-PER", "O"),
+        ("met", "O", "O"),
+        ("Bob", "B-PER", "B-LOC"),
+        ("", "", ""),
+        ("Rome", "B-LOC", "B-LOC"),
+        ("is", "O", "B-X"),
+    ]
     both = write(tmp_path / "both.conll", "\n".join(" ".join(r).strip() for r in rows) + "\n")
     gold = write(tmp_path / "gold.conll", "\n".join(f"{r[0]} {r[1]}".strip() for r in rows) + "\n")
     pred = write(tmp_path / "pred.conll", "\n".join(f"{r[0]} {r[2]}".strip() for r in rows) + "\n")

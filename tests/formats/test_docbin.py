@@ -1,5 +1,6 @@
 """The spaCy DocBin reader (`spacy_spanf1.formats.docbin`): entities or a
 span group, tokenizations aligned, texts compared."""
+
 import pytest
 from spacy.tokens import Doc, SpanGroup
 from spacy.tokens import Span as SpacySpan
@@ -11,9 +12,15 @@ from spacy_spanf1.spans import Span
 
 
 def test_load_corpus_spacy_aligns_tokenization(tmp_path, vocab):
-    gold_doc = Doc(vocab, words=["New", "York", "is", "big"], spaces=[True, True, True, False], ents=["B-LOC", "I-LOC", "O", "O"])
-    pred_doc = Doc(vocab, words=["New", "Yo", "rk", "is", "big"], spaces=[True, False, True, True, False],
-                   ents=["B-LOC", "I-LOC", "I-LOC", "O", "O"])
+    gold_doc = Doc(
+        vocab, words=["New", "York", "is", "big"], spaces=[True, True, True, False], ents=["B-LOC", "I-LOC", "O", "O"]
+    )
+    pred_doc = Doc(
+        vocab,
+        words=["New", "Yo", "rk", "is", "big"],
+        spaces=[True, False, True, True, False],
+        ents=["B-LOC", "I-LOC", "I-LOC", "O", "O"],
+    )
     missing = Doc(vocab, words=["no", "annotation"])
     gold = docbin(tmp_path / "g.spacy", [gold_doc, missing])
     pred = docbin(tmp_path / "p.spacy", [pred_doc, Doc(vocab, words=["no", "annotation"])])
@@ -43,7 +50,10 @@ def test_load_corpus_spacy_span_groups(tmp_path, vocab):
 def test_load_corpus_spacy_text_mismatch_and_bad_file(tmp_path, vocab):
     gold = docbin(tmp_path / "g.spacy", [Doc(vocab, words=["a", "b"])])
     pred = docbin(tmp_path / "p.spacy", [Doc(vocab, words=["a", "c"])])
-    with pytest.raises(InputError, match=r"p\.spacy: the text of doc 0 differs from doc 0 of .* at character 2: gold 'a b ', predicted 'a c '"):
+    with pytest.raises(
+        InputError,
+        match=r"p\.spacy: the text of doc 0 differs from doc 0 of .* at character 2: gold 'a b ', predicted 'a c '",
+    ):
         load_corpus(gold, pred)
     bad = write(tmp_path / "bad.spacy", "not a docbin")
     with pytest.raises(InputError, match=r"bad\.spacy: can't read it as a spaCy DocBin"):
@@ -54,6 +64,8 @@ def test_spans_key_no_gold_document_has(tmp_path, vocab):
     doc = Doc(vocab, words=["Ann", "met", "Bob"])
     doc.spans["sc"] = SpanGroup(doc, spans=[SpacySpan(doc, 0, 1, label="PER")])
     gold = docbin(tmp_path / "g.spacy", [doc])
-    with pytest.raises(InputError, match=r"no gold document in .* has the span group 'ents'. Span keys found: sc") as info:
+    with pytest.raises(
+        InputError, match=r"no gold document in .* has the span group 'ents'. Span keys found: sc"
+    ) as info:
         compare_files(gold, gold, schemes="strict", spans_key="ents")
     assert info.value.setting == "spans_key"

@@ -1,6 +1,7 @@
 """The doccano reader (`spacy_spanf1.formats.doccano`): a file written by hand in
 doccano's JSONL export ("label" or "entities"), read as the same data written as JSONL would be, and each
 problem named with its file in a one-line error."""
+
 import pytest
 
 import spacy_spanf1.formats.doccano  # noqa: F401  (registers "doccano")
@@ -10,19 +11,34 @@ from spacy_spanf1.spans import Span
 
 
 def test_doccano_label_and_entities_forms_equal(tmp_path):
-    label = write_jsonl(tmp_path / "label.jsonl", [{"id": 7, "text": TEXT, "label": [[0, 12, "PER"], [17, 32, "PER"], [36, 42, "LOC"]], "Comments": []}])
-    entities = write_jsonl(tmp_path / "ent.jsonl", [{
-        "id": 7, "text": TEXT, "Comments": [],
-        "entities": [{"id": 1, "label": "PER", "start_offset": 0, "end_offset": 12},
-                     {"id": 2, "label": "PER", "start_offset": 17, "end_offset": 32},
-                     {"id": 3, "label": "LOC", "start_offset": 36, "end_offset": 42}],
-        "relations": [{"id": 1, "from_id": 1, "to_id": 2, "type": "knows"}]}])
+    label = write_jsonl(
+        tmp_path / "label.jsonl",
+        [{"id": 7, "text": TEXT, "label": [[0, 12, "PER"], [17, 32, "PER"], [36, 42, "LOC"]], "Comments": []}],
+    )
+    entities = write_jsonl(
+        tmp_path / "ent.jsonl",
+        [
+            {
+                "id": 7,
+                "text": TEXT,
+                "Comments": [],
+                "entities": [
+                    {"id": 1, "label": "PER", "start_offset": 0, "end_offset": 12},
+                    {"id": 2, "label": "PER", "start_offset": 17, "end_offset": 32},
+                    {"id": 3, "label": "LOC", "start_offset": 36, "end_offset": 42},
+                ],
+                "relations": [{"id": 1, "from_id": 1, "to_id": 2, "type": "knows"}],
+            }
+        ],
+    )
     a, b = read("doccano", label)[0], read("doccano", entities)[0]
     assert a.spans == b.spans == GOLD
     assert a.meta == b.meta == {"id": 7, "Comments": []} and not a.counts and b.counts == {"relations": 1}
     jg = as_jsonl(tmp_path, "g.jsonl", TEXT, GOLD)
     assert jg[0].spans == a.spans and jg[0].text == a.text
-    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": TEXT, "label": [[0, 3, "PER"], [17, 32, "ORG"], [36, 42, "LOC"]]}])
+    pred = write_jsonl(
+        tmp_path / "pred.jsonl", [{"text": TEXT, "label": [[0, 3, "PER"], [17, 32, "ORG"], [36, 42, "LOC"]]}]
+    )
     p = read("doccano", pred, side="pred")[0]
     jp = as_jsonl(tmp_path, "p.jsonl", TEXT, PRED)
     assert counts([a.spans], [p.spans]) == counts([jg[0].spans], [jp[0].spans])
@@ -68,17 +84,35 @@ def test_doccano_misspelled_span_field_is_an_error(tmp_path):
         ({"label": []}, "no 'text' field"),
         # a fourth item is a score or an error (one that is no number was
         # read as a three-item span, the item dropped)
-        ({"text": TEXT, "label": [[0, 3, "PER", "extra"]]},
-         "item 0 of \"label\" is [0, 3, 'PER', 'extra'], whose fourth item is not a number"),
-        ({"text": TEXT, "label": [[0, 3, "PER", 0.5], [4, 7, "LOC", None]]},
-         "item 1 of \"label\" is [4, 7, 'LOC', None], whose fourth item is not a number"),
+        (
+            {"text": TEXT, "label": [[0, 3, "PER", "extra"]]},
+            "item 0 of \"label\" is [0, 3, 'PER', 'extra'], whose fourth item is not a number",
+        ),
+        (
+            {"text": TEXT, "label": [[0, 3, "PER", 0.5], [4, 7, "LOC", None]]},
+            "item 1 of \"label\" is [4, 7, 'LOC', None], whose fourth item is not a number",
+        ),
         ({"text": TEXT, "labels": [[0, 3, "PER", True]]}, "item 0 of \"labels\" is [0, 3, 'PER', True]"),
         ({"text": TEXT, "label": [[0, 3, "PER", 0.5, "x"]]}, "not [start, end, label] or [start, end, label, score]"),
-        ({"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3, "label": "PER", "score": "high"}]},
-         "entity 0 has the \"score\" 'high', not a number"),
+        (
+            {"text": TEXT, "entities": [{"start_offset": 0, "end_offset": 3, "label": "PER", "score": "high"}]},
+            "entity 0 has the \"score\" 'high', not a number",
+        ),
     ],
-    ids=["offsets", "short", "classification", "empty-label", "no-label", "both", "no-text",
-         "word", "null", "bool", "five-items", "entity-score"],
+    ids=[
+        "offsets",
+        "short",
+        "classification",
+        "empty-label",
+        "no-label",
+        "both",
+        "no-text",
+        "word",
+        "null",
+        "bool",
+        "five-items",
+        "entity-score",
+    ],
 )
 def test_doccano_errors(tmp_path, record, problem):
     path = write_jsonl(tmp_path / "d.jsonl", [record])

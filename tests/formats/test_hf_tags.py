@@ -1,6 +1,7 @@
 """The tags reader (`spacy_spanf1.formats.tags`): a file written by hand in
 Hugging Face's token/tag JSON Lines, read as the same data written as JSONL (and CoNLL) would be, and each
 problem named with its file in a one-line error."""
+
 import json
 
 import pytest
@@ -36,7 +37,11 @@ def test_tags_strings_like_conll_and_jsonl(tmp_path):
     assert list(read_conll(conll))[0].spans == doc.spans
     assert list(read_conll(conll))[0].text == doc.text
     spans = [{"start": s, "end": e, "label": lab} for s, e, lab in TOKEN_GOLD]
-    jl = list(read_jsonl(write_jsonl(tmp_path / "j.jsonl", [{"text": doc.text, "tokens": WORDS, "spans": spans}]), unit="token"))
+    jl = list(
+        read_jsonl(
+            write_jsonl(tmp_path / "j.jsonl", [{"text": doc.text, "tokens": WORDS, "spans": spans}]), unit="token"
+        )
+    )
     assert jl[0].spans == doc.spans
     pred = [Span(0, 1, "PER"), Span(3, 5, "ORG"), Span(6, 7, "LOC")]
     pred_tags = ["B-PER", "O", "O", "B-ORG", "I-ORG", "O", "B-LOC", "O"]
@@ -45,7 +50,9 @@ def test_tags_strings_like_conll_and_jsonl(tmp_path):
     assert counts([doc.spans], [p.spans], "token") == counts([jl[0].spans], [pred], "token")
 
 
-@pytest.mark.parametrize("names", [NAMES, ",".join(NAMES), " O, B-PER,I-PER , B-LOC,I-LOC"], ids=["list", "string", "spaces"])
+@pytest.mark.parametrize(
+    "names", [NAMES, ",".join(NAMES), " O, B-PER,I-PER , B-LOC,I-LOC"], ids=["list", "string", "spaces"]
+)
 def test_tags_ids_with_label_names(tmp_path, names):
     path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS, "ner_tags": ID_TAGS}])
     assert read("tags", path, label_names=names)[0].spans == TOKEN_GOLD
@@ -58,8 +65,10 @@ def test_tags_ids_with_dataset_info(tmp_path, container):
     if container == "Sequence":
         feature.update(length=-1, id=None)
         feature["feature"].update(num_classes=5, names_file=None, id=None)
-    info = {"description": "", "features": {"tokens": {"feature": {"dtype": "string", "_type": "Value"}, "_type": container},
-                                            "tags": feature}}
+    info = {
+        "description": "",
+        "features": {"tokens": {"feature": {"dtype": "string", "_type": "Value"}, "_type": container}, "tags": feature},
+    }
     write(tmp_path / "dataset_info.json", json.dumps(info))
     assert read("tags", path, tag_field="tags")[0].spans == TOKEN_GOLD
     with pytest.raises(InputError, match="has no ClassLabel names for 'ner_tags'"):
@@ -74,7 +83,9 @@ def test_tags_ids_without_names(tmp_path):
 
 
 def test_tags_count_differs(tmp_path):
-    path = write_jsonl(tmp_path / "t.jsonl", [{"tokens": WORDS, "ner_tags": STR_TAGS}, {"tokens": WORDS, "ner_tags": STR_TAGS[:-1]}])
+    path = write_jsonl(
+        tmp_path / "t.jsonl", [{"tokens": WORDS, "ner_tags": STR_TAGS}, {"tokens": WORDS, "ner_tags": STR_TAGS[:-1]}]
+    )
     with pytest.raises(InputError) as err:
         read("tags", path)
     assert f"{path}:2: 7 tags in 'ner_tags' but 8 tokens" in one_line(err)
@@ -150,8 +161,9 @@ def test_tags_mixing_ids_and_strings_is_an_error(tmp_path, tags):
 
 def test_tags_mixed_through_the_command_line_is_one_line(tmp_path):
     gold = write_jsonl(tmp_path / "g.jsonl", [{"tokens": WORDS[:2], "ner_tags": [0, "O"]}])
-    result = invoke(["compare", str(gold), str(gold), "--format", "tags", "--label-names", ",".join(NAMES),
-                     "--schemes", "strict"])
+    result = invoke(
+        ["compare", str(gold), str(gold), "--format", "tags", "--label-names", ",".join(NAMES), "--schemes", "strict"]
+    )
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "mixes tag kinds" in result.output and len(result.output.strip().splitlines()) == 1
 

@@ -1,5 +1,6 @@
 """The JSONL reader (`spacy_spanf1.formats.jsonl`) and the pairing of two
 JSONL files, in-process. The command line runs them in cli/test_cli.py."""
+
 import json
 
 import pytest
@@ -24,9 +25,14 @@ def test_read_jsonl(tmp_path):
     path = write(
         tmp_path / "a.jsonl",
         jsonl(
-            {"text": "Ann met Bob", "spans": [{"start": 8, "end": 11, "label": "PER"},
-                                              {"start": 0, "end": 3, "label": "PER"},
-                                              {"start": 0, "end": 3, "label": "PER"}]},
+            {
+                "text": "Ann met Bob",
+                "spans": [
+                    {"start": 8, "end": 11, "label": "PER"},
+                    {"start": 0, "end": 3, "label": "PER"},
+                    {"start": 0, "end": 3, "label": "PER"},
+                ],
+            },
             {"text": "nothing", "spans": []},
         )
         + "\n"
@@ -58,7 +64,17 @@ def test_read_jsonl_keeps_line_separators_inside_strings(tmp_path):
         ('{"text": "abc", "spans": [{"start": "0", "end": 1, "label": "X"}]}', r"a\.jsonl:2: span 0 has non-integer"),
         ('{"text": "abc", "spans": [{"start": 0, "end": 1, "label": ""}]}', r"a\.jsonl:2: span 0 has the label ''"),
     ],
-    ids=["json", "not-object", "no-text", "spans-not-list", "out-of-text", "empty", "no-label", "str-offset", "empty-label"],
+    ids=[
+        "json",
+        "not-object",
+        "no-text",
+        "spans-not-list",
+        "out-of-text",
+        "empty",
+        "no-label",
+        "str-offset",
+        "empty-label",
+    ],
 )
 def test_read_jsonl_errors_name_the_line(tmp_path, line, message):
     path = write(tmp_path / "a.jsonl", jsonl({"text": "ok", "spans": []}) + line + "\n")
@@ -94,14 +110,20 @@ def test_missing_file_and_directory(tmp_path):
 
 
 def test_load_corpus_jsonl_skips_gold_without_spans(tmp_path):
-    gold = write(tmp_path / "g.jsonl", jsonl(
-        {"text": "Ann met Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
-        {"text": "no annotation"},
-    ))
-    pred = write(tmp_path / "p.jsonl", jsonl(
-        {"text": "Ann met Bob", "spans": [{"start": 8, "end": 11, "label": "PER"}]},
-        {"text": "no annotation", "spans": [{"start": 0, "end": 2, "label": "X"}]},
-    ))
+    gold = write(
+        tmp_path / "g.jsonl",
+        jsonl(
+            {"text": "Ann met Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+            {"text": "no annotation"},
+        ),
+    )
+    pred = write(
+        tmp_path / "p.jsonl",
+        jsonl(
+            {"text": "Ann met Bob", "spans": [{"start": 8, "end": 11, "label": "PER"}]},
+            {"text": "no annotation", "spans": [{"start": 0, "end": 2, "label": "X"}]},
+        ),
+    )
     corpus = load_corpus(gold, pred)
     assert corpus.unit == "char" and corpus.n_docs == 2 and corpus.skipped == ["line 2"]
     assert [(p.gold, p.pred) for p in corpus.pairs] == [([Span(0, 3, "PER")], [Span(8, 11, "PER")])]
@@ -111,16 +133,27 @@ def test_load_corpus_jsonl_skips_gold_without_spans(tmp_path):
 def test_load_corpus_jsonl_text_mismatch(tmp_path):
     gold = write(tmp_path / "g.jsonl", jsonl({"text": "same", "spans": []}, {"text": "Ann met Bob", "spans": []}))
     pred = write(tmp_path / "p.jsonl", jsonl({"text": "same", "spans": []}, {"text": "Ann met Rob", "spans": []}))
-    with pytest.raises(InputError, match=r"p\.jsonl:2: the text of record 2 differs from line 2 of .*g\.jsonl at character 8: gold 'Ann met Bob', predicted 'Ann met Rob'"):
+    with pytest.raises(
+        InputError,
+        match=r"p\.jsonl:2: the text of record 2 differs from line 2 of .*g\.jsonl at character 8: gold 'Ann met Bob', predicted 'Ann met Rob'",
+    ):
         load_corpus(gold, pred)
 
 
 def test_load_corpus_jsonl_token_unit(tmp_path):
-    record = {"text": "New York's mayor", "tokens": ["New", "York", "'s", "mayor"],
-              "spans": [{"start": 0, "end": 2, "label": "GPE"}, {"start": 0, "end": 4, "label": "PER"}]}
-    prodigy = dict(record, tokens=[{"text": t, "start": s, "end": e, "id": i} for i, (t, s, e) in
-                                   enumerate([("New", 0, 3), ("York", 4, 8), ("'s", 8, 10), ("mayor", 11, 16)])],
-                   spans=[{"start": 3, "end": 4, "label": "PER"}])
+    record = {
+        "text": "New York's mayor",
+        "tokens": ["New", "York", "'s", "mayor"],
+        "spans": [{"start": 0, "end": 2, "label": "GPE"}, {"start": 0, "end": 4, "label": "PER"}],
+    }
+    prodigy = dict(
+        record,
+        tokens=[
+            {"text": t, "start": s, "end": e, "id": i}
+            for i, (t, s, e) in enumerate([("New", 0, 3), ("York", 4, 8), ("'s", 8, 10), ("mayor", 11, 16)])
+        ],
+        spans=[{"start": 3, "end": 4, "label": "PER"}],
+    )
     gold = write(tmp_path / "g.jsonl", jsonl(record))
     pred = write(tmp_path / "p.jsonl", jsonl(prodigy))
     corpus = load_corpus(gold, pred, unit="token")
@@ -132,7 +165,10 @@ def test_load_corpus_jsonl_token_unit(tmp_path):
     # Without --unit token the same offsets are characters: "New York" would be "Ne".
     assert load_corpus(gold, pred).pairs[0].gold[0] == Span(0, 2, "GPE")
     other = write(tmp_path / "o.jsonl", jsonl(dict(record, tokens=["New", "York's", "mayor"], spans=[])))
-    with pytest.raises(InputError, match=r"o\.jsonl:1: the tokens of record 1 differ .* at token 1: gold 'York' at characters 4-8, predicted \"York's\" at characters 4-10"):
+    with pytest.raises(
+        InputError,
+        match=r"o\.jsonl:1: the tokens of record 1 differ .* at token 1: gold 'York' at characters 4-8, predicted \"York's\" at characters 4-10",
+    ):
         load_corpus(gold, other, unit="token")
     bad = write(tmp_path / "b.jsonl", jsonl({"text": "abc", "spans": []}))
     with pytest.raises(InputError, match=r'b\.jsonl:1: unit token needs a "tokens" list'):
@@ -140,13 +176,20 @@ def test_load_corpus_jsonl_token_unit(tmp_path):
     wrong = write(tmp_path / "w.jsonl", jsonl({"text": "abc", "tokens": ["abc", "d"], "spans": []}))
     with pytest.raises(InputError, match=r"w\.jsonl:1: token 1 \('d'\) is not in the text after character 3"):
         load_corpus(wrong, wrong, unit="token")
-    far = write(tmp_path / "f.jsonl", jsonl({"text": "a b", "tokens": ["a", "b"], "spans": [{"start": 1, "end": 3, "label": "X"}]}))
-    with pytest.raises(InputError, match=r"f\.jsonl:1: span 0 has start=1, end=3; token offsets need 0 <= start < end <= 2"):
+    far = write(
+        tmp_path / "f.jsonl",
+        jsonl({"text": "a b", "tokens": ["a", "b"], "spans": [{"start": 1, "end": 3, "label": "X"}]}),
+    )
+    with pytest.raises(
+        InputError, match=r"f\.jsonl:1: span 0 has start=1, end=3; token offsets need 0 <= start < end <= 2"
+    ):
         load_corpus(far, far, unit="token")
 
 
 def test_jsonl_spans_under_another_field(tmp_path):
     gold = write(tmp_path / "g.jsonl", jsonl({"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}]}))
     pred = write(tmp_path / "p.jsonl", jsonl({"text": "Ann", "entities": [[0, 3, "PER"]]}))
-    with pytest.raises(InputError, match=r"p\.jsonl:1: the record has no \"spans\" but has \"entities\".*'format' doccano"):
+    with pytest.raises(
+        InputError, match=r"p\.jsonl:1: the record has no \"spans\" but has \"entities\".*'format' doccano"
+    ):
         compare_files(gold, pred, schemes="strict")

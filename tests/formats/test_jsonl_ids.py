@@ -3,6 +3,7 @@
 prediction predicts nothing (noted), a predicted id that is not gold, a
 repeated id and a record without an id among records with ids are errors
 naming the lines; the texts are still checked."""
+
 import pytest
 
 from helpers import jsonl, write
@@ -10,12 +11,21 @@ from spacy_spanf1.api import compare_files
 from spacy_spanf1.formats import InputError
 
 ANN = {"text": "Ann Lee flew.", "spans": [{"start": 0, "end": 7, "label": "PER"}]}
-ACME = {"text": "Acme hired Bo.", "spans": [{"start": 0, "end": 4, "label": "ORG"}, {"start": 11, "end": 13, "label": "PER"}]}
-PARIS = {"text": "Paris, then Rome.", "spans": [{"start": 0, "end": 5, "label": "LOC"}, {"start": 12, "end": 16, "label": "LOC"}]}
+ACME = {
+    "text": "Acme hired Bo.",
+    "spans": [{"start": 0, "end": 4, "label": "ORG"}, {"start": 11, "end": 13, "label": "PER"}],
+}
+PARIS = {
+    "text": "Paris, then Rome.",
+    "spans": [{"start": 0, "end": 5, "label": "LOC"}, {"start": 12, "end": 16, "label": "LOC"}],
+}
 #: The predictions: Ann right; Acme right, Bo missed; Paris right, Rome as PER.
 P_ANN = dict(ANN)
 P_ACME = {"text": ACME["text"], "spans": [{"start": 0, "end": 4, "label": "ORG"}]}
-P_PARIS = {"text": PARIS["text"], "spans": [{"start": 0, "end": 5, "label": "LOC"}, {"start": 12, "end": 16, "label": "PER"}]}
+P_PARIS = {
+    "text": PARIS["text"],
+    "spans": [{"start": 0, "end": 5, "label": "LOC"}, {"start": 12, "end": 16, "label": "PER"}],
+}
 
 
 def _with_id(record, doc_id):
@@ -68,7 +78,9 @@ def test_repeated_id_is_an_error_naming_both_lines(tmp_path, side):
     other = [_with_id(ANN, "a"), _with_id(ACME, "b"), _with_id(PARIS, "c")]
     g, p = _files(tmp_path, *((records, other) if side == "gold" else (other, records)))
     name = "g" if side == "gold" else "p"
-    with pytest.raises(InputError, match=rf"{name}\.jsonl:3: line 3 has the \"id\" 'a' of line 1 \(the same document twice\)"):
+    with pytest.raises(
+        InputError, match=rf"{name}\.jsonl:3: line 3 has the \"id\" 'a' of line 1 \(the same document twice\)"
+    ):
         compare_files(g, p, schemes="strict")
 
 
@@ -85,7 +97,9 @@ def test_record_without_id_among_ids_is_an_error(tmp_path, side):
     other = [_with_id(ANN, 1), _with_id(ACME, 2)]
     g, p = _files(tmp_path, *((records, other) if side == "gold" else (other, records)))
     name = "g" if side == "gold" else "p"
-    with pytest.raises(InputError, match=rf"{name}\.jsonl:2: line 2 has no \"id\", but the documents pair by \"id\" \(line 1 has one\)"):
+    with pytest.raises(
+        InputError, match=rf"{name}\.jsonl:2: line 2 has no \"id\", but the documents pair by \"id\" \(line 1 has one\)"
+    ):
         compare_files(g, p, schemes="strict")
 
 
@@ -96,9 +110,14 @@ def test_ids_on_one_side_only_pair_in_order(tmp_path):
 
 
 def test_text_is_checked_across_documents_paired_by_id(tmp_path):
-    g, p = _files(tmp_path, [_with_id(ANN, 1), _with_id(ACME, 2)],
-                  [_with_id(P_ACME, 2), _with_id(dict(P_ANN, text="Ann Lee flew!"), 1)])
-    with pytest.raises(InputError, match=r"p\.jsonl:2: the text of line 2 differs from line 1 of .*g\.jsonl at character 12"):
+    g, p = _files(
+        tmp_path,
+        [_with_id(ANN, 1), _with_id(ACME, 2)],
+        [_with_id(P_ACME, 2), _with_id(dict(P_ANN, text="Ann Lee flew!"), 1)],
+    )
+    with pytest.raises(
+        InputError, match=r"p\.jsonl:2: the text of line 2 differs from line 1 of .*g\.jsonl at character 12"
+    ):
         compare_files(g, p, schemes="strict")
 
 

@@ -1,6 +1,7 @@
 """The JSONL reader reads a block of plain records column by column
 (`_plain_block`) and any other block record by record (`_read_block`): the
 two give the same documents, notes and errors."""
+
 import json
 import random
 from dataclasses import asdict
@@ -26,7 +27,12 @@ def _by_record(block, path, mismatch):
 
 def test_a_plain_block_is_read_in_columns():
     lines = [
-        json.dumps({"text": "Ada met Bob", "spans": [{"start": 8, "end": 11, "label": "PER"}, {"start": 0, "end": 3, "label": "PER"}]}),
+        json.dumps(
+            {
+                "text": "Ada met Bob",
+                "spans": [{"start": 8, "end": 11, "label": "PER"}, {"start": 0, "end": 3, "label": "PER"}],
+            }
+        ),
         json.dumps({"spans": [], "text": "nothing here"}),
         json.dumps({"text": "Ada Ada", "spans": [{"start": 0, "end": 3, "label": "PER"}] * 2}),
     ]
@@ -38,21 +44,26 @@ def test_a_plain_block_is_read_in_columns():
         ("line 3", 3, "Ada Ada", [Span(0, 3, "PER")], {}, None),  # identical spans once
     ]
     assert all(type(span) is Span for doc in docs for span in doc.spans)
-    assert _outcome(jsonl._plain_block, list(enumerate(lines, 1)), "warn") == _outcome(_by_record, list(enumerate(lines, 1)), "warn")
+    assert _outcome(jsonl._plain_block, list(enumerate(lines, 1)), "warn") == _outcome(
+        _by_record, list(enumerate(lines, 1)), "warn"
+    )
 
 
-@pytest.mark.parametrize("record", [
-    {"text": "a b", "spans": [], "id": "x"},
-    {"text": "a b", "spans": [], "meta": {"genre": "news"}},
-    {"text": "a b", "spans": [], "tokens": ["score"]},
-    {"text": "a b", "spans": [{"start": 0, "end": 1, "label": "A", "text": "a"}]},
-    {"text": "a b", "spans": [{"start": 0, "end": 1, "label": "A", "score": 0.5}]},
-    {"text": "a b", "spans": [{"start": 0, "end": 1, "label": "score"}]},  # '"score"' is in the line
-    {"text": 'he said "score', "spans": []},  # and here
-    {"text": "a b"},
-    {"text": "a b", "spans": [{"start": 0, "end": 1}]},
-    {"text": 1, "spans": []},
-])
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"text": "a b", "spans": [], "id": "x"},
+        {"text": "a b", "spans": [], "meta": {"genre": "news"}},
+        {"text": "a b", "spans": [], "tokens": ["score"]},
+        {"text": "a b", "spans": [{"start": 0, "end": 1, "label": "A", "text": "a"}]},
+        {"text": "a b", "spans": [{"start": 0, "end": 1, "label": "A", "score": 0.5}]},
+        {"text": "a b", "spans": [{"start": 0, "end": 1, "label": "score"}]},  # '"score"' is in the line
+        {"text": 'he said "score', "spans": []},  # and here
+        {"text": "a b"},
+        {"text": "a b", "spans": [{"start": 0, "end": 1}]},
+        {"text": 1, "spans": []},
+    ],
+)
 def test_a_block_with_any_other_record_is_read_record_by_record(record):
     block = [(1, json.dumps({"text": "a", "spans": []})), (2, json.dumps(record))]
     assert jsonl._plain_block(block, "f.jsonl", "warn") is None
@@ -68,8 +79,13 @@ def test_both_readings_give_the_same_documents_and_errors():
         spans = []
         for _ in range(rng.randint(0, 4)):
             start = rng.randint(0, 2)
-            span = {"start": start, "end": start + (rng.randint(-1, 30) if rng.random() < 0.05 else rng.randint(1, 3)),
-                    "label": rng.choice(["A", "B", "C", "", "score", 'a"score', ["score"]] if rng.random() < 0.05 else ["A", "B"])}
+            span = {
+                "start": start,
+                "end": start + (rng.randint(-1, 30) if rng.random() < 0.05 else rng.randint(1, 3)),
+                "label": rng.choice(
+                    ["A", "B", "C", "", "score", 'a"score', ["score"]] if rng.random() < 0.05 else ["A", "B"]
+                ),
+            }
             if rng.random() < 0.03:
                 span[rng.choice(["text", "score", "label"])] = rng.choice([1.5, "al", None])
             spans.append(span)

@@ -1,5 +1,6 @@
 """The Kaggle CSV reader (`spacy_spanf1.formats.kaggle`, Feedback Prize
 submissions): rows by id, errors naming the line, ids paired in any order."""
+
 import pytest
 
 from helpers import load_corpus, write

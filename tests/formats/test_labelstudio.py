@@ -1,6 +1,7 @@
 """The Label Studio reader (`spacy_spanf1.formats.labelstudio`): a file written by hand in
 Label Studio's JSON export, read as the same data written as JSONL would be, and each
 problem named with its file in a one-line error."""
+
 import json
 
 import pytest
@@ -23,22 +24,38 @@ def ls_export(tmp_path, tasks, name="export.json"):
 
 
 def ls_task(tid=1, annotations=(), predictions=(), **extra):
-    task = {"id": tid, "data": {"text": TEXT, "genre": "news"}, "annotations": list(annotations),
-            "predictions": list(predictions), "meta": {"batch": 2}}
+    task = {
+        "id": tid,
+        "data": {"text": TEXT, "genre": "news"},
+        "annotations": list(annotations),
+        "predictions": list(predictions),
+        "meta": {"batch": 2},
+    }
     task.update(extra)
     return task
 
 
-GOLD_RESULT = [ls_result(0, 12, "PER", "Ada Lovelace", "a"), ls_result(17, 32, "PER", "Charles Babbage", "b"),
-               ls_result(36, 42, "LOC", "London", "c")]
+GOLD_RESULT = [
+    ls_result(0, 12, "PER", "Ada Lovelace", "a"),
+    ls_result(17, 32, "PER", "Charles Babbage", "b"),
+    ls_result(36, 42, "LOC", "London", "c"),
+]
 
 
 PRED_RESULT = [ls_result(0, 3, "PER", "Ada"), ls_result(17, 32, "ORG"), ls_result(36, 42, "LOC")]
 
 
 def test_labelstudio_one_file_both_sides(tmp_path):
-    path = ls_export(tmp_path, [ls_task(17, [{"id": 5, "completed_by": 1, "result": GOLD_RESULT}],
-                                         [{"model_version": "v1", "result": PRED_RESULT}])])
+    path = ls_export(
+        tmp_path,
+        [
+            ls_task(
+                17,
+                [{"id": 5, "completed_by": 1, "result": GOLD_RESULT}],
+                [{"model_version": "v1", "result": PRED_RESULT}],
+            )
+        ],
+    )
     gold, pred = read("labelstudio", path), read("labelstudio", path, side="pred")
     assert gold[0].spans == GOLD and pred[0].spans == PRED
     assert gold[0].key == "17" and gold[0].name == "task 17"
@@ -55,8 +72,10 @@ def test_labelstudio_several_labels_one_span_each(tmp_path):
 
 
 def test_labelstudio_cancelled_skipped_and_counted(tmp_path):
-    anns = [{"was_cancelled": True, "completed_by": 1, "result": PRED_RESULT},
-            {"was_cancelled": False, "completed_by": 2, "result": GOLD_RESULT}]
+    anns = [
+        {"was_cancelled": True, "completed_by": 1, "result": PRED_RESULT},
+        {"was_cancelled": False, "completed_by": 2, "result": GOLD_RESULT},
+    ]
     path = ls_export(tmp_path, [ls_task(annotations=anns), ls_task(2, annotations=anns[:1])])
     docs = read("labelstudio", path)
     assert docs[0].spans == GOLD and docs[0].counts == {"cancelled_annotations": 1}
@@ -64,8 +83,10 @@ def test_labelstudio_cancelled_skipped_and_counted(tmp_path):
 
 
 def test_labelstudio_annotator_chooses(tmp_path):
-    anns = [{"completed_by": 1, "result": PRED_RESULT},
-            {"completed_by": {"id": 2, "email": "b@x.org"}, "result": GOLD_RESULT}]
+    anns = [
+        {"completed_by": 1, "result": PRED_RESULT},
+        {"completed_by": {"id": 2, "email": "b@x.org"}, "result": GOLD_RESULT},
+    ]
     path = ls_export(tmp_path, [ls_task(annotations=anns)])
     first = read("labelstudio", path)[0]
     assert first.spans == PRED and first.counts == {"unused_annotations": 1}
@@ -94,8 +115,10 @@ def test_labelstudio_two_files_pred_from_annotations(tmp_path):
 
 
 def test_labelstudio_relations_and_other_results_counted(tmp_path):
-    result = GOLD_RESULT + [{"type": "relation", "from_id": "a", "to_id": "b"},
-                            {"type": "choices", "value": {"choices": ["ok"]}}]
+    result = GOLD_RESULT + [
+        {"type": "relation", "from_id": "a", "to_id": "b"},
+        {"type": "choices", "value": {"choices": ["ok"]}},
+    ]
     path = ls_export(tmp_path, [ls_task(annotations=[{"result": result}])])
     doc = read("labelstudio", path)[0]
     assert doc.spans == GOLD and doc.counts == {"relations": 1, "other_results": 1}
@@ -114,8 +137,10 @@ def test_labelstudio_text_field(tmp_path):
     [
         ([ls_task(annotations=[{"result": [ls_result(0, 99, "PER")]}])], "0 <= start < end <= 43"),
         ([ls_task(annotations=[{"result": [ls_result("0", 3, "PER")]}])], "non-integer offsets"),
-        ([ls_task(annotations=[{"result": [{"type": "labels", "value": {"start": 0, "end": 3, "labels": []}}]}])],
-         "one or more labels"),
+        (
+            [ls_task(annotations=[{"result": [{"type": "labels", "value": {"start": 0, "end": 3, "labels": []}}]}])],
+            "one or more labels",
+        ),
         ({"id": 1}, "expected a JSON array of tasks"),
         ([["not a task"]], "not an object"),
     ],
@@ -145,20 +170,41 @@ def test_unknown_option_names_valid_ones(tmp_path):
 
 
 def test_compare_one_label_studio_export_scores_predictions_against_annotations(tmp_path):
-    tasks = [{
-        "id": 17, "data": {"text": TEXT},
-        "annotations": [{"completed_by": 1, "result": [
-            {"type": "labels", "value": {"start": 0, "end": 12, "text": "Ada Lovelace", "labels": ["PER"]}},
-            {"type": "labels", "value": {"start": 36, "end": 42, "text": "London", "labels": ["LOC"]}}]}],
-        "predictions": [{"model_version": "v1", "result": [
-            {"type": "labels", "value": {"start": 0, "end": 12, "text": "Ada Lovelace", "labels": ["PER"]}}]}],
-    }]
+    tasks = [
+        {
+            "id": 17,
+            "data": {"text": TEXT},
+            "annotations": [
+                {
+                    "completed_by": 1,
+                    "result": [
+                        {"type": "labels", "value": {"start": 0, "end": 12, "text": "Ada Lovelace", "labels": ["PER"]}},
+                        {"type": "labels", "value": {"start": 36, "end": 42, "text": "London", "labels": ["LOC"]}},
+                    ],
+                }
+            ],
+            "predictions": [
+                {
+                    "model_version": "v1",
+                    "result": [
+                        {"type": "labels", "value": {"start": 0, "end": 12, "text": "Ada Lovelace", "labels": ["PER"]}}
+                    ],
+                }
+            ],
+        }
+    ]
     export = ls_export(tmp_path, tasks)
     out = tmp_path / "scores.json"
     result = invoke(["compare", export, "--format", "labelstudio", "-s", "strict", "-o", out])
     assert result.exit_code == 0, result.stderr
     # one of two gold spans predicted, and right
-    assert json.loads(out.read_text())["schemes"]["strict"]["counts"] == {"cor": 1, "inc": 0, "par": 0, "mis": 1, "spu": 0}
+    assert json.loads(out.read_text())["schemes"]["strict"]["counts"] == {
+        "cor": 1,
+        "inc": 0,
+        "par": 0,
+        "mis": 1,
+        "spu": 0,
+    }
     # a reader option given to a format that does not take it: a usage error naming the flag
     bad = invoke(["compare", export, "--format", "labelstudio", "-s", "strict", "--fragments", "merge"])
     assert bad.exit_code == 2 and "--fragments" in bad.stderr and "brat" in bad.stderr

@@ -2,6 +2,7 @@
 against gold of another format, from Python and the command line. The span
 schemes over grounded mentions are checked against `evaluate_spans` on the
 span lists the grounding gives by hand."""
+
 import json
 
 import pytest
@@ -10,16 +11,31 @@ from helpers import assert_clean_failure, invoke, write, write_jsonl
 from spacy_spanf1 import compare_files, evaluate_spans
 from spacy_spanf1.formats import InputError, SettingError
 
-GOLD = [{"text": "Ann Lee flew to New York.", "spans": [{"start": 0, "end": 7, "label": "PER"},
-                                                       {"start": 16, "end": 24, "label": "LOC"}]},
-        {"text": "Acme hired Bo Chen in Paris.", "spans": [{"start": 0, "end": 4, "label": "ORG"},
-                                                          {"start": 11, "end": 18, "label": "PER"},
-                                                          {"start": 22, "end": 27, "label": "LOC"}]}]
+GOLD = [
+    {
+        "text": "Ann Lee flew to New York.",
+        "spans": [{"start": 0, "end": 7, "label": "PER"}, {"start": 16, "end": 24, "label": "LOC"}],
+    },
+    {
+        "text": "Acme hired Bo Chen in Paris.",
+        "spans": [
+            {"start": 0, "end": 4, "label": "ORG"},
+            {"start": 11, "end": 18, "label": "PER"},
+            {"start": 22, "end": 27, "label": "LOC"},
+        ],
+    },
+]
 ANSWERS = [
-    {"id": "a", "text": GOLD[0]["text"],
-     "output": 'Sure! ```json\n[{"text": "Ann Lee", "label": "PER"}, {"text": "new york", "label": "LOC"}]\n```'},
-    {"id": "b", "text": GOLD[1]["text"],
-     "mentions": [["Bo Chen", "PER"], ["Bo Chen", "PER"], ["Paris", "LOC"], ["Berlin", "LOC"]]},
+    {
+        "id": "a",
+        "text": GOLD[0]["text"],
+        "output": 'Sure! ```json\n[{"text": "Ann Lee", "label": "PER"}, {"text": "new york", "label": "LOC"}]\n```',
+    },
+    {
+        "id": "b",
+        "text": GOLD[1]["text"],
+        "mentions": [["Bo Chen", "PER"], ["Bo Chen", "PER"], ["Paris", "LOC"], ["Berlin", "LOC"]],
+    },
 ]
 
 
@@ -35,15 +51,25 @@ def test_grounded_mentions_score_as_their_spans(files):
     # second listing a duplicate, "Paris" exact 22-27, "Berlin" not found. Not found and
     # duplicates are predictions that match nothing: spans past the end of the text.
     gold_spans = [[(0, 7, "PER"), (16, 24, "LOC")], [(0, 4, "ORG"), (11, 18, "PER"), (22, 27, "LOC")]]
-    pred_spans = [[(0, 7, "PER"), (16, 24, "LOC")], [(11, 18, "PER"), (22, 27, "LOC"), (100, 101, "PER"),
-                                                     (102, 103, "LOC")]]
+    pred_spans = [
+        [(0, 7, "PER"), (16, 24, "LOC")],
+        [(11, 18, "PER"), (22, 27, "LOC"), (100, 101, "PER"), (102, 103, "LOC")],
+    ]
     expected = evaluate_spans(gold_spans, pred_spans, schemes=["strict", "partial", "iou", "overlap"], unit="char")
     for name, result in expected.items():
         assert scores.results[name].counts == result.counts
     assert scores.results["strict"].counts == {"cor": 4, "inc": 0, "par": 0, "mis": 1, "spu": 2}
     data = scores.to_dict()
-    assert data["grounding"] == {"mentions": 6, "exact": 3, "normalized": 1, "fuzzy": 0, "not_found": 1,
-                                 "duplicates": 1, "ambiguous": 0, "parse_failures": 0}
+    assert data["grounding"] == {
+        "mentions": 6,
+        "exact": 3,
+        "normalized": 1,
+        "fuzzy": 0,
+        "not_found": 1,
+        "duplicates": 1,
+        "ambiguous": 0,
+        "parse_failures": 0,
+    }
     assert scores.notes["pred"]["not_found"]["examples"] == ["line 2: 'Berlin' (LOC)"]
 
 
@@ -86,7 +112,7 @@ def test_an_answer_that_does_not_parse_predicts_nothing_and_is_counted(tmp_path)
     [
         ({"text": GOLD[0]["text"], "mentions": [{"text": "Ann Lee"}]}, "mention 0 ('Ann Lee') has no label"),
         ({"text": GOLD[0]["text"], "mentions": [{"text": "Ann Lee", "label": 3}]}, "has the label 3"),
-        ({"mentions": [["Ann Lee", "PER"]]}, 'the record has no \'text\' field'),
+        ({"mentions": [["Ann Lee", "PER"]]}, "the record has no 'text' field"),
         ({"text": GOLD[0]["text"], "answer": "[]"}, 'neither "mentions" nor "output"'),
     ],
     ids=["no-label", "label-not-string", "no-text", "no-mentions"],
@@ -114,8 +140,9 @@ def test_mentions_are_predictions_only(tmp_path, files):
 
 CONLL_GOLD = "Ann B-PER\nLee I-PER\nflew O\nto O\nNew B-LOC\nYork I-LOC\n. O\n"
 # CoNLL's text is its tokens joined by spaces: "Ann Lee flew to New York ."
-CONLL_ANSWERS = [{"text": "Ann Lee flew to New York .",
-                  "mentions": [["Ann", "PER"], ["New York .", "LOC"], ["Oslo", "LOC"]]}]
+CONLL_ANSWERS = [
+    {"text": "Ann Lee flew to New York .", "mentions": [["Ann", "PER"], ["New York .", "LOC"], ["Oslo", "LOC"]]}
+]
 
 
 def test_gold_in_token_unit_from_conll(tmp_path):
@@ -144,8 +171,10 @@ def test_gold_from_a_docbin_in_either_unit(tmp_path):
     doc.ents = [doc.char_span(0, 7, "PER"), doc.char_span(16, 24, "LOC")]
     path = tmp_path / "gold.spacy"
     DocBin(docs=[doc]).to_disk(path)
-    answers = write_jsonl(tmp_path / "answers.jsonl", [{"text": doc.text, "mentions": [
-        ["Ann", "PER"], ["New York", "LOC"], ["Lee flew", "PER"]]}])
+    answers = write_jsonl(
+        tmp_path / "answers.jsonl",
+        [{"text": doc.text, "mentions": [["Ann", "PER"], ["New York", "LOC"], ["Lee flew", "PER"]]}],
+    )
     schemes = ["strict", "type", "iou"]
     # By hand: tokens Ann(0) Lee(1) flew(2) to(3) New(4) York(5) .(6); "Lee flew" is chars 4-12.
     cases = {
@@ -177,8 +206,9 @@ def test_error_records_name_a_mention_not_in_the_text_by_its_own_kind(files, tmp
     gold, answers = files
     errors = tmp_path / "errors.jsonl"
     html = tmp_path / "report.html"
-    result = invoke(["compare", gold, answers, "--format", "mentions", "--schemes", "strict",
-                     "--errors", errors, "--html", html])
+    result = invoke(
+        ["compare", gold, answers, "--format", "mentions", "--schemes", "strict", "--errors", errors, "--html", html]
+    )
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in errors.read_text(encoding="utf-8").splitlines()]
     # By hand, document 2: "Acme" ORG is missed; the second "Bo Chen" is a duplicate (spurious,

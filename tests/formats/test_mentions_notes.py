@@ -2,6 +2,7 @@
 checked pairs is grounded without a record a mention (`ground_noted`), and
 its notes name the same mentions, in the same order, as the records of
 `ground_in` would."""
+
 import random
 
 import pytest
@@ -18,19 +19,36 @@ def read(tmp_path, records, **options):
 
 def test_a_document_of_every_kind_notes_each_mention_in_order(tmp_path):
     text = "Ann met Ann and Bo in new york."
-    mentions = [["Ann", "PER"], ["Ann", "PER"], ["Ann", "PER"], ["Bo", "PER"], ["New York", "LOC"],
-                ["Berlin", "LOC"], ["Bo", "PER"]]
+    mentions = [
+        ["Ann", "PER"],
+        ["Ann", "PER"],
+        ["Ann", "PER"],
+        ["Bo", "PER"],
+        ["New York", "LOC"],
+        ["Berlin", "LOC"],
+        ["Bo", "PER"],
+    ]
     (doc,) = read(tmp_path, [{"text": text, "mentions": mentions}])
     # By hand, under "ordered": "Ann" is at 0-3 and 8-11 (ambiguous): its first two listings take
     # them in turn (exact), its third is a duplicate (still ambiguous); "Bo" is at 16-18 once, its
     # second listing a duplicate (not ambiguous); "New York" is found normalized at 22-30;
     # "Berlin" is not found. The text has 31 characters: the mentions without a place are spans
     # past its end, two characters apart, in the order listed (Ann, Berlin, Bo).
-    assert doc.spans == [(0, 3, "PER"), (8, 11, "PER"), (16, 18, "PER"), (22, 30, "LOC"), (32, 33, "PER"),
-                         (34, 35, "LOC"), (36, 37, "PER")]
+    assert doc.spans == [
+        (0, 3, "PER"),
+        (8, 11, "PER"),
+        (16, 18, "PER"),
+        (22, 30, "LOC"),
+        (32, 33, "PER"),
+        (34, 35, "LOC"),
+        (36, 37, "PER"),
+    ]
     assert doc.unplaced == {32: ("Ann", "duplicate"), 34: ("Berlin", "not_found"), 36: ("Bo", "duplicate")}
     assert doc.notes == {
-        "grounded_exact": {"count": 3, "examples": ["line 1: 'Ann' (PER)", "line 1: 'Ann' (PER)", "line 1: 'Bo' (PER)"]},
+        "grounded_exact": {
+            "count": 3,
+            "examples": ["line 1: 'Ann' (PER)", "line 1: 'Ann' (PER)", "line 1: 'Bo' (PER)"],
+        },
         "grounded_normalized": {"count": 1, "examples": ["line 1: 'New York' (LOC)"]},
         "not_found": {"count": 1, "examples": ["line 1: 'Berlin' (LOC)"]},
         "duplicates": {"count": 2, "examples": ["line 1: 'Ann' (PER)", "line 1: 'Bo' (PER)"]},
@@ -40,12 +58,18 @@ def test_a_document_of_every_kind_notes_each_mention_in_order(tmp_path):
 
 
 def test_the_exact_examples_are_the_first_five_exact_mentions(tmp_path):
-    records = [{"text": "Al Bo Cy Di Ed Fa", "mentions": [["Al", "X"], ["Zed", "X"], ["Bo", "X"], ["Cy", "X"],
-                                                         ["Di", "X"], ["Ed", "X"], ["Fa", "X"]]}]
+    records = [
+        {
+            "text": "Al Bo Cy Di Ed Fa",
+            "mentions": [["Al", "X"], ["Zed", "X"], ["Bo", "X"], ["Cy", "X"], ["Di", "X"], ["Ed", "X"], ["Fa", "X"]],
+        }
+    ]
     (doc,) = read(tmp_path, records)
     # six exact mentions, of which the first five are examples; "Zed", between them, is not one
-    assert doc.notes["grounded_exact"] == {"count": 6, "examples": [f"line 1: {s!r} (X)" for s in
-                                                                    ("Al", "Bo", "Cy", "Di", "Ed")]}
+    assert doc.notes["grounded_exact"] == {
+        "count": 6,
+        "examples": [f"line 1: {s!r} (X)" for s in ("Al", "Bo", "Cy", "Di", "Ed")],
+    }
     assert doc.notes["not_found"] == {"count": 1, "examples": ["line 1: 'Zed' (X)"]}
 
 
@@ -88,13 +112,17 @@ def test_keyed_documents_keep_every_example_for_the_gold_order(tmp_path):
     # a reader that stopped describing after its first five lines would lose.
     from spacy_spanf1.api import compare_files
 
-    gold = write_jsonl(tmp_path / "gold.jsonl",
-                       [{"id": i, "text": f"Ann {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}]}
-                        for i in reversed(range(8))])
-    pred = write_jsonl(tmp_path / "pred.jsonl", [{"id": i, "text": f"Ann {i}", "mentions": [["Zed", "PER"]]}
-                                                 for i in range(8)])
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl",
+        [{"id": i, "text": f"Ann {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}]} for i in reversed(range(8))],
+    )
+    pred = write_jsonl(
+        tmp_path / "pred.jsonl", [{"id": i, "text": f"Ann {i}", "mentions": [["Zed", "PER"]]} for i in range(8)]
+    )
     docs = read(tmp_path, [{"id": i, "text": f"Ann {i}", "mentions": [["Zed", "PER"]]} for i in range(8)])
     assert [len(doc.notes["not_found"]["examples"]) for doc in docs] == [1] * 8
     scores = compare_files(gold, pred, schemes="strict", format="mentions")
     assert scores.notes["pred"]["not_found"] == {
-        "count": 8, "examples": [f"line {n}: 'Zed' (PER)" for n in (8, 7, 6, 5, 4)]}
+        "count": 8,
+        "examples": [f"line {n}: 'Zed' (PER)" for n in (8, 7, 6, 5, 4)],
+    }

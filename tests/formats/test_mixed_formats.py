@@ -4,6 +4,7 @@ a DocBin gold scores a JSONL prediction as the same gold written as JSONL
 does, in char and in token unit; CoNLL, brat and Label Studio golds take
 JSONL predictions; texts and tokens are checked across the formats; each
 side's options go to its reader; formats that do not mix are one error."""
+
 import json
 
 import pytest
@@ -47,10 +48,17 @@ def _jsonl_gold(path, unit):
     records = []
     for text, words, spaces, spans in zip(TEXTS, WORDS, SPACES, GOLD):
         if unit == "char":
-            records.append({"text": text, "spans": [{"start": cs, "end": ce, "label": label} for _, _, cs, ce, label in spans]})
+            records.append(
+                {"text": text, "spans": [{"start": cs, "end": ce, "label": label} for _, _, cs, ce, label in spans]}
+            )
         else:
-            records.append({"text": text, "tokens": _offsets(words, spaces),
-                            "spans": [{"start": ts, "end": te, "label": label} for ts, te, _, _, label in spans]})
+            records.append(
+                {
+                    "text": text,
+                    "tokens": _offsets(words, spaces),
+                    "spans": [{"start": ts, "end": te, "label": label} for ts, te, _, _, label in spans],
+                }
+            )
     return write(path, jsonl(*records))
 
 
@@ -118,8 +126,9 @@ def test_character_predictions_are_expanded_to_the_gold_tokens_and_noted(tmp_pat
     (Doc.char_span(alignment_mode="expand")); "ew York" is one such span."""
     spacy_gold = docbin(tmp_path / "gold.spacy", _gold_docs(vocab))
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
-    scores = compare_files(spacy_gold, pred, schemes="strict,partial", gold_format="spacy", pred_format="jsonl",
-                           unit="token")
+    scores = compare_files(
+        spacy_gold, pred, schemes="strict,partial", gold_format="spacy", pred_format="jsonl", unit="token"
+    )
     assert _counts(scores) == TOKEN_STRICT
     docs = _gold_docs(vocab)
     assert docs[0].char_span(17, 24, alignment_mode="expand").text == "New York"  # what spaCy does
@@ -136,8 +145,13 @@ def test_other_tokens_are_aligned_as_spacy_aligns_docbins(tmp_path, vocab):
     spans = [[(0, 2, "PER"), (4, 6, "LOC")], [(0, 1, "ORG"), (2, 4, "PER")]]  # "Bo Chen." in doc 1
     records, pred_docs = [], []
     for text, w, sp, found in zip(TEXTS, words, spaces, spans):
-        records.append({"text": text, "tokens": _offsets(w, sp),
-                        "spans": [{"start": s, "end": e, "label": label} for s, e, label in found]})
+        records.append(
+            {
+                "text": text,
+                "tokens": _offsets(w, sp),
+                "spans": [{"start": s, "end": e, "label": label} for s, e, label in found],
+            }
+        )
         doc = Doc(vocab, words=w, spaces=sp)
         doc.ents = [doc[s:e].char_span(0, len(doc[s:e].text), label=label) for s, e, label in found]
         pred_docs.append(doc)
@@ -151,8 +165,12 @@ def test_other_tokens_are_aligned_as_spacy_aligns_docbins(tmp_path, vocab):
 
 def test_text_mismatch_across_formats_is_named(tmp_path, vocab):
     spacy_gold = docbin(tmp_path / "gold.spacy", _gold_docs(vocab))
-    pred = write(tmp_path / "pred.jsonl", jsonl({"text": TEXTS[0], "spans": []}, {"text": "Acme hired Bo Chan.", "spans": []}))
-    with pytest.raises(InputError, match=r"pred\.jsonl:2: the text of record 2 differs from doc 1 of .*gold\.spacy at character 16"):
+    pred = write(
+        tmp_path / "pred.jsonl", jsonl({"text": TEXTS[0], "spans": []}, {"text": "Acme hired Bo Chan.", "spans": []})
+    )
+    with pytest.raises(
+        InputError, match=r"pred\.jsonl:2: the text of record 2 differs from doc 1 of .*gold\.spacy at character 16"
+    ):
         compare_files(spacy_gold, pred, schemes="strict")
 
 
@@ -195,14 +213,19 @@ def test_conll_gold_with_jsonl_tokens_that_differ_is_named(tmp_path):
     records = [json.loads(line) for line in _jsonl_pred(tmp_path / "p.jsonl", "token").read_text().splitlines()]
     records[1]["tokens"] = _offsets(["Acme", "hired", "Bo", "Chen."], [True, True, True, False])
     pred = write(tmp_path / "pred.jsonl", jsonl(*records))
-    with pytest.raises(InputError, match=r"pred\.jsonl:2: line 2 differs from .*gold\.conll \(sentence starting at line 9\) at token 3: gold has 'Chen', predicted has 'Chen\.'"):
+    with pytest.raises(
+        InputError,
+        match=r"pred\.jsonl:2: line 2 differs from .*gold\.conll \(sentence starting at line 9\) at token 3: gold has 'Chen', predicted has 'Chen\.'",
+    ):
         compare_files(gold, pred, schemes="strict")
 
 
 def test_conll_gold_with_character_predictions_is_an_error_naming_the_unit(tmp_path):
     gold = _conll(tmp_path / "gold.conll")
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
-    with pytest.raises(SettingError, match=r"conll gold and jsonl predictions are scored in token unit; 'unit' char does not apply") as info:
+    with pytest.raises(
+        SettingError, match=r"conll gold and jsonl predictions are scored in token unit; 'unit' char does not apply"
+    ) as info:
         compare_files(gold, pred, schemes="strict", unit="char")
     assert info.value.setting == "unit"
 
@@ -214,7 +237,10 @@ def test_brat_gold_with_jsonl_predictions(tmp_path):
     gold.mkdir()
     for name, text, spans in zip(("a", "b"), TEXTS, GOLD):
         write(gold / f"{name}.txt", text)
-        write(gold / f"{name}.ann", "".join(f"T{k}\t{label} {cs} {ce}\t{text[cs:ce]}\n" for k, (_, _, cs, ce, label) in enumerate(spans, 1)))
+        write(
+            gold / f"{name}.ann",
+            "".join(f"T{k}\t{label} {cs} {ce}\t{text[cs:ce]}\n" for k, (_, _, cs, ce, label) in enumerate(spans, 1)),
+        )
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char", ids=[10, 11])
     scores = compare_files(gold, pred, schemes="strict,partial")
     assert _counts(scores) == CHAR_STRICT and _counts(scores, "partial") == CHAR_PARTIAL
@@ -222,9 +248,19 @@ def test_brat_gold_with_jsonl_predictions(tmp_path):
 
 def test_labelstudio_gold_with_jsonl_predictions_pairs_by_task_id(tmp_path):
     tasks = [
-        {"id": task_id, "data": {"text": text}, "annotations": [{"completed_by": 1, "result": [
-            {"type": "labels", "value": {"start": cs, "end": ce, "text": text[cs:ce], "labels": [label]}}
-            for _, _, cs, ce, label in spans]}]}
+        {
+            "id": task_id,
+            "data": {"text": text},
+            "annotations": [
+                {
+                    "completed_by": 1,
+                    "result": [
+                        {"type": "labels", "value": {"start": cs, "end": ce, "text": text[cs:ce], "labels": [label]}}
+                        for _, _, cs, ce, label in spans
+                    ],
+                }
+            ],
+        }
         for task_id, text, spans in zip((7, 8), TEXTS, GOLD)
     ]
     gold = write(tmp_path / "gold.json", json.dumps(tasks))
@@ -236,10 +272,13 @@ def test_labelstudio_gold_with_jsonl_predictions_pairs_by_task_id(tmp_path):
 
 def test_jsonl_gold_with_mentions_predictions_named_by_pred_format(tmp_path):
     gold = _jsonl_gold(tmp_path / "gold.jsonl", "char")
-    pred = write(tmp_path / "answers.jsonl", jsonl(
-        {"text": TEXTS[0], "mentions": [["Ann Lee", "PER"], ["New York", "LOC"]]},
-        {"text": TEXTS[1], "mentions": [["Acme", "ORG"]]},
-    ))
+    pred = write(
+        tmp_path / "answers.jsonl",
+        jsonl(
+            {"text": TEXTS[0], "mentions": [["Ann Lee", "PER"], ["New York", "LOC"]]},
+            {"text": TEXTS[1], "mentions": [["Acme", "ORG"]]},
+        ),
+    )
     scores = compare_files(gold, pred, schemes="strict", pred_format="mentions")
     # by hand: three mentions found at their gold spans; "Bo Chen" missed
     assert _counts(scores) == {"cor": 3, "inc": 0, "par": 0, "mis": 1, "spu": 0}
@@ -252,7 +291,9 @@ def test_each_side_takes_its_own_options(tmp_path, vocab):
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
     # text_mismatch is the JSONL side's
     assert _counts(compare_files(spacy_gold, pred, schemes="strict", text_mismatch="error")) == CHAR_STRICT
-    with pytest.raises(SettingError, match=r"'tag_mode' applies to conll, tags input, not spacy gold or jsonl predictions"):
+    with pytest.raises(
+        SettingError, match=r"'tag_mode' applies to conll, tags input, not spacy gold or jsonl predictions"
+    ):
         compare_files(spacy_gold, pred, schemes="strict", tag_mode="strict")
     brat = tmp_path / "brat"
     brat.mkdir()
@@ -263,8 +304,11 @@ def test_each_side_takes_its_own_options(tmp_path, vocab):
 def test_formats_that_do_not_mix_are_one_error_listing_the_valid_pairs(tmp_path):
     gold = write(tmp_path / "gold.csv", "id,class,predictionstring\nA,X,0 1\n")
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char")
-    with pytest.raises(SettingError, match=r"kaggle gold and jsonl predictions cannot describe the same documents\. "
-                                         r"Formats that mix: spacy and the text formats \(brat, doccano, jsonl, labelstudio, prodigy\)"):
+    with pytest.raises(
+        SettingError,
+        match=r"kaggle gold and jsonl predictions cannot describe the same documents\. "
+        r"Formats that mix: spacy and the text formats \(brat, doccano, jsonl, labelstudio, prodigy\)",
+    ):
         compare_files(gold, pred, schemes="strict")
 
 
@@ -272,8 +316,22 @@ def test_cli_gold_and_pred_format_flags(tmp_path, vocab, monkeypatch):
     spacy_gold = docbin(tmp_path / "gold.bin", _gold_docs(vocab))  # an extension that says nothing
     pred = _jsonl_pred(tmp_path / "pred.txt", "char")  # .txt would be read as CoNLL
     out = tmp_path / "out.json"
-    result = invoke(["compare", spacy_gold, pred, "-s", "strict", "--gold-format", "spacy", "--pred-format", "jsonl",
-                     "--output", out, "--silent"])
+    result = invoke(
+        [
+            "compare",
+            spacy_gold,
+            pred,
+            "-s",
+            "strict",
+            "--gold-format",
+            "spacy",
+            "--pred-format",
+            "jsonl",
+            "--output",
+            out,
+            "--silent",
+        ]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     assert data["schemes"]["strict"]["counts"]["cor"] == 2
@@ -281,7 +339,11 @@ def test_cli_gold_and_pred_format_flags(tmp_path, vocab, monkeypatch):
     bad = invoke(["compare", spacy_gold, pred, "-s", "strict", "--gold-format", "xml"])
     assert_clean_failure(bad, 2, "Invalid value for '--gold-format': Unknown format 'xml'. Valid formats: spacy, jsonl")
     kaggle = invoke(["compare", spacy_gold, pred, "-s", "strict", "--gold-format", "spacy", "--pred-format", "kaggle"])
-    assert_clean_failure(kaggle, 2, "Invalid value for '--pred-format': spacy gold and kaggle predictions cannot describe the same documents")
+    assert_clean_failure(
+        kaggle,
+        2,
+        "Invalid value for '--pred-format': spacy gold and kaggle predictions cannot describe the same documents",
+    )
 
 
 def test_sweep_of_scored_character_predictions_on_docbin_tokens(tmp_path, vocab):
@@ -291,9 +353,15 @@ def test_sweep_of_scored_character_predictions_on_docbin_tokens(tmp_path, vocab)
 
     spacy_gold = docbin(tmp_path / "gold.spacy", _gold_docs(vocab))
     scores = [[0.8, 0.9], [0.7, 0.4]]
-    records = [{"text": text, "spans": [{"start": s, "end": e, "label": label, "score": score}
-                                        for (s, e, label), score in zip(spans, found)]}
-               for text, spans, found in zip(TEXTS, PRED_CHARS, scores)]
+    records = [
+        {
+            "text": text,
+            "spans": [
+                {"start": s, "end": e, "label": label, "score": score} for (s, e, label), score in zip(spans, found)
+            ],
+        }
+        for text, spans, found in zip(TEXTS, PRED_CHARS, scores)
+    ]
     pred = write(tmp_path / "scored.jsonl", jsonl(*records))
     result = sweep_files(spacy_gold, pred, schemes="strict", unit="token", thresholds=[0.5])
     assert result.signature["read"]["gold_format"] == "spacy" and result.signature["read"]["pred_format"] == "jsonl"
@@ -305,7 +373,9 @@ def test_sweep_of_scored_character_predictions_on_docbin_tokens(tmp_path, vocab)
 
 def _pred_conll(path):
     tags = [["B-PER", "I-PER", "O", "O", "B-LOC", "I-LOC", "O"], ["B-ORG", "O", "B-PER", "O", "O"]]  # PRED_TOKENS
-    return write(path, "".join("\n".join(f"{w} {t}" for w, t in zip(words, found)) + "\n\n" for words, found in zip(WORDS, tags)))
+    return write(
+        path, "".join("\n".join(f"{w} {t}" for w, t in zip(words, found)) + "\n\n" for words, found in zip(WORDS, tags))
+    )
 
 
 def _pred_docbin(path, vocab):
@@ -317,23 +387,40 @@ def _pred_docbin(path, vocab):
     return docbin(path, docs)
 
 
-@pytest.mark.parametrize("gold_kind,pred_kind", [("jsonl", "conll"), ("spacy", "conll"), ("conll", "spacy"), ("jsonl", "spacy")])
+@pytest.mark.parametrize(
+    "gold_kind,pred_kind", [("jsonl", "conll"), ("spacy", "conll"), ("conll", "spacy"), ("jsonl", "spacy")]
+)
 def test_token_mixes_score_the_predicted_tokens(tmp_path, vocab, gold_kind, pred_kind):
     """PRED_TOKENS in each format against GOLD in another, compared by their
     tokens: strict as counted by hand above (TOKEN_STRICT)."""
-    gold = {"jsonl": lambda: _jsonl_gold(tmp_path / "g.jsonl", "token"),
-            "spacy": lambda: docbin(tmp_path / "g.spacy", _gold_docs(vocab)),
-            "conll": lambda: _conll(tmp_path / "g.conll")}[gold_kind]()
-    pred = {"conll": lambda: _pred_conll(tmp_path / "p.conll"), "spacy": lambda: _pred_docbin(tmp_path / "p.spacy", vocab)}[pred_kind]()
+    gold = {
+        "jsonl": lambda: _jsonl_gold(tmp_path / "g.jsonl", "token"),
+        "spacy": lambda: docbin(tmp_path / "g.spacy", _gold_docs(vocab)),
+        "conll": lambda: _conll(tmp_path / "g.conll"),
+    }[gold_kind]()
+    pred = {
+        "conll": lambda: _pred_conll(tmp_path / "p.conll"),
+        "spacy": lambda: _pred_docbin(tmp_path / "p.spacy", vocab),
+    }[pred_kind]()
     scores = compare_files(gold, pred, schemes="strict", unit="token")
     assert _counts(scores) == TOKEN_STRICT
 
 
 def test_prodigy_gold_and_jsonl_ids_are_not_one_key_so_they_pair_in_order(tmp_path):
-    gold = write(tmp_path / "gold.jsonl", jsonl(*[
-        {"text": text, "_input_hash": k, "answer": "accept",
-         "spans": [{"start": cs, "end": ce, "label": label} for _, _, cs, ce, label in spans]}
-        for k, (text, spans) in enumerate(zip(TEXTS, GOLD))]))
+    gold = write(
+        tmp_path / "gold.jsonl",
+        jsonl(
+            *[
+                {
+                    "text": text,
+                    "_input_hash": k,
+                    "answer": "accept",
+                    "spans": [{"start": cs, "end": ce, "label": label} for _, _, cs, ce, label in spans],
+                }
+                for k, (text, spans) in enumerate(zip(TEXTS, GOLD))
+            ]
+        ),
+    )
     pred = _jsonl_pred(tmp_path / "pred.jsonl", "char", ids=["x", "y"])
     assert _counts(compare_files(gold, pred, schemes="strict", gold_format="prodigy")) == CHAR_STRICT
 

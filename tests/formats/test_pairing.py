@@ -2,6 +2,7 @@
 scoring the paired stream (`spacy_spanf1.api.score_pairs`): document counts,
 skipped documents, options that do not fit the format, and a stream scored
 without holding it or its garbage."""
+
 import pytest
 
 from helpers import jsonl, load_corpus, write
@@ -18,7 +19,9 @@ from spacy_spanf1.spans import Span
 def test_load_corpus_unequal_counts(tmp_path):
     gold = write(tmp_path / "g.jsonl", jsonl({"text": "a", "spans": []}, {"text": "b", "spans": []}))
     pred = write(tmp_path / "p.jsonl", jsonl({"text": "a", "spans": []}))
-    with pytest.raises(InputError, match=r"unequal numbers of documents \(JSONL records\): 2 in .*g\.jsonl, 1 in .*p\.jsonl"):
+    with pytest.raises(
+        InputError, match=r"unequal numbers of documents \(JSONL records\): 2 in .*g\.jsonl, 1 in .*p\.jsonl"
+    ):
         load_corpus(gold, pred)
 
 
@@ -137,10 +140,18 @@ def test_notes_exact_at_50000_documents(tmp_path):
     offsets: the note counts each, run after run (pairing once counted a
     document by its object's address, which a later document may reuse)."""
     n = 50_000
-    gold = write(tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}]} for i in range(n))))
+    gold = write(
+        tmp_path / "g.jsonl",
+        jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}]} for i in range(n))),
+    )
     pred = write(
         tmp_path / "p.jsonl",
-        jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER", "text": "Bob"}]} for i in range(n))),
+        jsonl(
+            *(
+                {"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER", "text": "Bob"}]}
+                for i in range(n)
+            )
+        ),
     )
     for _ in range(2):
         scores = compare_files(gold, pred, schemes="strict")
@@ -153,10 +164,29 @@ def test_grounding_report_exact_at_50000_documents(tmp_path):
     """50,000 documents, each with two mentions found verbatim: the grounding
     report counts 100,000 mentions, all grounded exactly (strict COR agrees)."""
     n = 50_000
-    gold = write(tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "spans": [{"start": 0, "end": 3, "label": "PER"}, {"start": 8, "end": 10, "label": "PER"}]} for i in range(n))))
+    gold = write(
+        tmp_path / "g.jsonl",
+        jsonl(
+            *(
+                {
+                    "text": f"Ann met Bo {i}",
+                    "spans": [{"start": 0, "end": 3, "label": "PER"}, {"start": 8, "end": 10, "label": "PER"}],
+                }
+                for i in range(n)
+            )
+        ),
+    )
     pred = write(
         tmp_path / "p.jsonl",
-        jsonl(*({"text": f"Ann met Bo {i}", "mentions": [{"text": "Ann", "label": "PER"}, {"text": "Bo", "label": "PER"}]} for i in range(n))),
+        jsonl(
+            *(
+                {
+                    "text": f"Ann met Bo {i}",
+                    "mentions": [{"text": "Ann", "label": "PER"}, {"text": "Bo", "label": "PER"}],
+                }
+                for i in range(n)
+            )
+        ),
     )
     scores = compare_files(gold, pred, schemes="strict", format="mentions")
     report = scores.to_dict()["grounding"]
@@ -180,11 +210,21 @@ def test_not_scored_counts_exact_at_50000_documents(tmp_path):
     """50,000 doccano records each with one relation on the predicted side:
     the relations read and not scored are counted 50,000 times."""
     n = 50_000
-    gold = write(tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "label": [[0, 3, "PER"]]} for i in range(n))))
+    gold = write(
+        tmp_path / "g.jsonl", jsonl(*({"text": f"Ann met Bo {i}", "label": [[0, 3, "PER"]]} for i in range(n)))
+    )
     pred = write(
         tmp_path / "p.jsonl",
-        jsonl(*({"text": f"Ann met Bo {i}", "label": [[0, 3, "PER"]], "relations": [{"from_id": 1, "to_id": 2, "type": "x"}]}
-                for i in range(n))),
+        jsonl(
+            *(
+                {
+                    "text": f"Ann met Bo {i}",
+                    "label": [[0, 3, "PER"]],
+                    "relations": [{"from_id": 1, "to_id": 2, "type": "x"}],
+                }
+                for i in range(n)
+            )
+        ),
     )
     scores = compare_files(gold, pred, schemes="strict", format="doccano")
     assert scores.not_scored["pred"] == {"relations": n}

@@ -1,6 +1,7 @@
 """The Prodigy reader (`spacy_spanf1.formats.prodigy`): a file written by hand in
 Prodigy's JSONL export, read as the same data written as JSONL would be, and each
 problem named with its file in a one-line error."""
+
 import pytest
 
 import spacy_spanf1.formats.prodigy  # noqa: F401  (registers "prodigy")
@@ -9,28 +10,45 @@ from spacy_spanf1.formats import InputError, SettingError
 from spacy_spanf1.spans import Span
 
 
-TOKENS = [("Ada", 0, 3), ("Lovelace", 4, 12), ("met", 13, 16), ("Charles", 17, 24), ("Babbage", 25, 32),
-          ("in", 33, 35), ("London", 36, 42), (".", 42, 43)]
+TOKENS = [
+    ("Ada", 0, 3),
+    ("Lovelace", 4, 12),
+    ("met", 13, 16),
+    ("Charles", 17, 24),
+    ("Babbage", 25, 32),
+    ("in", 33, 35),
+    ("London", 36, 42),
+    (".", 42, 43),
+]
 
 
 def prodigy_record(spans, answer="accept", input_hash=11, **extra):
     record = {
-        "text": TEXT, "_input_hash": input_hash, "_task_hash": 99, "_view_id": "ner_manual",
+        "text": TEXT,
+        "_input_hash": input_hash,
+        "_task_hash": 99,
+        "_view_id": "ner_manual",
         "tokens": [{"text": t, "start": s, "end": e, "id": i, "ws": True} for i, (t, s, e) in enumerate(TOKENS)],
-        "spans": spans, "answer": answer, "meta": {"source": "wiki"},
+        "spans": spans,
+        "answer": answer,
+        "meta": {"source": "wiki"},
     }
     record.update(extra)
     return record
 
 
-P_GOLD = [{"start": 0, "end": 12, "token_start": 0, "token_end": 1, "label": "PER"},
-          {"start": 17, "end": 32, "token_start": 3, "token_end": 4, "label": "PER"},
-          {"start": 36, "end": 42, "token_start": 6, "token_end": 6, "label": "LOC"}]
+P_GOLD = [
+    {"start": 0, "end": 12, "token_start": 0, "token_end": 1, "label": "PER"},
+    {"start": 17, "end": 32, "token_start": 3, "token_end": 4, "label": "PER"},
+    {"start": 36, "end": 42, "token_start": 6, "token_end": 6, "label": "LOC"},
+]
 
 
-P_PRED = [{"start": 0, "end": 3, "token_start": 0, "token_end": 0, "label": "PER"},
-          {"start": 17, "end": 32, "token_start": 3, "token_end": 4, "label": "ORG"},
-          {"start": 36, "end": 42, "token_start": 6, "token_end": 6, "label": "LOC"}]
+P_PRED = [
+    {"start": 0, "end": 3, "token_start": 0, "token_end": 0, "label": "PER"},
+    {"start": 17, "end": 32, "token_start": 3, "token_end": 4, "label": "ORG"},
+    {"start": 36, "end": 42, "token_start": 6, "token_end": 6, "label": "LOC"},
+]
 
 
 def test_prodigy_char_unit_like_jsonl(tmp_path):
@@ -51,9 +69,15 @@ def test_prodigy_token_unit_inclusive_end(tmp_path):
 
 
 def test_prodigy_answers_counted(tmp_path):
-    path = write_jsonl(tmp_path / "g.jsonl", [prodigy_record(P_GOLD, input_hash=1),
-                      prodigy_record(P_PRED, "reject", 2), prodigy_record(P_PRED, "ignore", 3),
-                      prodigy_record([], "accept", 4)])
+    path = write_jsonl(
+        tmp_path / "g.jsonl",
+        [
+            prodigy_record(P_GOLD, input_hash=1),
+            prodigy_record(P_PRED, "reject", 2),
+            prodigy_record(P_PRED, "ignore", 3),
+            prodigy_record([], "accept", 4),
+        ],
+    )
     docs = read("prodigy", path)
     assert [d.spans for d in docs] == [GOLD, None, None, []]
     assert [d.counts for d in docs] == [{}, {"rejected": 1}, {"ignored": 1}, {}]

@@ -3,6 +3,7 @@
 `compare_files` and `agree_files` as the built-in formats are, and what its
 reader hands on as typed fields of its Documents (notes, counts) is summed
 exactly, on any number of documents."""
+
 import catalogue
 import pytest
 
@@ -44,8 +45,9 @@ class TsvFormat(Format):
             spans.append(Span(int(start), int(end), label.upper()))
         notes = {"lowercase_labels": note(len(lowered), lowered)} if lowered else {}
         counts = {"outside": outside} if outside else {}
-        return Document(f"row {lineno}", sorted(set(spans)), text, line=lineno, source=source, notes=notes,
-                        counts=counts, **typed)
+        return Document(
+            f"row {lineno}", sorted(set(spans)), text, line=lineno, source=source, notes=notes, counts=counts, **typed
+        )
 
 
 class NamedTsvFormat(TsvFormat):

@@ -1,6 +1,7 @@
 """What every reader shares (`spacy_spanf1.formats`): telling a format from
 a file name, the registry of formats and the streaming of what a registered
 reader yields, reading lines in blocks, and the checks of span offsets."""
+
 import weakref
 
 import catalogue
@@ -24,8 +25,15 @@ from spacy_spanf1.spans import Span
 
 @pytest.mark.parametrize(
     "name,fmt",
-    [("a.spacy", "spacy"), ("a.jsonl", "jsonl"), ("a.conll", "conll"), ("a.iob", "conll"),
-     ("a.bio", "conll"), ("a.txt", "conll"), ("A.CSV", "kaggle")],
+    [
+        ("a.spacy", "spacy"),
+        ("a.jsonl", "jsonl"),
+        ("a.conll", "conll"),
+        ("a.iob", "conll"),
+        ("a.bio", "conll"),
+        ("a.txt", "conll"),
+        ("A.CSV", "kaggle"),
+    ],
 )
 def test_infer_format_from_extension(name, fmt):
     assert infer_format(name) == fmt
@@ -56,7 +64,11 @@ def test_line_blocks_split_lines_as_written(tmp_path, chunk_bytes):
     path.write_bytes("\ufeffone\r\ntwo é\n\nthree\u2028x\r\nfour".encode("utf-8"))
     blocks = list(read_line_blocks(path, chunk_bytes))
     assert [item for block in blocks for item in block] == [
-        (1, "one"), (2, "two é"), (3, ""), (4, "three\u2028x"), (5, "four")
+        (1, "one"),
+        (2, "two é"),
+        (3, ""),
+        (4, "three\u2028x"),
+        (5, "four"),
     ]
     if chunk_bytes == 1:  # a block holds the whole lines read so far
         assert all(block for block in blocks)
@@ -141,7 +153,9 @@ def test_compare_files_keeps_only_documents_with_errors(guarded):
 
 
 def test_unknown_format_lists_the_registry():
-    with pytest.raises(SettingError, match=r"Unknown format 'nope'. Valid formats: spacy, jsonl, conll, kaggle") as info:
+    with pytest.raises(
+        SettingError, match=r"Unknown format 'nope'. Valid formats: spacy, jsonl, conll, kaggle"
+    ) as info:
         get_format("nope")
     assert info.value.setting == "format"
 

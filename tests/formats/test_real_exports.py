@@ -5,6 +5,7 @@ layouts (doccano 1.x), files that are not what their extension says
 (Prodigy and Hugging Face records in a .jsonl), and every case that used to
 score a silent zero. Each is a one-line message or a counted, shown note;
 never an exit 0 without a word."""
+
 import json
 import subprocess
 import sys
@@ -49,7 +50,7 @@ def test_brat_quoted_text_that_disagrees_is_scored_at_its_offsets_and_counted(tm
     mismatch = scores.notes["pred"]["text_mismatch"]
     assert mismatch["count"] == 1 and "gold" not in scores.notes
     assert "entity T1" in mismatch["examples"][0] and '"ethanone"' in mismatch["examples"][0]
-    assert "\"was added to a solution of ethanone\"" in mismatch["examples"][0]
+    assert '"was added to a solution of ethanone"' in mismatch["examples"][0]
     assert scores.to_dict()["notes"]["pred"]["text_mismatch"]["count"] == 1
     assert scores.not_scored == {"pred": {"notes": 1}}
 
@@ -97,8 +98,10 @@ def test_brat_prediction_missing_a_document_is_counted_and_can_be_an_error(tmp_p
 
 
 def test_brat_valid_variants_are_counted_not_scored(tmp_path):
-    ann = (BRAT_GOLD + "R1\tSolvent Arg1:T2 Arg2:T1\nE1\tSTARTING_MATERIAL:T1\nA1\tNegated E1\n"
-           "N1\tReference T1 ChEBI:123\t ethanone\n#1\tAnnotatorNotes T1\tnote\n")
+    ann = (
+        BRAT_GOLD + "R1\tSolvent Arg1:T2 Arg2:T1\nE1\tSTARTING_MATERIAL:T1\nA1\tNegated E1\n"
+        "N1\tReference T1 ChEBI:123\t ethanone\n#1\tAnnotatorNotes T1\tnote\n"
+    )
     gold, pred = brat_pair(tmp_path, {"d": (BRAT_TEXT, ann)}, {"d": (BRAT_TEXT, BRAT_GOLD)})
     scores = compare_files(gold, pred, format="brat", schemes="strict")
     assert scores.results["strict"].f1 == 1.0 and scores.notes == {}
@@ -117,8 +120,16 @@ def ls_task(task_id, text, annotations=(), predictions=()):
     return {
         "id": task_id,
         "annotations": [
-            {"id": 10 + k, "completed_by": 1 + k, "result": result, "was_cancelled": False, "ground_truth": False,
-             "created_at": "2024-05-02T10:00:00.000000Z", "lead_time": 12.5, "task": task_id}
+            {
+                "id": 10 + k,
+                "completed_by": 1 + k,
+                "result": result,
+                "was_cancelled": False,
+                "ground_truth": False,
+                "created_at": "2024-05-02T10:00:00.000000Z",
+                "lead_time": 12.5,
+                "task": task_id,
+            }
             for k, result in enumerate(annotations)
         ],
         "predictions": [
@@ -134,8 +145,14 @@ def ls_task(task_id, text, annotations=(), predictions=()):
 
 
 def ls_result(start, end, label, text, rid):
-    return {"value": {"start": start, "end": end, "text": text, "labels": [label]}, "id": rid,
-            "from_name": "label", "to_name": "text", "type": "labels", "origin": "manual"}
+    return {
+        "value": {"start": start, "end": end, "text": text, "labels": [label]},
+        "id": rid,
+        "from_name": "label",
+        "to_name": "text",
+        "type": "labels",
+        "origin": "manual",
+    }
 
 
 def utf16_offsets(text, piece):
@@ -150,17 +167,34 @@ def test_labelstudio_utf16_offsets_after_an_emoji_are_converted_and_counted(tmp_
     results = [ls_result(*london, "LOC", "London", "r1"), ls_result(*ada, "PER", "Ada Lovelace", "r2")]
     path = tmp_path / "export.json"
     # two annotators of the same task: the second one's is the prediction
-    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [results, results]), ls_task(2, "Plain text here.", [[], []])]),
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps([ls_task(1, EMOJI_TEXT, [results, results]), ls_task(2, "Plain text here.", [[], []])]),
+        encoding="utf-8",
+    )
     docs = read("labelstudio", path)
     assert docs[0].spans == [Span(16, 22, "LOC"), Span(28, 40, "PER")]
     assert docs[0].notes == {"utf16_offsets": {"count": 1, "examples": ["task 1"]}}
-    scores = compare_files(path, format="labelstudio", schemes="strict", pred_from="annotations",
-                           annotator=1, pred_annotator=2)
+    scores = compare_files(
+        path, format="labelstudio", schemes="strict", pred_from="annotations", annotator=1, pred_annotator=2
+    )
     assert scores.results["strict"].f1 == 1.0
     assert scores.notes["gold"]["utf16_offsets"]["count"] == 1 == scores.notes["pred"]["utf16_offsets"]["count"]
-    result = invoke(["compare", path, "--format", "labelstudio", "--pred-from", "annotations", "--annotator", "1",
-                     "--pred-annotator", "2", "--schemes", "strict"])
+    result = invoke(
+        [
+            "compare",
+            path,
+            "--format",
+            "labelstudio",
+            "--pred-from",
+            "annotations",
+            "--annotator",
+            "1",
+            "--pred-annotator",
+            "2",
+            "--schemes",
+            "strict",
+        ]
+    )
     assert result.exit_code == 0 and "1 document(s) count offsets in UTF-16 code units" in result.stdout
     same = invoke(["compare", path, "--format", "labelstudio", "--pred-from", "annotations", "--schemes", "strict"])
     assert same.exit_code == 2 and "--pred-annotator" in same.output
@@ -170,8 +204,10 @@ def test_labelstudio_offsets_counting_crlf_as_one_are_converted(tmp_path):
     text = "Dear Ada,\r\nLondon is rainy.\r\nYours, Charles"
     # the browser shows "\r\n" as one line break: offsets count it as one character
     shown = text.replace("\r\n", "\n")
-    results = [ls_result(shown.index("London"), shown.index("London") + 6, "LOC", "London", "a"),
-               ls_result(shown.index("Charles"), shown.index("Charles") + 7, "PER", "Charles", "b")]
+    results = [
+        ls_result(shown.index("London"), shown.index("London") + 6, "LOC", "London", "a"),
+        ls_result(shown.index("Charles"), shown.index("Charles") + 7, "PER", "Charles", "b"),
+    ]
     path = tmp_path / "export.json"
     path.write_text(json.dumps([ls_task(1, text, [results])]), encoding="utf-8")
     doc = read("labelstudio", path)[0]
@@ -195,8 +231,7 @@ def test_labelstudio_unexplained_mismatch_is_counted_and_offsets_kept(tmp_path):
 def test_labelstudio_model_version_or_annotator_selecting_nothing_is_an_error(tmp_path):
     result = [ls_result(0, 5, "X", "Great", "a")]
     path = tmp_path / "export.json"
-    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result), ("v2", result)])]),
-                    encoding="utf-8")
+    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result), ("v2", result)])]), encoding="utf-8")
     outcome = invoke(["compare", path, "--format", "labelstudio", "--schemes", "strict", "--model-version", "v9"])
     assert_clean_failure(outcome, 1, "no task has predictions of the model version 'v9'")
     assert "the model versions in the file: v1, v2" in outcome.stderr
@@ -208,8 +243,9 @@ def test_labelstudio_model_version_or_annotator_selecting_nothing_is_an_error(tm
 def test_labelstudio_tasks_without_predictions_are_counted(tmp_path):
     result = [ls_result(0, 5, "X", "Great", "a")]
     path = tmp_path / "export.json"
-    path.write_text(json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result)]), ls_task(2, "Other.", [[]])]),
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps([ls_task(1, EMOJI_TEXT, [result], [("v1", result)]), ls_task(2, "Other.", [[]])]), encoding="utf-8"
+    )
     scores = compare_files(path, format="labelstudio", schemes="strict")
     assert scores.documents == 2 and scores.notes["pred"]["missing_documents"] == {"count": 1, "examples": ["task 2"]}
     with pytest.raises(InputError, match="task 2 of .* has no prediction"):
@@ -221,10 +257,22 @@ def test_labelstudio_tasks_without_predictions_are_counted(tmp_path):
 # --------------------------------------------------------------------------
 
 PRODIGY_RECORDS = [
-    {"text": "Ada met Bob.", "_input_hash": 11, "_task_hash": 21, "spans": [{"start": 0, "end": 3, "label": "PER"}],
-     "answer": "accept", "_timestamp": 1700000000},
-    {"text": "Bob met Ada.", "_input_hash": 12, "_task_hash": 22, "spans": [{"start": 0, "end": 3, "label": "ORG"}],
-     "answer": "reject", "_timestamp": 1700000001},
+    {
+        "text": "Ada met Bob.",
+        "_input_hash": 11,
+        "_task_hash": 21,
+        "spans": [{"start": 0, "end": 3, "label": "PER"}],
+        "answer": "accept",
+        "_timestamp": 1700000000,
+    },
+    {
+        "text": "Bob met Ada.",
+        "_input_hash": 12,
+        "_task_hash": 22,
+        "spans": [{"start": 0, "end": 3, "label": "ORG"}],
+        "answer": "reject",
+        "_timestamp": 1700000001,
+    },
 ]
 
 
@@ -253,10 +301,18 @@ def test_a_doccano_1x_file_read_as_jsonl_is_an_error_naming_doccano(tmp_path):
 
 
 def test_prodigy_character_and_token_offsets_that_disagree_are_an_error(tmp_path):
-    tokens = [{"text": "Ada", "start": 0, "end": 3, "id": 0}, {"text": "met", "start": 4, "end": 7, "id": 1},
-              {"text": "Bob", "start": 8, "end": 11, "id": 2}]
-    record = {"text": "Ada met Bob", "tokens": tokens, "answer": "accept", "_input_hash": 1,
-              "spans": [{"start": 8, "end": 11, "token_start": 0, "token_end": 0, "label": "PER"}]}
+    tokens = [
+        {"text": "Ada", "start": 0, "end": 3, "id": 0},
+        {"text": "met", "start": 4, "end": 7, "id": 1},
+        {"text": "Bob", "start": 8, "end": 11, "id": 2},
+    ]
+    record = {
+        "text": "Ada met Bob",
+        "tokens": tokens,
+        "answer": "accept",
+        "_input_hash": 1,
+        "spans": [{"start": 8, "end": 11, "token_start": 0, "token_end": 0, "label": "PER"}],
+    }
     path = write_jsonl(tmp_path / "p.jsonl", [record])
     for unit in ("char", "token"):
         with pytest.raises(InputError) as err:
@@ -278,8 +334,10 @@ def test_prodigy_reject_and_ignore_are_skipped_and_counted(tmp_path):
 # No silent zeros
 # --------------------------------------------------------------------------
 
-GOLD_RECORDS = [{"text": "Ada met Bob.", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
-                {"text": "Bob is in Paris.", "spans": [{"start": 10, "end": 15, "label": "LOC"}]}]
+GOLD_RECORDS = [
+    {"text": "Ada met Bob.", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
+    {"text": "Bob is in Paris.", "spans": [{"start": 10, "end": 15, "label": "LOC"}]},
+]
 
 
 def test_a_misspelled_span_field_is_an_error_naming_the_key(tmp_path):
@@ -305,8 +363,9 @@ def test_no_documents_is_an_error(tmp_path):
 
 def test_predicted_labels_none_of_which_is_gold_are_a_warning(tmp_path):
     gold = write_jsonl(tmp_path / "gold.jsonl", GOLD_RECORDS)
-    lower = [{"text": r["text"], "spans": [dict(s, label=s["label"].lower()) for s in r["spans"]]}
-             for r in GOLD_RECORDS]
+    lower = [
+        {"text": r["text"], "spans": [dict(s, label=s["label"].lower()) for s in r["spans"]]} for r in GOLD_RECORDS
+    ]
     pred = write_jsonl(tmp_path / "pred.jsonl", lower)
     with pytest.warns(UserWarning, match="no predicted label occurs in the gold"):
         scores = compare_files(gold, pred, schemes="strict")
@@ -337,7 +396,9 @@ def test_a_closed_pipe_exits_quietly(tmp_path):
     # The reader of stdout is gone before the command prints (`| head` closing early).
     process = subprocess.Popen(
         [sys.executable, "-m", "spacy_spanf1", "compare", gold, gold, "--schemes", "strict,partial", "--by", "label"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=cli_env(),
     )
     process.stdout.close()
     with process.stderr:
@@ -361,9 +422,11 @@ def test_doccano_utf16_offsets_past_the_text_are_converted(tmp_path):
 def test_jsonl_span_texts_are_compared_when_given(tmp_path):
     text = "Visit 😀 London"
     start, end = utf16_offsets(text, "London")
-    records = [{"text": text, "spans": [{"start": start, "end": end, "label": "LOC", "text": "London"}]},
-               {"text": "Ada met Bob", "spans": [{"start": 0, "end": 3, "label": "PER", "text": "Bob"}]},
-               {"text": "Plain", "spans": [{"start": 0, "end": 5, "label": "X"}]}]
+    records = [
+        {"text": text, "spans": [{"start": start, "end": end, "label": "LOC", "text": "London"}]},
+        {"text": "Ada met Bob", "spans": [{"start": 0, "end": 3, "label": "PER", "text": "Bob"}]},
+        {"text": "Plain", "spans": [{"start": 0, "end": 5, "label": "X"}]},
+    ]
     path = write_jsonl(tmp_path / "p.jsonl", records)
     docs = read("jsonl", path)
     assert (start, end) == (9, 15) and docs[0].spans == [Span(8, 14, "LOC")] and docs[1].spans == [Span(0, 3, "PER")]
@@ -387,16 +450,30 @@ def test_labelstudio_before_1_0_completions_are_read_as_annotations(tmp_path):
 def test_labelstudio_json_min_export_is_an_error_naming_it(tmp_path):
     # JSON-MIN: flat records, no "data" and no annotation ids
     path = tmp_path / "min.json"
-    path.write_text(json.dumps([{"id": 1, "text": "Ada met Bob", "annotator": 1,
-                                 "label": [{"start": 0, "end": 3, "text": "Ada", "labels": ["PER"]}]}]),
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "id": 1,
+                    "text": "Ada met Bob",
+                    "annotator": 1,
+                    "label": [{"start": 0, "end": 3, "text": "Ada", "labels": ["PER"]}],
+                }
+            ]
+        ),
+        encoding="utf-8",
+    )
     with pytest.raises(InputError, match="JSON-MIN export: its flat records do not say which results"):
         read("labelstudio", path)
 
 
 def test_doccano_before_1_0_annotations_are_read(tmp_path):
-    record = {"id": 1, "text": "Ada met Bob", "meta": {},
-              "annotations": [{"label": "PER", "start_offset": 0, "end_offset": 3, "user": 1}]}
+    record = {
+        "id": 1,
+        "text": "Ada met Bob",
+        "meta": {},
+        "annotations": [{"label": "PER", "start_offset": 0, "end_offset": 3, "user": 1}],
+    }
     path = write_jsonl(tmp_path / "old.jsonl", [record])
     assert read("doccano", path)[0].spans == [Span(0, 3, "PER")]
     ids = write_jsonl(tmp_path / "ids.jsonl", [dict(record, annotations=[dict(record["annotations"][0], label=3)])])
@@ -410,19 +487,28 @@ def test_doccano_before_1_0_annotations_are_read(tmp_path):
 # Found by trying exports as they come
 # --------------------------------------------------------------------------
 
-PRODIGY_TOKENS = [{"text": "Ada", "start": 0, "end": 3, "id": 0, "ws": True},
-                  {"text": "met", "start": 4, "end": 7, "id": 1, "ws": True},
-                  {"text": "Bob", "start": 8, "end": 11, "id": 2, "ws": False},
-                  {"text": ".", "start": 11, "end": 12, "id": 3, "ws": False}]
-PRODIGY_SPANS = [{"start": 0, "end": 3, "token_start": 0, "token_end": 0, "label": "PER"},
-                 {"start": 8, "end": 11, "token_start": 2, "token_end": 2, "label": "PER"}]
+PRODIGY_TOKENS = [
+    {"text": "Ada", "start": 0, "end": 3, "id": 0, "ws": True},
+    {"text": "met", "start": 4, "end": 7, "id": 1, "ws": True},
+    {"text": "Bob", "start": 8, "end": 11, "id": 2, "ws": False},
+    {"text": ".", "start": 11, "end": 12, "id": 3, "ws": False},
+]
+PRODIGY_SPANS = [
+    {"start": 0, "end": 3, "token_start": 0, "token_end": 0, "label": "PER"},
+    {"start": 8, "end": 11, "token_start": 2, "token_end": 2, "label": "PER"},
+]
 
 
 def test_prodigy_a_rejected_answer_does_not_take_the_prediction_of_its_input(tmp_path):
     # db-out of two sessions: one rejected the task, the other accepted it (same _input_hash)
     base = {"text": "Ada met Bob.", "_input_hash": 7, "_task_hash": 70, "tokens": PRODIGY_TOKENS}
-    gold = write_jsonl(tmp_path / "g.jsonl", [dict(base, spans=[], answer="reject", _session_id="s-ann"),
-                                              dict(base, spans=PRODIGY_SPANS, answer="accept", _session_id="s-bob")])
+    gold = write_jsonl(
+        tmp_path / "g.jsonl",
+        [
+            dict(base, spans=[], answer="reject", _session_id="s-ann"),
+            dict(base, spans=PRODIGY_SPANS, answer="accept", _session_id="s-bob"),
+        ],
+    )
     pred = write_jsonl(tmp_path / "p.jsonl", [dict(base, spans=PRODIGY_SPANS, _task_hash=71)])
     scores = compare_files(gold, pred, format="prodigy", schemes="strict")
     assert scores.results["strict"].counts == {"cor": 2, "inc": 0, "par": 0, "mis": 0, "spu": 0}
@@ -440,7 +526,9 @@ def test_prodigy_answer_that_is_not_a_string_is_one_line(tmp_path):
 
 def test_prodigy_gold_without_answers_says_why_it_is_skipped(tmp_path):
     gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "Ada", "spans": [{"start": 0, "end": 3, "label": "PER"}]}])
-    with pytest.raises(InputError, match='none is annotation \\(unanswered 1; a Prodigy record is gold only when answered "accept"\\)'):
+    with pytest.raises(
+        InputError, match='none is annotation \\(unanswered 1; a Prodigy record is gold only when answered "accept"\\)'
+    ):
         compare_files(gold, gold, format="prodigy", schemes="strict")
 
 
@@ -481,8 +569,11 @@ def test_shards_of_several_formats_are_one_error(tmp_path):
 
 
 def test_tag_shards_keep_dataset_info_beside_them(tmp_path):
-    info = {"features": {"ner_tags": {"feature": {"names": ["O", "B-PER", "I-PER"], "_type": "ClassLabel"},
-                                      "_type": "Sequence"}}}
+    info = {
+        "features": {
+            "ner_tags": {"feature": {"names": ["O", "B-PER", "I-PER"], "_type": "ClassLabel"}, "_type": "Sequence"}
+        }
+    }
     for side in ("g", "p"):
         folder = tmp_path / side
         folder.mkdir()
@@ -494,8 +585,11 @@ def test_tag_shards_keep_dataset_info_beside_them(tmp_path):
 
 
 def test_hf_string_tags_are_checked_against_the_dataset_names(tmp_path):
-    info = {"features": {"ner_tags": {"feature": {"names": ["O", "B-PER", "I-PER"], "_type": "ClassLabel"},
-                                      "_type": "Sequence"}}}
+    info = {
+        "features": {
+            "ner_tags": {"feature": {"names": ["O", "B-PER", "I-PER"], "_type": "ClassLabel"}, "_type": "Sequence"}
+        }
+    }
     (tmp_path / "dataset_info.json").write_text(json.dumps(info), encoding="utf-8")
     gold = write_jsonl(tmp_path / "gold.jsonl", [{"tokens": ["Ann", "Lee", "ran"], "ner_tags": [1, 2, 0]}])
     pred = write_jsonl(tmp_path / "pred.jsonl", [{"tokens": ["Ann", "Lee", "ran"], "ner_tags": ["1", "2", "0"]}])
@@ -524,11 +618,14 @@ def test_a_corpus_without_predicted_spans_is_a_warning(tmp_path):
 def test_a_label_of_labels_found_on_one_side_only_is_a_warning(tmp_path):
     gold = write_jsonl(tmp_path / "lg.jsonl", [{"text": "Acme", "spans": [{"start": 0, "end": 4, "label": "ORG"}]}])
     pred = write_jsonl(tmp_path / "lp.jsonl", [{"text": "Acme", "spans": [{"start": 0, "end": 4, "label": "org"}]}])
-    with pytest.warns(UserWarning, match="no gold span in the whole corpus"), \
-            pytest.warns(UserWarning, match="of 'labels' occurs only in the prediction"):
+    with (
+        pytest.warns(UserWarning, match="no gold span in the whole corpus"),
+        pytest.warns(UserWarning, match="of 'labels' occurs only in the prediction"),
+    ):
         scores = compare_files(gold, pred, schemes="strict", labels=["org"])
-    assert any('the label "org" of \'labels\' occurs only in the prediction; the gold has "ORG"' in w
-               for w in scores.warnings)
+    assert any(
+        'the label "org" of \'labels\' occurs only in the prediction; the gold has "ORG"' in w for w in scores.warnings
+    )
 
 
 def test_a_label_named_like_an_option_is_printed_as_written(tmp_path):
@@ -539,15 +636,20 @@ def test_a_label_named_like_an_option_is_printed_as_written(tmp_path):
 
 def test_json_that_python_writes_is_read(tmp_path):
     # json.dumps({"score": float("nan")}) writes NaN, which strict parsers refuse
-    path = write(tmp_path / "p.jsonl", '{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}], "score": NaN}\n')
+    path = write(
+        tmp_path / "p.jsonl", '{"text": "Ann", "spans": [{"start": 0, "end": 3, "label": "PER"}], "score": NaN}\n'
+    )
     assert read("jsonl", path)[0].spans == [Span(0, 3, "PER")]
 
 
 def test_the_real_cause_is_named_not_a_wrong_document_count(tmp_path):
-    gold = write_jsonl(tmp_path / "dg.jsonl", [{"text": "Ada", "label": [[0, 3, "PER"]]},
-                                               {"text": "Bob", "label": [[0, 3, "PER"]]}])
-    pred = write_jsonl(tmp_path / "dp.jsonl", [{"text": "Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]},
-                                               {"text": "Ada", "spans": []}])
+    gold = write_jsonl(
+        tmp_path / "dg.jsonl", [{"text": "Ada", "label": [[0, 3, "PER"]]}, {"text": "Bob", "label": [[0, 3, "PER"]]}]
+    )
+    pred = write_jsonl(
+        tmp_path / "dp.jsonl",
+        [{"text": "Bob", "spans": [{"start": 0, "end": 3, "label": "PER"}]}, {"text": "Ada", "spans": []}],
+    )
     result = invoke(["compare", gold, pred, "--format", "doccano", "--schemes", "strict"])
     assert_clean_failure(result, 1, "dp.jsonl: no record has")
 
@@ -563,24 +665,45 @@ def test_a_lone_surrogate_is_one_line(tmp_path):
     # what JavaScript writes when it cuts an emoji in two
     gold = write(tmp_path / "g.jsonl", '{"text": "Ann \\ud83d", "spans": [{"start": 0, "end": 3, "label": "PER"}]}\n')
     result = invoke(["compare", gold, gold, "--schemes", "strict", "--errors", tmp_path / "e.jsonl"])
-    assert_clean_failure(result, 1, "g.jsonl:1: the record's \"text\" holds a lone UTF-16 surrogate '\\ud83d' at character 4")
+    assert_clean_failure(
+        result, 1, "g.jsonl:1: the record's \"text\" holds a lone UTF-16 surrogate '\\ud83d' at character 4"
+    )
 
 
 def test_a_prediction_shared_by_two_gold_records_is_noted_once(tmp_path):
-    gold = write_jsonl(tmp_path / "g.jsonl", [
-        {"text": "Ann ran", "_input_hash": 1, "answer": "reject", "spans": []},
-        {"text": "Ann ran", "_input_hash": 1, "answer": "accept", "spans": [{"start": 0, "end": 3, "label": "PER"}]}])
-    pred = write_jsonl(tmp_path / "p.jsonl", [
-        {"text": "Ann ran", "_input_hash": 1, "spans": [{"start": 0, "end": 3, "label": "PER", "text": "An"}]}])
+    gold = write_jsonl(
+        tmp_path / "g.jsonl",
+        [
+            {"text": "Ann ran", "_input_hash": 1, "answer": "reject", "spans": []},
+            {
+                "text": "Ann ran",
+                "_input_hash": 1,
+                "answer": "accept",
+                "spans": [{"start": 0, "end": 3, "label": "PER"}],
+            },
+        ],
+    )
+    pred = write_jsonl(
+        tmp_path / "p.jsonl",
+        [{"text": "Ann ran", "_input_hash": 1, "spans": [{"start": 0, "end": 3, "label": "PER", "text": "An"}]}],
+    )
     scores = compare_files(gold, pred, format="prodigy", schemes="strict")
     assert scores.notes["pred"]["text_mismatch"]["count"] == 1
 
 
 def test_offsets_past_the_text_are_an_error_where_the_tool_counts_code_points(tmp_path):
     # Prodigy counts characters as Python does: an end past the text is an off-by-one, not UTF-16
-    gold = write_jsonl(tmp_path / "g.jsonl", [{"text": "😀 Ann Lee", "_input_hash": 1, "answer": "accept",
-                                               "spans": [{"start": 2, "end": 5, "label": "PER"},
-                                                         {"start": 6, "end": 10, "label": "PER"}]}])
+    gold = write_jsonl(
+        tmp_path / "g.jsonl",
+        [
+            {
+                "text": "😀 Ann Lee",
+                "_input_hash": 1,
+                "answer": "accept",
+                "spans": [{"start": 2, "end": 5, "label": "PER"}, {"start": 6, "end": 10, "label": "PER"}],
+            }
+        ],
+    )
     with pytest.raises(InputError, match="span 1 \\(PER\\) has the offsets 6-10; offsets need 0 <= start < end <= 9"):
         compare_files(gold, gold, format="prodigy", schemes="strict")
 
@@ -588,8 +711,12 @@ def test_offsets_past_the_text_are_an_error_where_the_tool_counts_code_points(tm
 def test_labelstudio_quote_of_a_line_break_counted_once(tmp_path):
     text = "To:\r\n12 Main St\r\nBoston"
     value = {"start": 4, "end": 21, "text": "12 Main St\nBoston", "labels": ["ADDR"]}  # as the browser writes it
-    task = {"id": 1, "data": {"text": text}, "annotations": [{"result": [{"type": "labels", "value": value}]}],
-            "predictions": [{"result": [{"type": "labels", "value": value}]}]}
+    task = {
+        "id": 1,
+        "data": {"text": text},
+        "annotations": [{"result": [{"type": "labels", "value": value}]}],
+        "predictions": [{"result": [{"type": "labels", "value": value}]}],
+    }
     path = tmp_path / "ls.json"
     path.write_text(json.dumps([task]), encoding="utf-8")
     doc = read("labelstudio", path)[0]
@@ -614,7 +741,9 @@ def test_a_mismatch_is_named_once(tmp_path):
 
 
 def test_brat_crlf_counted_twice_gets_the_hint(tmp_path):
-    gold, pred = brat_pair(tmp_path, {"a": ("A\r\nAnn ok", "T1\tPER 2 5\tAnn\n")}, {"a": ("A\r\nAnn ok", "T1\tPER 3 6\tAnn\n")})
+    gold, pred = brat_pair(
+        tmp_path, {"a": ("A\r\nAnn ok", "T1\tPER 2 5\tAnn\n")}, {"a": ("A\r\nAnn ok", "T1\tPER 3 6\tAnn\n")}
+    )
     scores = compare_files(gold, pred, format="brat", schemes="strict")
     (example,) = scores.notes["pred"]["text_mismatch"]["examples"]
     assert "pass 'newlines' keep" in example

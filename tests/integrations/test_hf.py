@@ -6,6 +6,7 @@ strict scheme; `evaluate_spans` on `spans_from_tags` per sentence for the
 other schemes; a small case worked out by hand. transformers is imported
 only in the test that needs a real EvalPrediction.
 """
+
 import doctest
 import warnings
 from pathlib import Path
@@ -55,12 +56,10 @@ def random_batch(seed, n_sentences=300, max_words=30, weights=(6, 2, 2, 2, 2, 1,
 def demask(pred, labels, names=NAMES):
     """Tag lists as the Hugging Face token-classification examples make them."""
     true_predictions = [
-        [names[p] for (p, gold) in zip(prediction, label) if gold != -100]
-        for prediction, label in zip(pred, labels)
+        [names[p] for (p, gold) in zip(prediction, label) if gold != -100] for prediction, label in zip(pred, labels)
     ]
     true_labels = [
-        [names[gold] for (p, gold) in zip(prediction, label) if gold != -100]
-        for prediction, label in zip(pred, labels)
+        [names[gold] for (p, gold) in zip(prediction, label) if gold != -100] for prediction, label in zip(pred, labels)
     ]
     return true_labels, true_predictions
 
@@ -87,19 +86,32 @@ def expected_metrics(logits, labels, tag_mode, settings):
     report, p, r, f, accuracy = seqeval_figures(y_true, y_pred, tag_mode)
     micro, macro = report.pop("micro avg"), report.pop("macro avg")
     report.pop("weighted avg")
-    figures = {"strict": (micro["precision"], micro["recall"], micro["f1-score"], macro["f1-score"],
-                          {label: row["f1-score"] for label, row in report.items()})}
+    figures = {
+        "strict": (
+            micro["precision"],
+            micro["recall"],
+            micro["f1-score"],
+            macro["f1-score"],
+            {label: row["f1-score"] for label, row in report.items()},
+        )
+    }
     # seqeval's scores and its report's micro avg are the same numbers.
     assert (p, r, f) == figures["strict"][:3]
     others = [s for s in SCHEMES if s != "strict"]
     results = evaluate_spans(
         [spans_from_tags(t, mode=mode, scheme=scheme) for t in y_true],
         [spans_from_tags(t, mode=mode, scheme=scheme) for t in y_pred],
-        schemes=others, **settings,
+        schemes=others,
+        **settings,
     )
     for s, res in results.items():
-        figures[s] = (res.precision, res.recall, res.f1, res.macro_f1,
-                      {label: c.f1 for label, c in res.per_type.items()})
+        figures[s] = (
+            res.precision,
+            res.recall,
+            res.f1,
+            res.macro_f1,
+            {label: c.f1 for label, c in res.per_type.items()},
+        )
     out = {"overall_precision": p, "overall_recall": r, "overall_f1": f, "overall_accuracy": accuracy}
     for s in SCHEMES:
         out.update(zip([f"{s}_precision", f"{s}_recall", f"{s}_f1", f"{s}_macro_f1"], figures[s][:4]))
@@ -129,7 +141,10 @@ def test_every_key_matches_references(batch, tag_mode):
     assert got == expected  # exact: seqeval's numbers bit for bit
     # seqeval's per-label keys: every label found in gold or prediction.
     assert {k for k in got if k.startswith("strict_") and k.count("_") == 2 and k != "strict_macro_f1"} == {
-        "strict_PER_f1", "strict_LOC_f1", "strict_MISC_f1"}
+        "strict_PER_f1",
+        "strict_LOC_f1",
+        "strict_MISC_f1",
+    }
     # The data exercise what they are meant to: the settings change figures,
     # and strict and conll decoding differ on these ill-formed sequences.
     defaults = expected_metrics(logits, labels, tag_mode, {})
@@ -187,22 +202,32 @@ def test_labels_setting_filters_every_scheme(batch):
     logits, labels = batch
     got = make_compute_metrics(NAMES, schemes=["strict", "iou"], labels=["PER"])((logits, labels))
     assert [k for k in got if k.endswith("_f1") and k.count("_") == 2 and "macro" not in k] == [
-        "strict_PER_f1", "iou_PER_f1"]
+        "strict_PER_f1",
+        "iou_PER_f1",
+    ]
     # strict: an exact match is one label's business, so PER alone scores as
     # PER does among all labels (seqeval's per-label row).
     y_true, y_pred = demask(logits.argmax(-1).tolist(), labels.tolist())
     per = seqeval_figures(y_true, y_pred, "strict")[0]["PER"]
     assert (got["strict_precision"], got["strict_recall"], got["strict_f1"]) == (
-        per["precision"], per["recall"], per["f1-score"])
+        per["precision"],
+        per["recall"],
+        per["f1-score"],
+    )
     assert got["strict_macro_f1"] == got["strict_f1"]
     # iou: as evaluate_spans with the same setting.
     res = evaluate_spans(
         [spans_from_tags(t, mode="strict", scheme="IOB2") for t in y_true],
         [spans_from_tags(t, mode="strict", scheme="IOB2") for t in y_pred],
-        schemes=["iou"], labels=["PER"],
+        schemes=["iou"],
+        labels=["PER"],
     )["iou"]
     assert (got["iou_precision"], got["iou_recall"], got["iou_f1"], got["iou_macro_f1"]) == (
-        res.precision, res.recall, res.f1, res.f1)
+        res.precision,
+        res.recall,
+        res.f1,
+        res.f1,
+    )
     assert got["iou_f1"] != make_compute_metrics(NAMES, schemes=["iou"])((logits, labels))["iou_f1"]
 
 
@@ -211,7 +236,8 @@ def test_primary_scheme_fills_overall_keys(batch, primary):
     logits, labels = batch
     got = make_compute_metrics(NAMES, schemes=["strict", "partial", "iou"], primary=primary)((logits, labels))
     assert [got[f"overall_{k}"] for k in ("precision", "recall", "f1")] == [
-        got[f"{primary}_{k}"] for k in ("precision", "recall", "f1")]
+        got[f"{primary}_{k}"] for k in ("precision", "recall", "f1")
+    ]
     assert got["overall_f1"] != got["strict_f1"]
 
 
@@ -219,9 +245,18 @@ def test_per_type_false_drops_label_keys(batch):
     logits, labels = batch
     got = make_compute_metrics(NAMES, schemes=["strict", "iou"], per_type=False)((logits, labels))
     assert list(got) == [
-        "overall_precision", "overall_recall", "overall_f1", "overall_accuracy",
-        "strict_precision", "strict_recall", "strict_f1", "strict_macro_f1",
-        "iou_precision", "iou_recall", "iou_f1", "iou_macro_f1",
+        "overall_precision",
+        "overall_recall",
+        "overall_f1",
+        "overall_accuracy",
+        "strict_precision",
+        "strict_recall",
+        "strict_f1",
+        "strict_macro_f1",
+        "iou_precision",
+        "iou_recall",
+        "iou_f1",
+        "iou_macro_f1",
     ]
 
 
@@ -244,11 +279,22 @@ def hand_expected(p, r, f1, macro_f1, partial, per_f1):
     the rest are the same in both: overall is strict, iou has strict's P and
     R, LOC is always right, and 6 of the 8 unmasked tokens are tagged right."""
     return {
-        "overall_precision": p, "overall_recall": r, "overall_f1": f1, "overall_accuracy": 6 / 8,
-        "strict_precision": p, "strict_recall": r, "strict_f1": f1, "strict_macro_f1": macro_f1,
-        "partial_precision": partial[0], "partial_recall": partial[1],
-        "iou_precision": p, "iou_recall": r, "iou_PER_f1": per_f1, "iou_LOC_f1": 1.0,
-        "strict_PER_f1": per_f1, "strict_LOC_f1": 1.0,
+        "overall_precision": p,
+        "overall_recall": r,
+        "overall_f1": f1,
+        "overall_accuracy": 6 / 8,
+        "strict_precision": p,
+        "strict_recall": r,
+        "strict_f1": f1,
+        "strict_macro_f1": macro_f1,
+        "partial_precision": partial[0],
+        "partial_recall": partial[1],
+        "iou_precision": p,
+        "iou_recall": r,
+        "iou_PER_f1": per_f1,
+        "iou_LOC_f1": 1.0,
+        "strict_PER_f1": per_f1,
+        "strict_LOC_f1": 1.0,
     }
 
 
@@ -332,7 +378,8 @@ def test_real_eval_prediction(batch):
 
 def test_empty_batch_is_all_zero():
     got = make_compute_metrics(NAMES, schemes=["strict", "iou"])(
-        (numpy.zeros((0, 0, 7)), numpy.zeros((0, 0), dtype=int)))
+        (numpy.zeros((0, 0, 7)), numpy.zeros((0, 0), dtype=int))
+    )
     assert got == dict.fromkeys(got, 0.0) and len(got) == 12
     masked = make_compute_metrics(NAMES, schemes=["strict"])(([[1, 2]], [[-100, -100]]))
     assert masked == dict.fromkeys(masked, 0.0) and len(masked) == 8
@@ -364,26 +411,68 @@ def test_import_does_not_load_heavy_libraries():
 @pytest.mark.parametrize(
     "predictions,label_ids,error,match",
     [
-        (numpy.zeros((2, 5, 7)), numpy.zeros((2, 6), dtype=int), ValueError,
-         r"predictions \(after argmax over the class axis\) have shape \(2, 5\) but label_ids have shape \(2, 6\)"),
+        (
+            numpy.zeros((2, 5, 7)),
+            numpy.zeros((2, 6), dtype=int),
+            ValueError,
+            r"predictions \(after argmax over the class axis\) have shape \(2, 5\) but label_ids have shape \(2, 6\)",
+        ),
         ([[0, 1, 2]], [[0, 1]], ValueError, r"have shape \(1, 3\) but label_ids have shape \(1, 2\)"),
-        ([[0, 1, 0], [0, 7, 0]], [[0, 1, 2], [0, 3, 0]], ValueError,
-         r"predictions\[1\]\[1\] is class id 7, outside label_names: valid class ids are 0 to 6 \(label_names has 7 names\)"),
+        (
+            [[0, 1, 0], [0, 7, 0]],
+            [[0, 1, 2], [0, 3, 0]],
+            ValueError,
+            r"predictions\[1\]\[1\] is class id 7, outside label_names: valid class ids are 0 to 6 \(label_names has 7 names\)",
+        ),
         ([[0, -100, 0]], [[0, 1, 0]], ValueError, r"predictions\[0\]\[1\] is class id -100, outside label_names"),
-        ([[0, 1, 0]], [[0, 1, 9]], ValueError,
-         r"label_ids\[0\]\[2\] is class id 9, outside label_names: valid class ids are 0 to 6 .*or -100"),
+        (
+            [[0, 1, 0]],
+            [[0, 1, 9]],
+            ValueError,
+            r"label_ids\[0\]\[2\] is class id 9, outside label_names: valid class ids are 0 to 6 .*or -100",
+        ),
         ([[0, 1, 0]], [[-1, 1, 0]], ValueError, r"label_ids\[0\]\[0\] is class id -1"),
-        (numpy.zeros((1, 3, 5)), [[0, 1, 0]], ValueError,
-         r"predictions have 5 classes on their last axis \(shape \(1, 3, 5\)\) but label_names has 7 names"),
-        ([[0.0, 1.0, 0.0]], [[0, 1, 0]], ValueError, r"class ids of shape \(batch, length\); got shape \(1, 3\) of dtype float64"),
+        (
+            numpy.zeros((1, 3, 5)),
+            [[0, 1, 0]],
+            ValueError,
+            r"predictions have 5 classes on their last axis \(shape \(1, 3, 5\)\) but label_names has 7 names",
+        ),
+        (
+            [[0.0, 1.0, 0.0]],
+            [[0, 1, 0]],
+            ValueError,
+            r"class ids of shape \(batch, length\); got shape \(1, 3\) of dtype float64",
+        ),
         ([0, 1, 0], [[0, 1, 0]], ValueError, r"predictions must be logits .* got shape \(3,\)"),
-        ([[0, 1, 0]], [0, 1, 0], ValueError, r"label_ids must be class ids of shape \(batch, length\).* got shape \(3,\)"),
-        ((numpy.zeros((1, 3, 7)), numpy.zeros((1, 3, 4))), [[0, 1, 0]], ValueError, r"predictions is a tuple of 2 items"),
+        (
+            [[0, 1, 0]],
+            [0, 1, 0],
+            ValueError,
+            r"label_ids must be class ids of shape \(batch, length\).* got shape \(3,\)",
+        ),
+        (
+            (numpy.zeros((1, 3, 7)), numpy.zeros((1, 3, 4))),
+            [[0, 1, 0]],
+            ValueError,
+            r"predictions is a tuple of 2 items",
+        ),
         ([[0, 1], [0]], [[0, 1], [0]], ValueError, r"label_ids is not rectangular"),
     ],
-    ids=["shape_logits", "shape_ids", "class_id_too_big", "class_id_negative", "label_id_too_big",
-         "label_id_negative", "class_axis", "float_ids", "one_dim_predictions", "one_dim_labels",
-         "tuple_predictions", "ragged"],
+    ids=[
+        "shape_logits",
+        "shape_ids",
+        "class_id_too_big",
+        "class_id_negative",
+        "label_id_too_big",
+        "label_id_negative",
+        "class_axis",
+        "float_ids",
+        "one_dim_predictions",
+        "one_dim_labels",
+        "tuple_predictions",
+        "ragged",
+    ],
 )
 def test_bad_predictions(predictions, label_ids, error, match):
     compute = make_compute_metrics(NAMES, schemes=["strict"])
@@ -400,21 +489,49 @@ def test_bad_eval_pred_object():
 @pytest.mark.parametrize(
     "kwargs,error,match",
     [
-        ({"schemes": None}, SettingError, r"No 'schemes' given: name at least one scheme. Valid schemes: strict, exact"),
+        (
+            {"schemes": None},
+            SettingError,
+            r"No 'schemes' given: name at least one scheme. Valid schemes: strict, exact",
+        ),
         ({"schemes": []}, ValueError, r"'schemes' is empty"),
         ({"schemes": ["strict", "fuzzy"]}, ValueError, r"Unknown scheme 'fuzzy' in 'schemes'"),
-        ({"schemes": ["strict"], "primary": "iou"}, ValueError,
-         r"primary='iou' is not one of the schemes given: strict\. Pass one of them"),
+        (
+            {"schemes": ["strict"], "primary": "iou"},
+            ValueError,
+            r"primary='iou' is not one of the schemes given: strict\. Pass one of them",
+        ),
         ({"schemes": ["iou"], "iou_threshold": 1.5}, ValueError, r"'iou_threshold' must be in \(0, 1\]"),
         ({"schemes": ["iou"], "iou": 0.5}, SettingError, r"unexpected keyword argument 'iou'"),
-        ({"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"}, ValueError,
-         r"tag_mode='conll', tag_scheme='IOBES': scheme='IOBES' is only used with mode='strict'"),
+        (
+            {"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"},
+            ValueError,
+            r"tag_mode='conll', tag_scheme='IOBES': scheme='IOBES' is only used with mode='strict'",
+        ),
         ({"schemes": ["strict"], "tag_scheme": None}, ValueError, r"tag_scheme=None: mode='strict' needs a tag scheme"),
-        ({"schemes": ["strict"], "tag_scheme": "BIO"}, ValueError, r"Unknown tag scheme 'BIO'. Valid schemes: IOB1, IOB2"),
-        ({"schemes": ["strict"], "tag_mode": "lenient"}, ValueError, r"Unknown tag mode 'lenient'. Valid modes: conll, strict"),
+        (
+            {"schemes": ["strict"], "tag_scheme": "BIO"},
+            ValueError,
+            r"Unknown tag scheme 'BIO'. Valid schemes: IOB1, IOB2",
+        ),
+        (
+            {"schemes": ["strict"], "tag_mode": "lenient"},
+            ValueError,
+            r"Unknown tag mode 'lenient'. Valid modes: conll, strict",
+        ),
     ],
-    ids=["no_schemes", "empty_schemes", "unknown_scheme", "primary", "iou_threshold", "unknown_setting",
-         "conll_with_scheme", "strict_without_scheme", "unknown_tag_scheme", "unknown_tag_mode"],
+    ids=[
+        "no_schemes",
+        "empty_schemes",
+        "unknown_scheme",
+        "primary",
+        "iou_threshold",
+        "unknown_setting",
+        "conll_with_scheme",
+        "strict_without_scheme",
+        "unknown_tag_scheme",
+        "unknown_tag_mode",
+    ],
 )
 def test_bad_settings(kwargs, error, match):
     with pytest.raises(error, match=match):
@@ -435,8 +552,10 @@ def test_conll_mode_drops_the_default_scheme():
 @pytest.mark.parametrize(
     "label_names,match",
     [
-        (["O", "B-PER", "I-PER", "X-PER"],
-         r"Invalid tag 'X-PER' at label_names\[3\]: prefix 'X' is not allowed in scheme IOB2\. Allowed prefixes: I, O, B"),
+        (
+            ["O", "B-PER", "I-PER", "X-PER"],
+            r"Invalid tag 'X-PER' at label_names\[3\]: prefix 'X' is not allowed in scheme IOB2\. Allowed prefixes: I, O, B",
+        ),
         (["O", "S-PER"], r"Invalid tag 'S-PER' at label_names\[1\]"),
         (["O", ""], r"Empty tag '' at label_names\[1\]"),
         ("O B-PER I-PER", r"label_names must be a list of tag strings, one per class id .*got str"),
@@ -465,4 +584,6 @@ def test_label_key_clash_is_an_error():
     compute = make_compute_metrics(["O", "B-macro"], schemes=["strict"])
     with pytest.raises(ValueError, match=r"label 'macro' would be reported as 'strict_macro_f1', a key already in use"):
         compute(([[1, 0]], [[1, 0]]))
-    assert "strict_macro_f1" in make_compute_metrics(["O", "B-macro"], schemes=["strict"], per_type=False)(([[1, 0]], [[1, 0]]))
+    assert "strict_macro_f1" in make_compute_metrics(["O", "B-macro"], schemes=["strict"], per_type=False)(
+        ([[1, 0]], [[1, 0]])
+    )

@@ -1,6 +1,7 @@
 """The project's configs, scripts and workflow: the configs resolve the
 package's scorer through its entry point (no --code), `spacy train` and
 `spacy evaluate` run with it, and `spacy project run all` completes."""
+
 import importlib.util
 import shutil
 from pathlib import Path
@@ -53,10 +54,20 @@ def trained_ner(tmp_path_factory, wnut17_docs):
     DocBin(docs=wnut17_docs).to_disk(data)
     output = tmp_path / "training"
     result = python(
-        "-m", "spacy", "train", str(ROOT / "configs" / "ner.cfg"),
-        "--output", str(output),
-        "--paths.train", str(data), "--paths.dev", str(data),
-        "--training.max_steps", "60", "--training.eval_frequency", "20",
+        "-m",
+        "spacy",
+        "train",
+        str(ROOT / "configs" / "ner.cfg"),
+        "--output",
+        str(output),
+        "--paths.train",
+        str(data),
+        "--paths.dev",
+        str(data),
+        "--training.max_steps",
+        "60",
+        "--training.eval_frequency",
+        "20",
     )
     return result, output, data
 
@@ -198,8 +209,14 @@ def test_project_run_all(tmp_path):
     for path in [*project.glob("assets/*/*.conll"), *project.glob("assets/*/*.jsonl")]:
         shorten(path, 200)
     result = python(
-        "-m", "spacy", "project", "run", "all", str(project),
-        "--vars.max_steps=10", "--vars.eval_frequency=5",
+        "-m",
+        "spacy",
+        "project",
+        "run",
+        "all",
+        str(project),
+        "--vars.max_steps=10",
+        "--vars.eval_frequency=5",
         cwd=project,
         timeout=600,
     )
@@ -209,7 +226,7 @@ def test_project_run_all(tmp_path):
         assert (project / "training" / name / "model-best").is_dir()
         assert (project / "metrics" / f"{name}.json").exists()
         assert (project / "metrics" / f"{name}-spanf1.json").exists()
-    table = result.stdout[result.stdout.index("Span scores on the test sets"):]
+    table = result.stdout[result.stdout.index("Span scores on the test sets") :]
     rows = [line.split()[:2] for line in table.splitlines()]
     for name in ("ner", "spancat"):
         for scheme in SCHEMES:
@@ -242,11 +259,15 @@ def test_report_says_what_is_significant_in_this_run():
     report = load_script("report")
     tests = {"strict": True, "exact": False, "partial": False, "type": True, "iou": False, "overlap": False}
     deltas = {"strict": 0.0304, "type": -0.0293}
-    block = {"alpha": 0.05, "schemes": {scheme: {"significant": sig, "delta": deltas.get(scheme, 0.001)}
-                                         for scheme, sig in tests.items()}}
+    block = {
+        "alpha": 0.05,
+        "schemes": {scheme: {"significant": sig, "delta": deltas.get(scheme, 0.001)} for scheme, sig in tests.items()},
+    }
     first, second = report.significance_summary(block).split("\n")
-    assert first == ("In this run, significant at 0.05 (delta F): strict (+3.04), type (-2.93); "
-                     "not significant: exact, partial, iou, overlap.")
+    assert first == (
+        "In this run, significant at 0.05 (delta F): strict (+3.04), type (-2.93); "
+        "not significant: exact, partial, iou, overlap."
+    )
     assert "one training run" in second
     block = {"alpha": 0.01, "schemes": {scheme: {"significant": False, "delta": 0.0} for scheme in tests}}
     assert report.significance_summary(block).startswith("In this run, significant at 0.01 (delta F): none;")

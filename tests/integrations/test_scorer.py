@@ -1,6 +1,7 @@
 """The spaCy scorer: registry, config, keys, and agreement with spaCy's own
 scorers on real Examples (different tokenization, missing annotation,
 overlapping span groups)."""
+
 import random
 
 import pytest
@@ -67,10 +68,8 @@ def random_example(rng, vocab, *, retokenize, missing_rate=0.0):
     else:
         ref_words, ref_spaces = words, [True] * len(words)
         pred_words, pred_spaces = words, [True] * len(words)
-    reference = Doc(vocab, words=ref_words, spaces=ref_spaces,
-                    ents=random_iob(rng, len(ref_words), missing_rate))
-    predicted = Doc(vocab, words=pred_words, spaces=pred_spaces,
-                    ents=random_iob(rng, len(pred_words)))
+    reference = Doc(vocab, words=ref_words, spaces=ref_spaces, ents=random_iob(rng, len(ref_words), missing_rate))
+    predicted = Doc(vocab, words=pred_words, spaces=pred_spaces, ents=random_iob(rng, len(pred_words)))
     return Example(predicted, reference)
 
 
@@ -85,8 +84,7 @@ def score(examples, **settings):
 )
 def test_strict_equals_get_ner_prf(en_vocab, retokenize, missing_rate):
     rng = random.Random(7)
-    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=missing_rate)
-                for _ in range(1500)]
+    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=missing_rate) for _ in range(1500)]
     ours = score(examples, schemes=["strict", "iou"])
     spacy_scores = get_ner_prf(examples)
     # bit-equal: same counts and spaCy's own F formula
@@ -131,8 +129,11 @@ def test_span_group_equals_score_spans(en_vocab, retokenize):
         examples.append(eg)
     examples.append(Example(Doc(en_vocab, words=["no", "key"]), Doc(en_vocab, words=["no", "key"])))
     theirs = Scorer.score_spans(
-        examples, "spans_sc", getter=lambda doc, attr: doc.spans.get(attr[6:], []),
-        has_annotation=lambda doc: "sc" in doc.spans, allow_overlap=True,
+        examples,
+        "spans_sc",
+        getter=lambda doc, attr: doc.spans.get(attr[6:], []),
+        has_annotation=lambda doc: "sc" in doc.spans,
+        allow_overlap=True,
     )
     ours = score(examples, schemes=["strict", "partial"], spans_key="sc")
     for suffix in ("p", "r", "f"):
@@ -155,8 +156,12 @@ def test_retokenized_prediction_is_aligned(en_vocab):
     """Hand-made: the prediction "Ne w York" (3 tokens) maps onto the
     reference tokens 0..2 ("New York"), a strict match."""
     reference = Doc(en_vocab, words=["New", "York", "is", "big"], ents=["B-LOC", "I-LOC", "O", "O"])
-    predicted = Doc(en_vocab, words=["Ne", "w", "York", "is", "big"], spaces=[False, True, True, True, False],
-                    ents=["B-LOC", "I-LOC", "I-LOC", "O", "O"])
+    predicted = Doc(
+        en_vocab,
+        words=["Ne", "w", "York", "is", "big"],
+        spaces=[False, True, True, True, False],
+        ents=["B-LOC", "I-LOC", "I-LOC", "O", "O"],
+    )
     eg = Example(predicted, reference)
     assert example_spans(eg) == ([(0, 2, "LOC")], [(0, 2, "LOC")])
     result = score([eg], schemes=["strict"])
@@ -286,8 +291,7 @@ def test_nlp_evaluate_reports_every_key(en_vocab):
     nlp.initialize()
     # The component's own score() on a prediction with no entities:
     # reference "Ann met Bob in Rome" with PER, PER, LOC -> every gold missed.
-    reference = Doc(nlp.vocab, words=["Ann", "met", "Bob", "in", "Rome"],
-                    ents=["B-PER", "O", "B-PER", "O", "B-LOC"])
+    reference = Doc(nlp.vocab, words=["Ann", "met", "Bob", "in", "Rome"], ents=["B-PER", "O", "B-PER", "O", "B-LOC"])
     predicted = nlp.make_doc(reference.text)
     eg = Example(predicted, reference)
     scores = nlp.get_pipe("ner").score([eg])
@@ -363,8 +367,7 @@ def test_batched_ent_reader_equals_per_example_reader(en_vocab, retokenize):
     from spacy_spanf1.engine.scorer import SpanScorer
 
     rng = random.Random(21)
-    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=0.1)
-                for _ in range(700)]
+    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=0.1) for _ in range(700)]
     examples.append(Example(Doc(en_vocab, words=["x"]), Doc(en_vocab, words=["x"])))  # skipped
     per_example = SpanScorer(list(SCHEMES))
     for eg in examples:
@@ -376,8 +379,7 @@ def test_batched_ent_reader_equals_per_example_reader(en_vocab, retokenize):
     for scheme in SCHEMES:
         assert result[f"ents_{scheme}_counts"] == expected[scheme].counts
         assert result[f"ents_{scheme}_per_type"] == {
-            label: {"p": c.precision, "r": c.recall, "f": c.f1}
-            for label, c in expected[scheme].per_type.items()
+            label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in expected[scheme].per_type.items()
         }
 
 
@@ -405,13 +407,14 @@ def test_evaluate_examples_equals_get_ner_prf(en_vocab, retokenize, missing_rate
     from spacy_spanf1 import evaluate_examples
 
     rng = random.Random(17)
-    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=missing_rate)
-                for _ in range(600)]
+    examples = [random_example(rng, en_vocab, retokenize=retokenize, missing_rate=missing_rate) for _ in range(600)]
     examples.append(Example(Doc(en_vocab, words=["none"]), Doc(en_vocab, words=["none"], ents=[None])))
     res = evaluate_examples(examples, schemes=["strict", "iou"], per_doc=True)
     spacy_scores = get_ner_prf(examples)
     assert (res["strict"].precision, res["strict"].recall, res["strict"].f1) == (
-        spacy_scores["ents_p"], spacy_scores["ents_r"], spacy_scores["ents_f"]
+        spacy_scores["ents_p"],
+        spacy_scores["ents_r"],
+        spacy_scores["ents_f"],
     )
     # the unannotated reference doc is skipped, not scored
     assert res["strict"].n_docs == len(res["strict"].per_doc) == 600
@@ -456,16 +459,29 @@ def test_spacy_evaluate_uses_the_scorer_set_in_a_pipelines_config(tmp_path):
     start = config.index("[components.ner.scorer]")
     end = config.find("\n[", start + 1)
     end = len(config) if end < 0 else end
-    config = config[:start] + (
-        '[components.ner.scorer]\n@scorers = "spacy-spanf1.scorer.v1"\nschemes = ["iou", "strict"]\n'
-    ) + config[end:]
+    config = (
+        config[:start]
+        + ('[components.ner.scorer]\n@scorers = "spacy-spanf1.scorer.v1"\nschemes = ["iou", "strict"]\n')
+        + config[end:]
+    )
     config_path.write_text(config, encoding="utf8")
     reference = spacy.blank("en")("Ann met Bob in Rome")
-    reference.ents = [reference.char_span(0, 3, "PER"), reference.char_span(8, 11, "PER"),
-                      reference.char_span(15, 19, "LOC")]
+    reference.ents = [
+        reference.char_span(0, 3, "PER"),
+        reference.char_span(8, 11, "PER"),
+        reference.char_span(15, 19, "LOC"),
+    ]
     DocBin(docs=[reference]).to_disk(tmp_path / "dev.spacy")
-    result = python("-m", "spacy", "evaluate", tmp_path / "model", tmp_path / "dev.spacy",
-                    "--output", tmp_path / "metrics.json", cwd=None)
+    result = python(
+        "-m",
+        "spacy",
+        "evaluate",
+        tmp_path / "model",
+        tmp_path / "dev.spacy",
+        "--output",
+        tmp_path / "metrics.json",
+        cwd=None,
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     metrics = json.loads((tmp_path / "metrics.json").read_text())
     # Ann and Rome found, Bob missed: TP 2, FN 1 under both schemes

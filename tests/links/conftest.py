@@ -9,6 +9,7 @@ then one candidate: the kb id, a score and the type); the id of a span
 without one is written NIL, as SPEC.md says, and neleval decides the rest
 (an id that starts with "NIL" is NIL).
 """
+
 import collections
 import collections.abc
 import warnings
@@ -24,9 +25,15 @@ from neleval.evaluate import Evaluate, StrictMetricWarning  # noqa: E402
 
 #: neleval's tagging measures (its `all-tagging` group), in SPEC.md's order.
 NELEVAL_MEASURES = (
-    "strong_mention_match", "strong_typed_mention_match", "strong_linked_mention_match",
-    "strong_link_match", "strong_nil_match", "strong_all_match",
-    "strong_typed_link_match", "strong_typed_nil_match", "strong_typed_all_match",
+    "strong_mention_match",
+    "strong_typed_mention_match",
+    "strong_linked_mention_match",
+    "strong_link_match",
+    "strong_nil_match",
+    "strong_all_match",
+    "strong_typed_link_match",
+    "strong_typed_nil_match",
+    "strong_typed_all_match",
     "entity_match",
 )
 
@@ -58,8 +65,13 @@ def neleval_run(gold_docs, pred_docs, measures=NELEVAL_MEASURES, keep=lambda lab
     """neleval's `evaluate` (Evaluate(...)()) on the spans: its results by name."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", StrictMetricWarning)
-        evaluate = Evaluate(neleval_documents(pred_docs, keep), neleval_documents(gold_docs, keep),
-                            measures=list(measures), fmt="none", group_by=group_by)
+        evaluate = Evaluate(
+            neleval_documents(pred_docs, keep),
+            neleval_documents(gold_docs, keep),
+            measures=list(measures),
+            fmt="none",
+            group_by=group_by,
+        )
         return evaluate()
 
 
@@ -78,6 +90,7 @@ def neleval_counts(gold_docs, pred_docs, measures=NELEVAL_MEASURES, keep=lambda 
 def neleval():
     """The neleval reference: `neleval.counts(gold, pred, measures, keep)`,
     `neleval.run(...)`."""
+
     class Reference:
         counts = staticmethod(neleval_counts)
         run = staticmethod(neleval_run)

@@ -1,6 +1,7 @@
 """benchmarks/bench_links.py as a smoke test: at a small size its check
 that every neleval measure gives neleval's TP/FP/FN passes. Timings are
 printed, never asserted."""
+
 import importlib.util
 
 import pytest

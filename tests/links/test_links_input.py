@@ -1,6 +1,7 @@
 """What evaluate_links reads: linked spans as dicts, 4-tuples and spaCy
 Spans (`kb_id_`), the same figures from each; bad input is one clear
 ValueError naming the document and the span; settings are checked."""
+
 import pytest
 from spacy.tokens import Doc, Span
 
@@ -62,10 +63,14 @@ def test_identical_spans_count_once():
 @pytest.mark.parametrize(
     "pred,message",
     [
-        ([[], [(0, 1, "PER", "Q1"), (1, 2, "PER", 42)]],
-         r"^Span 1 of pred document 1 has a kb_id of type int \(42\)\. Knowledge-base ids are strings"),
-        ([[], [{"start": 0, "end": 1, "label": "PER", "kb_id": ["Q1"]}]],
-         r"^Span 0 of pred document 1 has a kb_id of type list \(\['Q1'\]\)"),
+        (
+            [[], [(0, 1, "PER", "Q1"), (1, 2, "PER", 42)]],
+            r"^Span 1 of pred document 1 has a kb_id of type int \(42\)\. Knowledge-base ids are strings",
+        ),
+        (
+            [[], [{"start": 0, "end": 1, "label": "PER", "kb_id": ["Q1"]}]],
+            r"^Span 0 of pred document 1 has a kb_id of type list \(\['Q1'\]\)",
+        ),
         ([[], [(0, 1, "PER", "Q1"), (2, 1, "PER", "Q1")]], r"^Span 1 of pred document 1 has start=2, end=1"),
         ([[], [(0, 1, 7, "Q1")]], r"^Span 0 of pred document 1 has a label of type int"),
         ([[], [{"start": 0, "label": "PER"}]], r"^Span 0 of pred document 1 lacks 'end'"),
@@ -119,6 +124,7 @@ def test_results_add_up_and_round_trip():
 
 
 def test_negative_labels_may_be_any_iterable():
-    results = evaluate_links([[(0, 1, "PER", "NIL")]], [[(0, 1, "PER", "X")]], schemes=["nel"],
-                             negative_labels=(x for x in ["NIL"]))
+    results = evaluate_links(
+        [[(0, 1, "PER", "NIL")]], [[(0, 1, "PER", "X")]], schemes=["nel"], negative_labels=(x for x in ["NIL"])
+    )
     assert results["nel"].counts == {"tp": 0, "fp": 1, "fn": 0}

@@ -4,6 +4,7 @@ look negative under neleval ("" and "NIL0042"), predictions whose
 boundaries are not a gold entity's, and predicted documents tokenized
 otherwise than their references (the boundaries spaCy compares are
 characters)."""
+
 import random
 
 import pytest

@@ -4,6 +4,7 @@ missing ids), wrong ids, boundary errors, other types, the same offsets
 twice with different ids, overlapping spans, several documents. TP/FP/FN
 micro, per type (each type's spans alone, as neleval's `--by-type`
 groups them) and per document."""
+
 import random
 
 import pytest
@@ -61,8 +62,11 @@ def make_corpus(seed, n_docs=25):
 
 def test_the_corpora_hold_every_case():
     gold, pred = make_corpus(0, 200)
-    kb = [(s["kb_id"] if "kb_id" in s else None) if isinstance(s, dict) else (s[3] if len(s) == 4 else None)
-          for doc in gold + pred for s in doc]
+    kb = [
+        (s["kb_id"] if "kb_id" in s else None) if isinstance(s, dict) else (s[3] if len(s) == 4 else None)
+        for doc in gold + pred
+        for s in doc
+    ]
     assert {"NIL", "NIL0042", None, ""} <= set(kb) and set(IDS) <= set(kb)
     offsets = [sorted((s["start"], s["end"]) if isinstance(s, dict) else s[:2] for s in doc) for doc in pred]
     assert any(a == b for doc in offsets for a, b in zip(doc, doc[1:]))  # the same offsets twice
@@ -107,7 +111,9 @@ def test_one_place_with_two_ids_is_one_span_for_mentions_and_two_for_links(nelev
     ours = evaluate_links(gold, pred, schemes=neleval.measures)
     theirs = neleval.counts(gold, pred)
     assert (ours["strong_mention_match"].counts, theirs["strong_mention_match"]) == (
-        {"tp": 1, "fp": 0, "fn": 0}, (1, 0, 0))
+        {"tp": 1, "fp": 0, "fn": 0},
+        (1, 0, 0),
+    )
     assert (ours["strong_all_match"].counts, theirs["strong_all_match"]) == ({"tp": 1, "fp": 1, "fn": 0}, (1, 1, 0))
 
 

@@ -3,6 +3,7 @@ span with the same kb id, paired one-to-one as the `type` scheme pairs
 (exact place and id first, then the closest overlapping gold span of the
 same id; a prediction over gold spans of other ids only takes the first
 of them). NIL ids are one id. Per type: each type's spans alone."""
+
 import pytest
 
 from spacy_spanf1.links import evaluate_links

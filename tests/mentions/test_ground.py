@@ -9,6 +9,7 @@ are in code points (Python string indices), so an emoji outside the BMP is
 one position. Fuzzy scores come from rapidfuzz itself, the reference SPEC.md
 names for them, and are also worked out by hand in the comments.
 """
+
 import math
 import unicodedata
 
@@ -104,7 +105,9 @@ def test_a_not_found_mention_is_spurious_under_every_scheme():
     # nothing: SPU under strict, FP under iou and overlap. "Ann" is found at
     # (0, 3) = the gold span: COR / TP 1.
     scores = evaluate_mentions(
-        [[(0, 3, "PER")]], [[("Ann", "PER"), ("Rome", "LOC")]], texts=["Ann met Bob."],
+        [[(0, 3, "PER")]],
+        [[("Ann", "PER"), ("Rome", "LOC")]],
+        texts=["Ann met Bob."],
         schemes=["strict", "iou", "overlap"],
     )
     assert scores.grounding["not_found"] == 1 and scores.grounding["exact"] == 1
@@ -252,13 +255,13 @@ def test_ligatures_nfkc():
 # "🎉 Zoë met Jose\u0301 in 東京."
 # U+1F389 is one code point: 🎉0 ' '1 Z2 o3 ë4 ' '5 m6 e7 t8 ' '9 J10 o11 s12
 # e13 U+0301 14 ' '15 i16 n17 ' '18 東19 京20 .21
-EMOJI = "\U0001F389 Zo\u00eb met Jose\u0301 in \u6771\u4eac."
+EMOJI = "\U0001f389 Zo\u00eb met Jose\u0301 in \u6771\u4eac."
 
 
 @pytest.mark.parametrize(
     "mention,expected",
     [
-        ("\U0001F389", ([(0, 1)], "exact", "grounded", False)),
+        ("\U0001f389", ([(0, 1)], "exact", "grounded", False)),
         ("Zo\u00eb", ([(2, 5)], "exact", "grounded", False)),
         # the decomposed spelling of the text, verbatim: (10, 15)
         ("Jose\u0301", ([(10, 15)], "exact", "grounded", False)),
@@ -278,7 +281,7 @@ def test_emoji_and_combining_characters(mention, expected):
 def test_a_zwj_emoji_sequence_counts_its_code_points():
     # U+1F469 U+200D U+1F469 U+200D U+1F467 is five code points: "Hi " is
     # 0-3, the family 3-8, ' ' 8, "Ann" (9, 12).
-    family = "\U0001F469\u200d\U0001F469\u200d\U0001F467"
+    family = "\U0001f469\u200d\U0001f469\u200d\U0001f467"
     assert spans_of(ground_mentions(f"Hi {family} Ann", [("Ann", "PER"), (family, "X")])) == [[(9, 12)], [(3, 8)]]
 
 
@@ -296,7 +299,7 @@ def test_decomposed_hangul_is_composed_nfkc():
     [
         "Visit NEW YORK or new\n york.",
         "\uff34\uff4f\uff4b\uff59\uff4f \ufb01ne o\ufb03ce",
-        "\U0001F389 Zo\u00eb met Jose\u0301",
+        "\U0001f389 Zo\u00eb met Jose\u0301",
         unicodedata.normalize("NFD", "\uc11c\uc6b8 \ud55c\uad6d"),
         # U+00B4 (spacing acute) is NFKC " \u0301": a space comes out of a
         # letter, inside a word
@@ -305,7 +308,16 @@ def test_decomposed_hangul_is_composed_nfkc():
         "Stra\u00dfe \u0130stanbul \u2126",  # ß -> ss, İ -> i + U+0307, Ohm -> ω
         "  lead and trail  ",
     ],
-    ids=["case-space", "wide-ligatures", "emoji-combining", "hangul-nfd", "spacing-acute", "spaces", "folding", "edges"],
+    ids=[
+        "case-space",
+        "wide-ligatures",
+        "emoji-combining",
+        "hangul-nfd",
+        "spacing-acute",
+        "spaces",
+        "folding",
+        "edges",
+    ],
 )
 def test_the_offset_map_normalizes_as_normalize_does(text):
     # The text the normalized stage searches is the one `normalize` makes of
@@ -378,7 +390,9 @@ def test_no_fuzzy_stage_without_a_threshold():
 
 def test_fuzzy_comes_after_exact_and_normalized():
     # "london" is found normalized at (10, 16): the fuzzy stage is not tried.
-    assert view(ground_mentions(LONDON, [("london", "LOC")], fuzzy=0.5)) == [([(10, 16)], "normalized", "grounded", False)]
+    assert view(ground_mentions(LONDON, [("london", "LOC")], fuzzy=0.5)) == [
+        ([(10, 16)], "normalized", "grounded", False)
+    ]
 
 
 def test_a_fuzzy_span_does_not_take_the_whitespace_at_its_edges():
@@ -405,8 +419,9 @@ def test_fuzzy_gives_at_most_one_candidate():
 
 def test_fuzzy_is_counted_in_the_report():
     # "Londan" fuzzy, "Tokyo" not found (its best window scores far below 0.8).
-    scores = evaluate_mentions([[(10, 16, "LOC")]], [[("Londan", "LOC"), ("Tokyo", "LOC")]], texts=[LONDON],
-                               schemes=["strict"], fuzzy=0.8)
+    scores = evaluate_mentions(
+        [[(10, 16, "LOC")]], [[("Londan", "LOC"), ("Tokyo", "LOC")]], texts=[LONDON], schemes=["strict"], fuzzy=0.8
+    )
     assert (scores.grounding["fuzzy"], scores.grounding["not_found"]) == (1, 1)
     totals = scores.results["strict"].totals
     assert (totals.cor, totals.spu) == (1, 1)
@@ -441,11 +456,26 @@ def test_ambiguity_and_the_partition_of_the_mentions():
     # - "Oslo" not found.
     # mentions 7 = exact 4 + normalized 1 + fuzzy 0 + not found 1 + duplicates 1; ambiguous 1.
     text = "Ann saw ann and Bob in Rome."
-    mentions = [("Ann", "PER"), ("ANN", "PER"), ("ann", "PER"), ("Bob", "PER"), ("Rome", "LOC"),
-                ("Rome", "LOC"), ("Oslo", "LOC")]
+    mentions = [
+        ("Ann", "PER"),
+        ("ANN", "PER"),
+        ("ann", "PER"),
+        ("Bob", "PER"),
+        ("Rome", "LOC"),
+        ("Rome", "LOC"),
+        ("Oslo", "LOC"),
+    ]
     scores = evaluate_mentions([[]], [mentions], texts=[text], schemes=["strict"])
-    assert scores.grounding == {"mentions": 7, "exact": 4, "normalized": 1, "fuzzy": 0, "not_found": 1,
-                                "duplicates": 1, "ambiguous": 1, "parse_failures": 0}
+    assert scores.grounding == {
+        "mentions": 7,
+        "exact": 4,
+        "normalized": 1,
+        "fuzzy": 0,
+        "not_found": 1,
+        "duplicates": 1,
+        "ambiguous": 1,
+        "parse_failures": 0,
+    }
     assert scores.documents[0]["counts"] == scores.grounding
     assert [m.ambiguous for m in scores.documents[0]["mentions"]] == [False, True, False, False, False, False, False]
 
@@ -453,10 +483,19 @@ def test_ambiguity_and_the_partition_of_the_mentions():
 def test_the_report_sums_over_documents():
     # doc 1: "Ann" x4 in ANNS, ordered: exact 3, duplicate 1, ambiguous 4.
     # doc 2: "Rome" not found in "Ann met Bob.".
-    scores = evaluate_mentions([ANNS_GOLD, []], [FOUR_ANNS, [("Rome", "LOC")]], texts=[ANNS, "Ann met Bob."],
-                               schemes=["strict"])
-    assert scores.grounding == {"mentions": 5, "exact": 3, "normalized": 0, "fuzzy": 0, "not_found": 1,
-                                "duplicates": 1, "ambiguous": 4, "parse_failures": 0}
+    scores = evaluate_mentions(
+        [ANNS_GOLD, []], [FOUR_ANNS, [("Rome", "LOC")]], texts=[ANNS, "Ann met Bob."], schemes=["strict"]
+    )
+    assert scores.grounding == {
+        "mentions": 5,
+        "exact": 3,
+        "normalized": 0,
+        "fuzzy": 0,
+        "not_found": 1,
+        "duplicates": 1,
+        "ambiguous": 4,
+        "parse_failures": 0,
+    }
 
 
 # --------------------------------------------------------------------------
@@ -513,8 +552,9 @@ def test_the_bulk_grounding_is_ground_mentions_document_by_document(ground, fuzz
     expected = evaluate_spans(gold, spans, schemes=["strict"], unit="char")["strict"]
     assert scores.results["strict"].totals == expected.totals
     # one answer read on its own (a string) leaves the others to the bulk loop: the same figures
-    one_by_one = evaluate_mentions(gold, [repr(answers[0])] + answers[1:], texts=texts, schemes=["strict"],
-                                   ground=ground, fuzzy=fuzzy)
+    one_by_one = evaluate_mentions(
+        gold, [repr(answers[0])] + answers[1:], texts=texts, schemes=["strict"], ground=ground, fuzzy=fuzzy
+    )
     assert one_by_one.grounding == scores.grounding
     assert [doc["counts"] for doc in one_by_one.documents] == rows
     assert one_by_one.results["strict"].totals == expected.totals
@@ -541,9 +581,21 @@ def test_a_pair_of_three_items_in_one_answer_leaves_the_others_grounded():
     # Answer 0 holds a triple: not a (string, label) pair, so the answer is
     # a parse failure and predicts nothing; answer 1 grounds "Ann" at (0, 3).
     # Gold: "Ann" (0, 3) in each: doc 0 MIS, doc 1 COR.
-    scores = evaluate_mentions([[(0, 3, "PER")], [(0, 3, "PER")]], [[("Ann", "PER", 0)], [("Ann", "PER")]],
-                               texts=["Ann met Bo.", "Ann"], schemes=["strict"])
+    scores = evaluate_mentions(
+        [[(0, 3, "PER")], [(0, 3, "PER")]],
+        [[("Ann", "PER", 0)], [("Ann", "PER")]],
+        texts=["Ann met Bo.", "Ann"],
+        schemes=["strict"],
+    )
     assert scores.results["strict"].counts == {"cor": 1, "inc": 0, "par": 0, "mis": 1, "spu": 0}
-    assert scores.grounding == {"mentions": 1, "exact": 1, "normalized": 0, "fuzzy": 0, "not_found": 0,
-                                "duplicates": 0, "ambiguous": 0, "parse_failures": 1}
+    assert scores.grounding == {
+        "mentions": 1,
+        "exact": 1,
+        "normalized": 0,
+        "fuzzy": 0,
+        "not_found": 0,
+        "duplicates": 0,
+        "ambiguous": 0,
+        "parse_failures": 1,
+    }
     assert scores.documents[0]["mentions"] == [] and scores.documents[0]["parse_failure"] is not None

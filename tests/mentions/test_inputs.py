@@ -7,6 +7,7 @@ listed) when it is nothing else, its mentions when it is valid.
 
 Offsets are counted by hand in the comments.
 """
+
 import json
 import re
 
@@ -26,8 +27,11 @@ TEXT = "Ann Lee flew."
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("label, shown", [(None, "has no label"), (5, "has the label 5"), ("", "has the label ''")],
-                         ids=["none", "int", "empty"])
+@pytest.mark.parametrize(
+    "label, shown",
+    [(None, "has no label"), (5, "has the label 5"), ("", "has the label ''")],
+    ids=["none", "int", "empty"],
+)
 def test_ground_mentions_a_bad_label_is_an_error_naming_the_mention(label, shown):
     with pytest.raises(InputError, match=rf"^mention 1 \('Lee'\) {shown}; labels are non-empty strings$"):
         ground_mentions(TEXT, [("Ann", "PER"), ("Lee", label)])
@@ -39,16 +43,18 @@ def test_ground_mentions_a_bad_string_is_an_error_naming_the_mention(string):
         ground_mentions(TEXT, [(string, "PER")])
 
 
-@pytest.mark.parametrize("item", [("Ann", "PER", 0), {"text": "Ann", "label": "PER"}, "An"],
-                         ids=["triple", "dict", "two-character-string"])
+@pytest.mark.parametrize(
+    "item", [("Ann", "PER", 0), {"text": "Ann", "label": "PER"}, "An"], ids=["triple", "dict", "two-character-string"]
+)
 def test_ground_mentions_an_item_that_is_no_pair_is_an_error(item):
     # a dict or a two-character string would unpack into two strings of its own
     with pytest.raises(InputError, match=r"^mention 0 is .*, not a \(string, label\) pair$"):
         ground_mentions(TEXT, [item])
 
 
-@pytest.mark.parametrize("text, shown", [(None, "None (NoneType)"), (5, "5 (int)"), (b"Ann", "b'Ann' (bytes)")],
-                         ids=["none", "int", "bytes"])
+@pytest.mark.parametrize(
+    "text, shown", [(None, "None (NoneType)"), (5, "5 (int)"), (b"Ann", "b'Ann' (bytes)")], ids=["none", "int", "bytes"]
+)
 def test_ground_mentions_a_text_that_is_no_string_is_an_error(text, shown):
     with pytest.raises(InputError, match=rf"^the text is {re.escape(shown)}; the text of a document is a string$"):
         ground_mentions(text, [("Ann", "PER")])
@@ -73,8 +79,9 @@ def test_ground_mentions_takes_numpy_strings():
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("label, shown", [(None, r"of type NoneType \(None\)"), (5, r"of type int \(5\)")],
-                         ids=["none", "int"])
+@pytest.mark.parametrize(
+    "label, shown", [(None, r"of type NoneType \(None\)"), (5, r"of type int \(5\)")], ids=["none", "int"]
+)
 def test_evaluate_mentions_a_bad_gold_label_is_an_error_naming_the_document(label, shown):
     gold = [[(0, 7, "PER")], [(0, 7, label)]]
     with pytest.raises(InputError, match=rf"^Span 0 of gold document 1 has a label {shown}\. Labels are strings\.$"):
@@ -90,8 +97,11 @@ def test_evaluate_mentions_a_text_that_is_no_string_is_an_error_naming_the_docum
 def test_evaluate_mentions_a_gold_span_past_its_text_is_an_error():
     # 13 characters: (8, 14) ends past the text, where the spans of mentions
     # not found are placed; it must not be scored against them
-    with pytest.raises(InputError, match=r"^Span 0 of gold document 0 has start=8, end=14; character offsets need "
-                                         r"0 <= start < end <= 13 \(the text length\)$"):
+    with pytest.raises(
+        InputError,
+        match=r"^Span 0 of gold document 0 has start=8, end=14; character offsets need "
+        r"0 <= start < end <= 13 \(the text length\)$",
+    ):
         evaluate_mentions([[(8, 14, "PER")]], [[("Paris", "LOC")]], texts=[TEXT], schemes="strict")
 
 
@@ -140,9 +150,11 @@ def nested(depth):
     return value
 
 
-@pytest.mark.parametrize("answer", ["[" * 5000, "[" * 5000 + "]" * 5000, "Sure: " + "[1, " * 5000,
-                                    "```json\n" + "{\"PER\": " * 5000 + "\n```"],
-                         ids=["open", "closed", "in-prose", "in-a-fence"])
+@pytest.mark.parametrize(
+    "answer",
+    ["[" * 5000, "[" * 5000 + "]" * 5000, "Sure: " + "[1, " * 5000, "```json\n" + '{"PER": ' * 5000 + "\n```"],
+    ids=["open", "closed", "in-prose", "in-a-fence"],
+)
 def test_an_answer_nested_too_deeply_is_a_parse_failure(answer):
     failure = parse_answer(answer)
     assert isinstance(failure, ParseFailure)
@@ -178,8 +190,9 @@ def test_ten_megabytes_of_brackets_are_a_parse_failure():
     assert isinstance(parse_answer("Here: " + answer), ParseFailure)
 
 
-@pytest.mark.parametrize("wrap", ["{}", "Here they are: {} (all of them).", "```json\n{}\n```"],
-                         ids=["whole", "in-prose", "in-a-fence"])
+@pytest.mark.parametrize(
+    "wrap", ["{}", "Here they are: {} (all of them).", "```json\n{}\n```"], ids=["whole", "in-prose", "in-a-fence"]
+)
 def test_a_huge_valid_answer_parses(wrap):
     # 200,000 mentions (about 4 MB of JSON), each "w<k>" with label PER
     mentions = [[f"w{k}", "PER"] for k in range(200_000)]

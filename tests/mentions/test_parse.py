@@ -5,6 +5,7 @@ back on the source text, and parse failures, which are counted in
 
 Offsets are counted by hand in the comments.
 """
+
 import pytest
 
 from spacy_spanf1.mentions import Markup, ParseFailure, evaluate_mentions, parse_answer
@@ -20,8 +21,9 @@ ANN_NY = [("Ann Lee", "PER"), ("New York", "LOC")]
 @pytest.mark.parametrize("string_key", ["text", "span", "entity"])
 @pytest.mark.parametrize("label_key", ["label", "type"])
 def test_a_list_of_objects(string_key, label_key):
-    answer = (f'[{{"{string_key}": "Ann Lee", "{label_key}": "PER"}}, '
-              f'{{"{string_key}": "New York", "{label_key}": "LOC"}}]')
+    answer = (
+        f'[{{"{string_key}": "Ann Lee", "{label_key}": "PER"}}, {{"{string_key}": "New York", "{label_key}": "LOC"}}]'
+    )
     assert parse_answer(answer) == ANN_NY
 
 
@@ -43,7 +45,10 @@ def test_an_object_of_labels():
 def test_repeats_are_kept_in_order():
     # parsing keeps every listing; grounding decides what a repeat is
     assert parse_answer('[["Ann", "PER"], ["Ann", "PER"], ["Ann", "ORG"]]') == [
-        ("Ann", "PER"), ("Ann", "PER"), ("Ann", "ORG")]
+        ("Ann", "PER"),
+        ("Ann", "PER"),
+        ("Ann", "ORG"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -59,7 +64,14 @@ def test_repeats_are_kept_in_order():
         # "[here]" does not parse as JSON: the first value that does is taken
         'Sure [here]: [{"type": "PER", "entity": "Ann Lee"}, {"type": "LOC", "entity": "New York"}] Done.',
     ],
-    ids=["json-fence", "bare-fence", "fence-in-prose", "list-in-prose", "object-after-prose", "unparsable-bracket-first"],
+    ids=[
+        "json-fence",
+        "bare-fence",
+        "fence-in-prose",
+        "list-in-prose",
+        "object-after-prose",
+        "unparsable-bracket-first",
+    ],
 )
 def test_in_a_code_fence_or_with_prose_around(answer):
     assert parse_answer(answer) == ANN_NY
@@ -70,15 +82,18 @@ def test_in_a_code_fence_or_with_prose_around(answer):
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("answer", ["[]", "{}", '{"PER": []}', '{"PER": [], "LOC": []}', "```json\n[]\n```",
-                                    "No entities: []"])
+@pytest.mark.parametrize(
+    "answer", ["[]", "{}", '{"PER": []}', '{"PER": [], "LOC": []}', "```json\n[]\n```", "No entities: []"]
+)
 def test_an_empty_answer_is_valid(answer):
     assert parse_answer(answer) == []
 
 
 def test_an_empty_answer_predicts_nothing_and_is_no_failure():
     # gold (0, 7) PER in "Ann Lee flew." is missed (MIS 1); nothing predicted.
-    scores = evaluate_mentions([[(0, 7, "PER")]], ['{"PER": []}'], texts=["Ann Lee flew."], schemes=["strict", "strings"])
+    scores = evaluate_mentions(
+        [[(0, 7, "PER")]], ['{"PER": []}'], texts=["Ann Lee flew."], schemes=["strict", "strings"]
+    )
     assert scores.grounding == dict.fromkeys(scores.grounding, 0)
     totals = scores.results["strict"].totals
     assert (totals.cor, totals.mis, totals.spu) == (0, 1, 0)
@@ -135,7 +150,9 @@ def test_a_piece_on_changed_text_is_grounded_by_its_string():
     assert parse_answer(answer).place(source) == [(None, "Ann Lee", "PER"), (None, "Paris", "LOC")]
     scores = evaluate_mentions([[(6, 13, "PER"), (17, 22, "LOC")]], [answer], texts=[source], schemes=["strict"])
     assert [(m.spans, m.method) for m in scores.documents[0]["mentions"]] == [
-        ([(6, 13)], "normalized"), ([(17, 22)], "normalized")]
+        ([(6, 13)], "normalized"),
+        ([(17, 22)], "normalized"),
+    ]
     assert scores.grounding["normalized"] == 2
     assert scores.results["strict"].totals.cor == 2
 
@@ -215,8 +232,11 @@ def test_answers_of_no_shape_are_parse_failures(answer):
     assert failure.answer == answer
 
 
-@pytest.mark.parametrize("answer", [None, 42, 4.2, b"[]", {"PER": ["Ann Lee"]}, ["Ann Lee", "PER"]],
-                         ids=["none", "int", "float", "bytes", "dict", "list"])
+@pytest.mark.parametrize(
+    "answer",
+    [None, 42, 4.2, b"[]", {"PER": ["Ann Lee"]}, ["Ann Lee", "PER"]],
+    ids=["none", "int", "float", "bytes", "dict", "list"],
+)
 def test_a_non_string_answer_is_a_parse_failure(answer):
     failure = parse_answer(answer)
     assert isinstance(failure, ParseFailure)
@@ -235,15 +255,21 @@ def test_an_object_with_text_and_label_is_not_read_as_labels():
 # are no list of mentions (None, a number, pairs of the wrong length, objects
 # without a label).
 BAD_PREDICTIONS = list(FAILURES.values()) + [
-    None, 42, [("Ann Lee",)], [("Ann Lee", "PER", 0)], [{"text": "Ann Lee"}], [None],
+    None,
+    42,
+    [("Ann Lee",)],
+    [("Ann Lee", "PER", 0)],
+    [{"text": "Ann Lee"}],
+    [None],
 ]
 
 
 def test_parse_failures_are_counted_and_never_raise():
     n = len(BAD_PREDICTIONS)
     text = "Ann Lee flew."
-    scores = evaluate_mentions([[(0, 7, "PER")]] * n, BAD_PREDICTIONS, texts=[text] * n,
-                               schemes=["strict", "strings", "strings_normalized"])
+    scores = evaluate_mentions(
+        [[(0, 7, "PER")]] * n, BAD_PREDICTIONS, texts=[text] * n, schemes=["strict", "strings", "strings_normalized"]
+    )
     # every document failed, and a failed document predicts nothing
     assert scores.grounding == {**dict.fromkeys(scores.grounding, 0), "parse_failures": n}
     for name in ("strict", "strings", "strings_normalized"):
@@ -262,8 +288,12 @@ def test_a_failure_lists_the_first_200_characters_of_its_answer():
 def test_mentions_given_as_python_values():
     # pairs and objects, as the "mentions" of a record: "Ann Lee" (0, 7)
     text = "Ann Lee flew."
-    for mentions in ([("Ann Lee", "PER")], [["Ann Lee", "PER"]], [{"text": "Ann Lee", "label": "PER"}],
-                     {"PER": ["Ann Lee"]}):
+    for mentions in (
+        [("Ann Lee", "PER")],
+        [["Ann Lee", "PER"]],
+        [{"text": "Ann Lee", "label": "PER"}],
+        {"PER": ["Ann Lee"]},
+    ):
         scores = evaluate_mentions([[(0, 7, "PER")]], [mentions], texts=[text], schemes=["strict"])
         assert scores.grounding["exact"] == 1 and scores.grounding["parse_failures"] == 0
         assert scores.results["strict"].totals.cor == 1
@@ -286,10 +316,13 @@ def test_gpt_ner_answers_take_the_label_each_document_was_asked_for():
     assert unlabelled.grounding["parse_failures"] == 2
 
 
-@pytest.mark.parametrize("labels, message", [
-    (["PER"], "answer_labels holds 1 labels for 2 documents"),
-    (["PER", 3], "answer_labels[1] is 3"),
-])
+@pytest.mark.parametrize(
+    "labels, message",
+    [
+        (["PER"], "answer_labels holds 1 labels for 2 documents"),
+        (["PER", 3], "answer_labels[1] is 3"),
+    ],
+)
 def test_bad_answer_labels_are_one_clear_error(labels, message):
     from spacy_spanf1 import SettingError
 

@@ -14,6 +14,7 @@ against the references it names, each run here:
 
 The corpora are generated from a seed; each test says what it draws.
 """
+
 import random
 import string
 
@@ -36,8 +37,25 @@ LABELS = ["PER", "LOC", "ORG"]
 # No two words equal up to case; "Ann" is inside "Anna" and "Annex", "York"
 # inside "New York", "an" inside "and" and "Hilton": substrings of words and
 # overlapping strings are frequent.
-WORDS = ["Ann", "Anna", "Annex", "Lee", "New", "York", "Paris", "Hilton", "met", "in", "and", "the", "of",
-         "Bank", "river", "an", "Lea"]
+WORDS = [
+    "Ann",
+    "Anna",
+    "Annex",
+    "Lee",
+    "New",
+    "York",
+    "Paris",
+    "Hilton",
+    "met",
+    "in",
+    "and",
+    "the",
+    "of",
+    "Bank",
+    "river",
+    "an",
+    "Lea",
+]
 ABSENT = ["Oslo", "Rome", "Ann York", "Paris Lee Lee", "Yorkshire"]
 
 
@@ -234,8 +252,9 @@ def test_strings_needs_no_grounding():
     # strings compares strings, whether or not they are in the text: gold
     # "Ann"/PER (0, 3); predicted "Ann"/PER (matches) and "Oslo"/LOC (in no
     # text, one FP): TP 1, FP 1, FN 0, as unitxt counts it.
-    scores = evaluate_mentions([[(0, 3, "PER")]], [[("Ann", "PER"), ("Oslo", "LOC")]], texts=["Ann met Bob."],
-                               schemes=["strings"])
+    scores = evaluate_mentions(
+        [[(0, 3, "PER")]], [[("Ann", "PER"), ("Oslo", "LOC")]], texts=["Ann met Bob."], schemes=["strings"]
+    )
     totals = scores.results["strings"].totals
     assert (totals.tp, totals.fp, totals.fn) == (1, 1, 0)
     theirs = unitxt_ner([[("Ann", "PER")]], [[("Ann", "PER"), ("Oslo", "LOC")]])
@@ -274,20 +293,26 @@ def test_strings_normalized_by_hand():
     # TP 5, predicted 4 + 1 + 2 = 7, gold 3 + 1 + 2 = 6: P = 5/7, R = 5/6.
     # By label: ORG tp 2 (doc 1, doc 3), LOC tp 2, FOOD tp 1, PER tp 0 with
     # 2 predicted (Beatles, annlee) and 1 gold (ann–lee).
-    result = evaluate_mentions(NORMALIZED_GOLD, NORMALIZED_PRED, texts=NORMALIZED_TEXTS,
-                               schemes=["strings_normalized"]).results["strings_normalized"]
+    result = evaluate_mentions(
+        NORMALIZED_GOLD, NORMALIZED_PRED, texts=NORMALIZED_TEXTS, schemes=["strings_normalized"]
+    ).results["strings_normalized"]
     assert (result.totals.tp, result.totals.fp, result.totals.fn) == (5, 2, 1)
     assert (result.precision, result.recall) == (5 / 7, 5 / 6)
     assert {label: (c.tp, c.fp, c.fn) for label, c in result.per_label.items()} == {
-        "FOOD": (1, 0, 0), "LOC": (2, 0, 0), "ORG": (2, 0, 0), "PER": (0, 2, 1)}
+        "FOOD": (1, 0, 0),
+        "LOC": (2, 0, 0),
+        "ORG": (2, 0, 0),
+        "PER": (0, 2, 1),
+    }
 
 
 def test_strings_is_strict_on_the_same_cases():
     # Unnormalized, doc 1 matches nothing ("The Beatles" vs "beatles", ...),
     # doc 2 nothing ("An apple" vs "apple"), doc 3 nothing ("Theater" vs
     # "theater"): TP 0 of 5 + 2 + 2 = 9 predicted (repeats count) and 7 gold.
-    result = evaluate_mentions(NORMALIZED_GOLD, NORMALIZED_PRED, texts=NORMALIZED_TEXTS,
-                               schemes=["strings"]).results["strings"]
+    result = evaluate_mentions(NORMALIZED_GOLD, NORMALIZED_PRED, texts=NORMALIZED_TEXTS, schemes=["strings"]).results[
+        "strings"
+    ]
     assert (result.totals.tp, result.totals.fp, result.totals.fn) == (0, 9, 7)
 
 
@@ -312,8 +337,29 @@ def test_the_squad_normalization_is_unitxts():
     # unitxt ships the SQuAD script's normalize_answer: same on random strings
     # of letters, articles, punctuation and whitespace
     rng = random.Random(5)
-    pieces = ["The", "the", "a", "A", "an", "An", "apple", "Theater", "U.S.", "x", "'", "-", ",", "!", " ", "  ",
-              "\n", "\t", "\u2013", "\u00e9", "\u0130"] + list(string.punctuation)
+    pieces = [
+        "The",
+        "the",
+        "a",
+        "A",
+        "an",
+        "An",
+        "apple",
+        "Theater",
+        "U.S.",
+        "x",
+        "'",
+        "-",
+        ",",
+        "!",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "\u2013",
+        "\u00e9",
+        "\u0130",
+    ] + list(string.punctuation)
     for _ in range(2000):
         raw = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         assert squad_normalize(raw) == normalize_answer(raw)

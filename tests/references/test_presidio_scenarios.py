@@ -17,15 +17,14 @@ The document's "low overlap" is two kinds here: `wrong_boundaries` (a group
 of the gold span's own label below the threshold) and `low_overlap`
 (another label, below the threshold).
 """
+
 import pytest
 
 from spacy_spanf1 import evaluate_spans
 
 
 def iou(gold, pred, threshold):
-    return evaluate_spans(
-        [gold], [pred], schemes=["iou"], iou_threshold=threshold, keep_errors=True
-    )["iou"]
+    return evaluate_spans([gold], [pred], schemes=["iou"], iou_threshold=threshold, keep_errors=True)["iou"]
 
 
 def counts(res):
@@ -66,9 +65,7 @@ def test_2_missing_entity(presidio, threshold):
     # FN for "Boston".
     assert counts(res) == {"PERSON": (1, 0, 0), "LOCATION": (0, 0, 1)}
     assert res.confusion == {("PERSON", "PERSON"): 1, ("LOCATION", "O"): 1}
-    assert [(e.kind, e.gold, e.pred, e.iou) for e in res.errors] == [
-        ("missed", (3, 4, "LOCATION"), (), 0.0)
-    ]
+    assert [(e.kind, e.gold, e.pred, e.iou) for e in res.errors] == [("missed", (3, 4, "LOCATION"), (), 0.0)]
     # P = 1/1, R = 1/2, F = 2/3.
     assert (res.precision, res.recall) == (1.0, 0.5)
     assert res.f1 == pytest.approx(2 / 3)
@@ -84,9 +81,7 @@ def test_3_false_detection(presidio, threshold):
     # FP for "report".
     assert counts(res) == {"ORGANIZATION": (0, 1, 0)}
     assert res.confusion == {("O", "ORGANIZATION"): 1}
-    assert [(e.kind, e.gold, e.pred) for e in res.errors] == [
-        ("spurious", None, ((1, 2, "ORGANIZATION"),))
-    ]
+    assert [(e.kind, e.gold, e.pred) for e in res.errors] == [("spurious", None, ((1, 2, "ORGANIZATION"),))]
     assert (res.precision, res.recall, res.f1) == (0.0, 0.0, 0.0)
     check_presidio(presidio, tokens, gold, pred, threshold, res)
 
@@ -135,9 +130,7 @@ def test_5b_partial_match_different_type(presidio):
     assert counts(res) == {"ORGANIZATION": (0, 0, 1), "LOCATION": (0, 1, 0)}
     assert res.confusion == {("ORGANIZATION", "O"): 1, ("O", "LOCATION"): 1}
     [error] = res.errors
-    assert (error.kind, error.gold, error.pred) == (
-        "low_overlap", (0, 3, "ORGANIZATION"), ((0, 1, "LOCATION"),)
-    )
+    assert (error.kind, error.gold, error.pred) == ("low_overlap", (0, 3, "ORGANIZATION"), ((0, 1, "LOCATION"),))
     assert error.iou == pytest.approx(1 / 3)
     check_presidio(presidio, tokens, gold, pred, 0.75, res)
 

@@ -16,6 +16,7 @@ Counts must be equal, overall and per label, through both the public
 - overlap vs a plain pandas implementation of the Feedback Prize metric,
   written here from docs/definitions.md § overlap.
 """
+
 import functools
 import random
 
@@ -206,8 +207,11 @@ def nervaluate_result(seed, n_docs, style, min_overlap, tags=None):
     labels, _, gold_docs, pred_docs = corpus(seed, n_docs, style)
     kwargs = {} if min_overlap is None else {"min_overlap_percentage": 100 * min_overlap}
     return Evaluator(
-        _nervaluate_docs(gold_docs), _nervaluate_docs(pred_docs),
-        tags=list(tags or labels), loader="dict", **kwargs,
+        _nervaluate_docs(gold_docs),
+        _nervaluate_docs(pred_docs),
+        tags=list(tags or labels),
+        loader="dict",
+        **kwargs,
     ).evaluate()
 
 

@@ -3,6 +3,7 @@ without offsets) and a system with spans in one table. `strings` on files
 is checked against unitxt's `NER` metric run in the test, on the (string,
 label) lists the files hold; `strings_normalized` and the span schemes by
 hand."""
+
 import json
 import random
 
@@ -28,12 +29,17 @@ def _files(tmp_path, seed, n_docs=120):
         listed += [(rng.choice(POOL + ["Oslo"]), rng.choice(LABELS)) for _ in range(rng.choice([0, 0, 1]))]
         gold.append({"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in spans]})
         pred.append({"text": text, "spans": [{"start": s, "end": e, "label": label} for s, e, label in predicted]})
-        answers.append({"id": str(k), "text": text, "output": json.dumps([{"text": s, "label": label} for s, label in listed])})
+        answers.append(
+            {"id": str(k), "text": text, "output": json.dumps([{"text": s, "label": label} for s, label in listed])}
+        )
         gold_strings.append([(text[s:e], label) for s, e, label in spans])
         pred_strings.append([(text[s:e], label) for s, e, label in predicted])
         mentions.append(listed)
-    paths = (write_jsonl(tmp_path / "gold.jsonl", gold), write_jsonl(tmp_path / "pred.jsonl", pred),
-             write_jsonl(tmp_path / "answers.jsonl", answers))
+    paths = (
+        write_jsonl(tmp_path / "gold.jsonl", gold),
+        write_jsonl(tmp_path / "pred.jsonl", pred),
+        write_jsonl(tmp_path / "answers.jsonl", answers),
+    )
     return paths, gold_strings, pred_strings, mentions
 
 
@@ -49,12 +55,28 @@ def test_strings_on_files_is_unitxt_ner(tmp_path, seed):
 
 
 def test_a_span_system_and_an_llm_in_one_table(tmp_path):
-    gold = write_jsonl(tmp_path / "gold.jsonl", [{"text": "Ann Lee met the Acme staff.", "spans": [
-        {"start": 0, "end": 7, "label": "PER"}, {"start": 12, "end": 20, "label": "ORG"}]}])
-    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": "Ann Lee met the Acme staff.", "spans": [
-        {"start": 0, "end": 3, "label": "PER"}, {"start": 16, "end": 20, "label": "ORG"}]}])
-    answers = write_jsonl(tmp_path / "answers.jsonl", [{"text": "Ann Lee met the Acme staff.",
-                                                        "mentions": [["ann lee", "PER"], ["Acme", "ORG"]]}])
+    gold = write_jsonl(
+        tmp_path / "gold.jsonl",
+        [
+            {
+                "text": "Ann Lee met the Acme staff.",
+                "spans": [{"start": 0, "end": 7, "label": "PER"}, {"start": 12, "end": 20, "label": "ORG"}],
+            }
+        ],
+    )
+    pred = write_jsonl(
+        tmp_path / "pred.jsonl",
+        [
+            {
+                "text": "Ann Lee met the Acme staff.",
+                "spans": [{"start": 0, "end": 3, "label": "PER"}, {"start": 16, "end": 20, "label": "ORG"}],
+            }
+        ],
+    )
+    answers = write_jsonl(
+        tmp_path / "answers.jsonl",
+        [{"text": "Ann Lee met the Acme staff.", "mentions": [["ann lee", "PER"], ["Acme", "ORG"]]}],
+    )
     spans = compare_files(gold, pred, schemes=["strict", "strings", "strings_normalized"])
     llm = compare_files(gold, answers, format="mentions", schemes=["strict", "strings", "strings_normalized"])
     # By hand. Gold strings: ("Ann Lee", PER), ("the Acme", ORG).
@@ -68,15 +90,18 @@ def test_a_span_system_and_an_llm_in_one_table(tmp_path):
     assert llm.results["strict"].counts == {"cor": 1, "inc": 1, "par": 0, "mis": 0, "spu": 0}
     assert llm.results["strings"].counts == {"tp": 0, "fp": 2, "fn": 2}
     assert llm.results["strings_normalized"].counts == {"tp": 2, "fp": 0, "fn": 0}
-    result = invoke(["compare", gold, answers, "--format", "mentions", "--schemes", "strict,strings,strings_normalized"])
+    result = invoke(
+        ["compare", gold, answers, "--format", "mentions", "--schemes", "strict,strings,strings_normalized"]
+    )
     assert result.exit_code == 0
     assert any(line.startswith("strings_normalized   100.00   100.00   100.00") for line in result.stdout.splitlines())
 
 
 def test_string_schemes_take_intervals_and_tests(tmp_path):
     (gold, pred, answers), *_ = _files(tmp_path, 3, n_docs=40)
-    scores = compare_files(gold, answers, format="mentions", schemes=["strict", "strings"], bootstrap=100,
-                           baseline=None)
+    scores = compare_files(
+        gold, answers, format="mentions", schemes=["strict", "strings"], bootstrap=100, baseline=None
+    )
     assert scores.intervals["strings"].f.estimate == scores.results["strings"].f1
     compared = compare_files(gold, pred, schemes=["strict", "strings"], baseline=gold, test="bootstrap")
     assert compared.comparison["strings"].delta == pytest.approx(scores_f(compared, "strings") - 1.0)

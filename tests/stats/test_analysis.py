@@ -4,6 +4,7 @@ evaluate_pipeline and the command line (issue #9 items 5, 7, 8).
 The reference values are those of spacy_spanf1.stats (tested against scipy
 in test_bootstrap.py, test_paired.py and test_breakdown.py) run on the same
 spans scored with evaluate_spans(per_doc=True)."""
+
 import json
 import random
 
@@ -80,8 +81,9 @@ def reference(gold, pred):
 
 def test_intervals_equal_bootstrap_ci(corpus):
     path, gold, pred, _ = corpus
-    scores = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES,
-                           bootstrap=300, confidence=0.9, seed=7)
+    scores = compare_files(
+        path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES, bootstrap=300, confidence=0.9, seed=7
+    )
     expected = bootstrap_ci(reference(gold, pred), n_resamples=300, confidence=0.9, seed=7)
     assert list(scores.intervals) == SCHEMES
     for scheme in SCHEMES:
@@ -95,8 +97,7 @@ def test_intervals_equal_bootstrap_ci(corpus):
 
 def test_intervals_resampled_by_a_field_equal_grouped_bootstrap_ci(corpus):
     path, gold, pred, _ = corpus
-    scores = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES,
-                           bootstrap=200, resample_by="doc")
+    scores = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES, bootstrap=200, resample_by="doc")
     groups = [r["doc"] for r in gold]
     expected = bootstrap_ci(reference(gold, pred), n_resamples=200, groups=groups)
     ungrouped = bootstrap_ci(reference(gold, pred), n_resamples=200)
@@ -111,8 +112,15 @@ def test_intervals_resampled_by_a_field_equal_grouped_bootstrap_ci(corpus):
 @pytest.mark.parametrize("test", ["randomization", "bootstrap"])
 def test_baseline_comparison_equals_paired_test(corpus, test):
     path, gold, pred, pred_b = corpus
-    scores = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES,
-                           baseline=path / "pred_b.jsonl", test=test, alpha=0.1, seed=5)
+    scores = compare_files(
+        path / "gold.jsonl",
+        path / "pred.jsonl",
+        schemes=SCHEMES,
+        baseline=path / "pred_b.jsonl",
+        test=test,
+        alpha=0.1,
+        seed=5,
+    )
     expected = paired_test(reference(gold, pred_b), reference(gold, pred), method=test, alpha=0.1, seed=5)
     assert scores.comparison == expected
     block = scores.to_dict()["comparison"]
@@ -123,7 +131,12 @@ def test_baseline_comparison_equals_paired_test(corpus, test):
         row = block["schemes"][scheme]
         e = expected[scheme]
         assert (row["delta"], row["low"], row["high"], row["p_value"], row["significant"]) == (
-            e.delta, e.low, e.high, e.p_value, e.significant)
+            e.delta,
+            e.low,
+            e.high,
+            e.p_value,
+            e.significant,
+        )
         assert (row["delta_p"], row["delta_r"]) == (e.delta_p, e.delta_r)
         assert row["f"] - row["f_baseline"] == pytest.approx(e.delta)
 
@@ -142,14 +155,18 @@ def test_baseline_scores_of_other_gold_are_an_input_error(corpus, tmp_path):
 
 def test_breakdown_by_field_and_span_length_equal_stats_breakdown(corpus):
     path, gold, pred, _ = corpus
-    scores = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES,
-                           by="genre,span_length,doc_length", buckets=3)
+    scores = compare_files(
+        path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES, by="genre,span_length,doc_length", buckets=3
+    )
     g, p = spans_of(gold), spans_of(pred)
     assert scores.breakdowns["genre"] == breakdown(g, p, schemes=SCHEMES, by=[r["genre"] for r in gold], unit="char")
     assert [b.name for b in scores.breakdowns["genre"]["strict"]] == ["blog", "news", "wiki"]
-    assert scores.breakdowns["span_length"] == breakdown(g, p, schemes=SCHEMES, by="span_length", buckets=3, unit="char")
+    assert scores.breakdowns["span_length"] == breakdown(
+        g, p, schemes=SCHEMES, by="span_length", buckets=3, unit="char"
+    )
     assert scores.breakdowns["doc_length"] == breakdown(
-        g, p, schemes=SCHEMES, by="doc_length", buckets=3, unit="char", doc_lengths=[len(r["text"]) for r in gold])
+        g, p, schemes=SCHEMES, by="doc_length", buckets=3, unit="char", doc_lengths=[len(r["text"]) for r in gold]
+    )
     block = scores.to_dict()["breakdown"]
     assert block["buckets"] == 3 and block["by"] == ["genre", "span_length", "doc_length"]
     assert block["attributes"]["genre"]["iou"] == [b.to_dict() for b in scores.breakdowns["genre"]["iou"]]
@@ -158,8 +175,9 @@ def test_breakdown_by_field_and_span_length_equal_stats_breakdown(corpus):
 
 def test_bucket_intervals_of_document_breakdowns(corpus):
     path, gold, pred, _ = corpus
-    scores = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES,
-                           by="genre", bootstrap=100, resample_by="doc")
+    scores = compare_files(
+        path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES, by="genre", bootstrap=100, resample_by="doc"
+    )
     news = [i for i, r in enumerate(gold) if r["genre"] == "news"]
     bucket = {b.name: b for b in scores.breakdowns["genre"]["strict"]}["news"]
     expected = bootstrap_ci(bucket.result, n_resamples=100, groups=[gold[i]["doc"] for i in news])
@@ -183,8 +201,12 @@ def test_a_field_some_documents_lack_names_field_and_document(corpus):
 def test_bad_settings_are_usage_errors(corpus):
     path = corpus[0]
     for kwargs, setting in [
-        ({"bootstrap": 0}, "bootstrap"), ({"confidence": 1.5}, "confidence"), ({"test": "bogus"}, "test"),
-        ({"alpha": 0.0}, "alpha"), ({"buckets": 0}, "buckets"), ({"seed": -1}, "seed"),
+        ({"bootstrap": 0}, "bootstrap"),
+        ({"confidence": 1.5}, "confidence"),
+        ({"test": "bogus"}, "test"),
+        ({"alpha": 0.0}, "alpha"),
+        ({"buckets": 0}, "buckets"),
+        ({"seed": -1}, "seed"),
     ]:
         with pytest.raises(SettingError) as err:
             compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes=SCHEMES, **kwargs)
@@ -207,9 +229,30 @@ def test_plain_run_keeps_nothing_extra(corpus):
 
 def test_cli_prints_intervals_comparison_and_breakdowns(corpus):
     path, gold, pred, pred_b = corpus
-    result = run(["compare", "gold.jsonl", "pred.jsonl", "-s", ",".join(SCHEMES), "--bootstrap", "500",
-                  "--baseline", "pred_b.jsonl", "--by", "genre,span_length", "--resample-by", "doc",
-                  "-o", "out.json", "--html", "page.html", "--html-docs", "3"], cwd=path)
+    result = run(
+        [
+            "compare",
+            "gold.jsonl",
+            "pred.jsonl",
+            "-s",
+            ",".join(SCHEMES),
+            "--bootstrap",
+            "500",
+            "--baseline",
+            "pred_b.jsonl",
+            "--by",
+            "genre,span_length",
+            "--resample-by",
+            "doc",
+            "-o",
+            "out.json",
+            "--html",
+            "page.html",
+            "--html-docs",
+            "3",
+        ],
+        cwd=path,
+    )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     expected = bootstrap_ci(reference(gold, pred), n_resamples=500, groups=[r["doc"] for r in gold])
@@ -218,7 +261,11 @@ def test_cli_prints_intervals_comparison_and_breakdowns(corpus):
     assert f"{f.estimate * 100:.2f} [{f.low * 100:.2f}, {f.high * 100:.2f}]" in out
     test = paired_test(reference(gold, pred_b), reference(gold, pred), groups=[r["doc"] for r in gold])
     assert "Against the baseline (randomization test" in out
-    line = next(printed for printed in out.splitlines() if printed.startswith("strict ") and f"{test['strict'].delta * 100:+.2f}" in printed)
+    line = next(
+        printed
+        for printed in out.splitlines()
+        if printed.startswith("strict ") and f"{test['strict'].delta * 100:+.2f}" in printed
+    )
     assert f"{test['strict'].p_value:.4f}" in line
     assert "strict by genre (documents)" in out and "strict by span_length (spans)" in out
     data = json.loads((path / "out.json").read_text())
@@ -237,7 +284,9 @@ def test_cli_marks_a_significant_difference(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict", "--baseline", "pred_b.jsonl"])
     assert result.exit_code == 0, result.output
-    row = next(printed for printed in result.stdout.splitlines() if printed.startswith("strict ") and "+100.00" in printed)
+    row = next(
+        printed for printed in result.stdout.splitlines() if printed.startswith("strict ") and "+100.00" in printed
+    )
     # no random swap reaches delta 100 (it needs every document of B on A's side):
     # p = 2 * (0 + 1) / (10000 + 1), two-sided
     assert row.split()[-1] == "*" and f"{2 / 10001:.4f}" in row
@@ -246,11 +295,23 @@ def test_cli_marks_a_significant_difference(tmp_path, monkeypatch):
 BAD = [
     (["--bootstrap", "0"], 2, "'--bootstrap' must be a positive integer (at least 1), got 0"),
     (["--bootstrap", "10", "--confidence", "1.5"], 2, "'--confidence' must be in (0, 1)"),
-    (["--baseline", "pred_b.jsonl", "--test", "bogus"], 2, "Unknown test 'bogus'. Valid tests: randomization, bootstrap"),
+    (
+        ["--baseline", "pred_b.jsonl", "--test", "bogus"],
+        2,
+        "Unknown test 'bogus'. Valid tests: randomization, bootstrap",
+    ),
     (["--baseline", "pred_b.jsonl", "--alpha", "2"], 2, "'--alpha' must be in (0, 1)"),
     (["--by", "genre", "--buckets", "0"], 2, "'--buckets' must be an integer >= 1"),
-    (["--by", "nosuch"], 1, "--by: document 0 (line 1) has no metadata field 'nosuch' (or one of span_length, label, doc_length, density). Its fields: doc, genre"),
-    (["--bootstrap", "10", "--resample-by", "doc"], 1, "--resample-by: document 5 (line 6) has no metadata field 'doc'. Its fields: genre"),
+    (
+        ["--by", "nosuch"],
+        1,
+        "--by: document 0 (line 1) has no metadata field 'nosuch' (or one of span_length, label, doc_length, density). Its fields: doc, genre",
+    ),
+    (
+        ["--bootstrap", "10", "--resample-by", "doc"],
+        1,
+        "--resample-by: document 5 (line 6) has no metadata field 'doc'. Its fields: genre",
+    ),
     (["--baseline", "other.jsonl"], 1, "other.jsonl"),
 ]
 
@@ -283,8 +344,14 @@ def test_cli_bad_values_as_subprocesses(corpus):
 def pipelines(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("pipelines")
     nlp = spacy.blank("en")
-    texts = ["Ann Lee lives in Paris", "Bo Chen works at Acme", "Paris and Rome are cities",
-             "Acme hired Ann", "Rome is old", "Bo visited Paris and Rome"] * 3
+    texts = [
+        "Ann Lee lives in Paris",
+        "Bo Chen works at Acme",
+        "Paris and Rome are cities",
+        "Acme hired Ann",
+        "Rome is old",
+        "Bo visited Paris and Rome",
+    ] * 3
     ents = {"Ann": "PER", "Lee": "PER", "Bo": "PER", "Chen": "PER", "Paris": "LOC", "Rome": "LOC", "Acme": "ORG"}
     docs = []
     for i, text in enumerate(texts):
@@ -306,34 +373,69 @@ def pipelines(tmp_path_factory):
     def predicted(words):
         return [[(e.start, e.end, e.label_) for e in d.ents if e.text in words] for d in docs]
 
-    return tmp, paths, gold, predicted(["Paris", "Ann", "Bo"]), predicted(["Paris", "Rome", "Ann", "Bo", "Acme", "Chen"]), docs
+    return (
+        tmp,
+        paths,
+        gold,
+        predicted(["Paris", "Ann", "Bo"]),
+        predicted(["Paris", "Rome", "Ann", "Bo", "Acme", "Chen"]),
+        docs,
+    )
 
 
 def test_evaluate_with_baseline_and_by_genre(pipelines):
     tmp, paths, gold, pred_a, pred_b, docs = pipelines
-    scores = evaluate_pipeline(paths["b"], tmp / "data.spacy", schemes=SCHEMES, baseline=paths["a"],
-                               by="genre", bootstrap=200, resample_by="story")
+    scores = evaluate_pipeline(
+        paths["b"],
+        tmp / "data.spacy",
+        schemes=SCHEMES,
+        baseline=paths["a"],
+        by="genre",
+        bootstrap=200,
+        resample_by="story",
+    )
     groups = [d.user_data["story"] for d in docs]
     ref_a = evaluate_spans(gold, pred_a, schemes=SCHEMES, per_doc=True)
     ref_b = evaluate_spans(gold, pred_b, schemes=SCHEMES, per_doc=True)
     assert scores.comparison == paired_test(ref_a, ref_b, groups=groups)
     assert scores.comparison["strict"].delta > 0
     assert scores.intervals == bootstrap_ci(ref_b, n_resamples=200, groups=groups)
-    assert scores.breakdowns["genre"] == breakdown(gold, pred_b, schemes=SCHEMES, by=[d.user_data["genre"] for d in docs])
+    assert scores.breakdowns["genre"] == breakdown(
+        gold, pred_b, schemes=SCHEMES, by=[d.user_data["genre"] for d in docs]
+    )
     assert scores.to_dict()["comparison"]["baseline"] == f"pipeline {paths['a']}"
 
 
 @pytest.mark.slow  # two pipelines run in a CLI subprocess (about 4 s)
 def test_evaluate_cli_with_baseline(pipelines):
     tmp, paths, gold, pred_a, pred_b, docs = pipelines
-    result = run(["evaluate", paths["b"], "data.spacy", "-s", "strict,iou", "--baseline", paths["a"],
-                  "--by", "genre,label", "--test", "bootstrap", "-o", "cmp.json"], cwd=tmp)
+    result = run(
+        [
+            "evaluate",
+            paths["b"],
+            "data.spacy",
+            "-s",
+            "strict,iou",
+            "--baseline",
+            paths["a"],
+            "--by",
+            "genre,label",
+            "--test",
+            "bootstrap",
+            "-o",
+            "cmp.json",
+        ],
+        cwd=tmp,
+    )
     assert result.returncode == 0, result.stderr
     assert "Against the baseline (bootstrap test, 1000 rounds" in result.stdout
     assert "strict by genre (documents)" in result.stdout and "strict by label (spans)" in result.stdout
     data = json.loads((tmp / "cmp.json").read_text())
-    expected = paired_test(evaluate_spans(gold, pred_a, schemes=["strict", "iou"], per_doc=True),
-                           evaluate_spans(gold, pred_b, schemes=["strict", "iou"], per_doc=True), method="bootstrap")
+    expected = paired_test(
+        evaluate_spans(gold, pred_a, schemes=["strict", "iou"], per_doc=True),
+        evaluate_spans(gold, pred_b, schemes=["strict", "iou"], per_doc=True),
+        method="bootstrap",
+    )
     # srsly writes floats with 9 significant digits
     assert data["comparison"]["schemes"]["iou"]["p_value"] == pytest.approx(expected["iou"].p_value, rel=1e-8)
     assert [b["name"] for b in data["breakdown"]["attributes"]["genre"]["strict"]] == ["fiction", "news"]
@@ -369,12 +471,28 @@ document.body.appendChild(pre);
 def test_html_breakdowns_and_comparison_in_headless_chromium(corpus, monkeypatch):
     path = corpus[0]
     monkeypatch.chdir(path)
-    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou", "--baseline", "pred_b.jsonl",
-                     "--by", "genre,span_length", "--bootstrap", "200", "--html", "page.html"])
+    result = invoke(
+        [
+            "compare",
+            "gold.jsonl",
+            "pred.jsonl",
+            "-s",
+            "strict,iou",
+            "--baseline",
+            "pred_b.jsonl",
+            "--by",
+            "genre,span_length",
+            "--bootstrap",
+            "200",
+            "--html",
+            "page.html",
+        ]
+    )
     assert result.exit_code == 0, result.output
     measured = measure_in_chromium((path / "page.html").read_text(encoding="utf-8"), MEASURE, path)
-    data = compare_files(path / "gold.jsonl", path / "pred.jsonl", schemes="strict,iou",
-                         by="genre,span_length").to_dict()["breakdown"]["attributes"]
+    data = compare_files(
+        path / "gold.jsonl", path / "pred.jsonl", schemes="strict,iou", by="genre,span_length"
+    ).to_dict()["breakdown"]["attributes"]
     tables = {t["attribute"]: t for t in measured["tables"]}
     assert set(tables) == {"genre", "span_length"}
     for name, table in tables.items():

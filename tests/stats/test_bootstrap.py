@@ -2,6 +2,7 @@
 "How sure is a score"): bit-identical to scipy.stats.bootstrap where
 docs/definitions.md says so, a coverage simulation, and the intervals the
 spaCy scorer reports. The paired tests are in test_paired.py."""
+
 import math
 import random
 
@@ -35,8 +36,13 @@ def scipy_statistic(family, metric):
 
 def scipy_ci(rows, family, metric, **kwargs):
     return scipy.stats.bootstrap(
-        (rows.T,), scipy_statistic(family, metric), axis=-1, paired=True, vectorized=True,
-        rng=numpy.random.default_rng(kwargs.pop("seed", 12345)), **kwargs,
+        (rows.T,),
+        scipy_statistic(family, metric),
+        axis=-1,
+        paired=True,
+        vectorized=True,
+        rng=numpy.random.default_rng(kwargs.pop("seed", 12345)),
+        **kwargs,
     )
 
 
@@ -56,12 +62,11 @@ def test_bootstrap_ci_bit_identical_to_scipy(stats_results, scheme, method):
     found = bootstrap_ci(result, method=method, n_resamples=999, confidence=0.9, seed=3)
     assert isinstance(found, SchemeInterval) and found.n_units == 200
     for metric in "prf":
-        reference = scipy_ci(result.per_doc, FAMILY[scheme], metric, method=method,
-                             n_resamples=999, confidence_level=0.9, seed=3)
+        reference = scipy_ci(
+            result.per_doc, FAMILY[scheme], metric, method=method, n_resamples=999, confidence_level=0.9, seed=3
+        )
         assert_bit_identical(found[metric], reference)
-    assert (found.p.estimate, found.r.estimate, found.f.estimate) == (
-        result.precision, result.recall, result.f1
-    )
+    assert (found.p.estimate, found.r.estimate, found.f.estimate) == (result.precision, result.recall, result.f1)
     assert found.f.method == method and found.f.unit == "document" and found.f.seed == 3
 
 
@@ -96,8 +101,7 @@ def test_batches_not_dividing_n_resamples(stats_results, monkeypatch):
     for method in ("percentile", "BCa"):
         found = bootstrap_ci(stats_results["partial"], n_resamples=1003, method=method)
         for metric in "prf":
-            reference = scipy_ci(stats_results["partial"].per_doc, "semeval", metric,
-                                 method=method, n_resamples=1003)
+            reference = scipy_ci(stats_results["partial"].per_doc, "semeval", metric, method=method, n_resamples=1003)
             assert_bit_identical(found[metric], reference)
 
 
@@ -107,12 +111,11 @@ def test_large_corpus_is_batched_and_bit_identical():
     result = evaluate_spans(gold, pred, schemes=["strict"], per_doc=True)["strict"]
     size = bootstrap_module.batch_size(20000)
     assert size < 1000 and 1000 % size != 0  # several batches, the last one short
-    assert size * 20000 <= 10 ** 7
+    assert size * 20000 <= 10**7
     found = bootstrap_ci(result, n_resamples=1000)
     for metric in "prf":
         # scipy's own `batch` keeps its memory down; it does not change the draws
-        reference = scipy_ci(result.per_doc, "semeval", metric, method="percentile",
-                             n_resamples=1000, batch=100)
+        reference = scipy_ci(result.per_doc, "semeval", metric, method="percentile", n_resamples=1000, batch=100)
         assert_bit_identical(found[metric], reference)
 
 
@@ -158,12 +161,10 @@ def test_percentile_interval_covers_the_population_f():
     # F of the expectations = 2 * 1.4 / (2 * 1.4 + 0.4 + 0.6) = 0.7368...
     assert population.f1 == pytest.approx(2.8 / 3.8, abs=0.005)
     repetitions, n_docs = 240, 60
-    rows = evaluate_spans(
-        *simulated_corpus(rng, repetitions * n_docs), schemes=["strict"], per_doc=True
-    )["strict"]
+    rows = evaluate_spans(*simulated_corpus(rng, repetitions * n_docs), schemes=["strict"], per_doc=True)["strict"]
     covered = 0
     for k in range(repetitions):
-        part = rows.per_doc[k * n_docs:(k + 1) * n_docs]
+        part = rows.per_doc[k * n_docs : (k + 1) * n_docs]
         found = _interval_of_rows(part, seed=k)
         covered += found.low <= population.f1 <= found.high
     assert 0.90 <= covered / repetitions <= 0.98, covered / repetitions
@@ -174,8 +175,7 @@ def _interval_of_rows(rows, seed):
     from spacy_spanf1.engine.counts import SemEvalCounts
     from spacy_spanf1.engine.scorer import SchemeResult
 
-    result = SchemeResult("strict", SemEvalCounts(*rows.sum(axis=0).tolist()), per_doc=rows,
-                          n_docs=len(rows))
+    result = SchemeResult("strict", SemEvalCounts(*rows.sum(axis=0).tolist()), per_doc=rows, n_docs=len(rows))
     return bootstrap_ci(result, n_resamples=1000, seed=seed).f
 
 
@@ -197,8 +197,19 @@ def _interval_of_rows(rows, seed):
         ({"groups": [[0]] * 200}, TypeError, "'groups' holds the unhashable key \\[0\\] \\(document 0\\)"),
         ({"groups": [0] * 200}, ValueError, "Resampling needs at least 2 groups, got 1"),
     ],
-    ids=["n_zero", "n_float", "n_bool", "confidence_one", "confidence_zero", "confidence_str",
-         "method", "seed", "groups_length", "groups_unhashable", "one_group"],
+    ids=[
+        "n_zero",
+        "n_float",
+        "n_bool",
+        "confidence_one",
+        "confidence_zero",
+        "confidence_str",
+        "method",
+        "seed",
+        "groups_length",
+        "groups_unhashable",
+        "one_group",
+    ],
 )
 def test_bootstrap_ci_bad_settings(stats_results, settings, error, message):
     with pytest.raises(error, match=message):
@@ -212,11 +223,13 @@ def ruler_pipeline(**scorer_settings):
     nlp = spacy.blank("en")
     scorer = {"@scorers": "spacy-spanf1.scorer.v1", "schemes": ["strict", "iou"], **scorer_settings}
     ruler = nlp.add_pipe("entity_ruler", config={"scorer": scorer})
-    ruler.add_patterns([
-        {"label": "PER", "pattern": "Ann"},
-        {"label": "LOC", "pattern": "Rome"},
-        {"label": "PER", "pattern": "Paris"},  # a wrong label
-    ])
+    ruler.add_patterns(
+        [
+            {"label": "PER", "pattern": "Ann"},
+            {"label": "LOC", "pattern": "Rome"},
+            {"label": "PER", "pattern": "Paris"},  # a wrong label
+        ]
+    )
     return nlp
 
 
@@ -241,7 +254,9 @@ def test_scorer_interval_keys_equal_bootstrap_ci():
     pred = [[(e.start, e.end, e.label_) for e in doc.ents] for doc in nlp.pipe(eg.text for eg in examples)]
     expected = bootstrap_ci(
         evaluate_spans(gold, pred, schemes=["strict", "iou"], per_doc=True),
-        confidence=0.9, n_resamples=300, seed=5,
+        confidence=0.9,
+        n_resamples=300,
+        seed=5,
     )
     assert 0 < scores["ents_strict_f"] < 1
     for scheme in ("strict", "iou"):

@@ -5,6 +5,7 @@ scheme's own totals (the buckets add up to them), from evaluate_spans on
 the documents of a bucket, and from nervaluate 1.2.1 on the spans of a
 bucket (strict, exact).
 """
+
 import json
 import random
 from collections import Counter
@@ -118,7 +119,10 @@ def test_spec_examples_through_breakdown():
     gold = [[(0, n, "X")] for n in lengths]
     out = breakdown(gold, gold, schemes=["strict"], by="span_length")["strict"]
     assert [(b.name, b.interval, b.n_gold, b.n_pred) for b in out] == [
-        ("1", (1, 1), 10, 10), ("2", (2, 2), 6, 6), ("3", (3, 3), 3, 3), ("4-7", (4, 7), 3, 3),
+        ("1", (1, 1), 10, 10),
+        ("2", (2, 2), 6, 6),
+        ("3", (3, 3), 3, 3),
+        ("4-7", (4, 7), 3, 3),
     ]
     doc_lengths = [5, 5, 7, 8, 9, 10, 12, 12, 15, 20, 25, 30]
     gold = [[(0, 1, "X")] for _ in doc_lengths]
@@ -246,7 +250,10 @@ def test_document_buckets_equal_evaluate_spans_on_their_documents(by):
     elif by == "density":
         values = [sum(e - s for s, e, _ in set(d)) / n for d, n in zip(gold, lengths)]
     out = breakdown(
-        gold, pred, schemes=SCHEMES, by=_by_values(by, lengths, gold),
+        gold,
+        pred,
+        schemes=SCHEMES,
+        by=_by_values(by, lengths, gold),
         **({} if by == "genre" else {"doc_lengths": lengths}),
     )
     for scheme, buckets in out.items():
@@ -261,7 +268,9 @@ def test_document_buckets_equal_evaluate_spans_on_their_documents(by):
         for bucket, docs in zip(buckets, members):
             assert docs
             assert list(bucket.docs) == docs  # the bucket names its documents
-            ref = evaluate_spans([gold[d] for d in docs], [pred[d] for d in docs], schemes=[scheme], per_doc=True)[scheme]
+            ref = evaluate_spans([gold[d] for d in docs], [pred[d] for d in docs], schemes=[scheme], per_doc=True)[
+                scheme
+            ]
             assert bucket.result.totals == ref.totals
             assert (bucket.precision, bucket.recall, bucket.f1) == (ref.precision, ref.recall, ref.f1)
             assert (bucket.n_gold, bucket.n_pred) == (ref.totals.possible, ref.totals.predicted)
@@ -342,7 +351,13 @@ def test_bucket_is_frozen_and_dict_is_json_ready():
     with pytest.raises(AttributeError):
         bucket.precision = 0.5
     assert json.loads(json.dumps(bucket.to_dict())) == {
-        "name": "x", "interval": None, "p": 1.0, "r": 1.0, "f": 1.0, "n_gold": 1, "n_pred": 1,
+        "name": "x",
+        "interval": None,
+        "p": 1.0,
+        "r": 1.0,
+        "f": 1.0,
+        "n_gold": 1,
+        "n_pred": 1,
         "counts": {"pred": {"cor": 1, "inc": 0, "par": 0, "spu": 0}, "gold": {"cor": 1, "inc": 0, "par": 0, "mis": 0}},
     }
 
@@ -353,7 +368,10 @@ GOLD, PRED = [[(0, 2, "A")], [(1, 3, "B")]], [[(0, 2, "A")], []]
 @pytest.mark.parametrize(
     "kwargs,match",
     [
-        ({"by": "length"}, r"Unknown attribute 'length' in 'by'\. Valid attributes: span_length, label, doc_length, density"),
+        (
+            {"by": "length"},
+            r"Unknown attribute 'length' in 'by'\. Valid attributes: span_length, label, doc_length, density",
+        ),
         ({"by": ["news"]}, r"'by' has 1 values for 2 documents"),
         ({"by": ["news", 3]}, r"'by' must be all numbers or all strings"),
         ({"by": [1.5, None]}, r"'by' must be all numbers or all strings; None is neither"),
@@ -366,8 +384,20 @@ GOLD, PRED = [[(0, 2, "A")], [(1, 3, "B")]], [[(0, 2, "A")], []]
         ({"by": "label", "per_doc": True}, r"Unknown setting 'per_doc' of breakdown"),
         ({"by": [], "unit": "word"}, r"Unknown unit 'word' in 'unit'"),
     ],
-    ids=["name", "length", "mixed", "none", "not-a-sequence", "zero-buckets", "float-buckets",
-         "doc-lengths-length", "negative-length", "doc-lengths-for-span", "setting", "unit"],
+    ids=[
+        "name",
+        "length",
+        "mixed",
+        "none",
+        "not-a-sequence",
+        "zero-buckets",
+        "float-buckets",
+        "doc-lengths-length",
+        "negative-length",
+        "doc-lengths-for-span",
+        "setting",
+        "unit",
+    ],
 )
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):

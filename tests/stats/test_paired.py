@@ -2,6 +2,7 @@
 difference real"): the randomization test bit-identical to
 scipy.stats.permutation_test, the paired bootstrap worked by hand and
 against scipy.stats.bootstrap, and Holm's adjustment."""
+
 import math
 import random
 from fractions import Fraction
@@ -34,8 +35,13 @@ def scipy_permutation(rows_a, rows_b, family, **kwargs):
         return f_y - f_x
 
     return scipy.stats.permutation_test(
-        (rows_a.T, rows_b.T), statistic, permutation_type="samples", alternative="two-sided",
-        vectorized=True, axis=-1, **kwargs,
+        (rows_a.T, rows_b.T),
+        statistic,
+        permutation_type="samples",
+        alternative="two-sided",
+        vectorized=True,
+        axis=-1,
+        **kwargs,
     )
 
 
@@ -60,8 +66,10 @@ def test_randomization_exact_on_groups_equals_scipy_on_group_rows():
     b = evaluate_spans(gold, pred_b, schemes=["type"], per_doc=True)["type"]
     found = paired_test(a, b, groups=groups)
     reference = scipy_permutation(
-        group_rows_first_seen(a.per_doc, groups), group_rows_first_seen(b.per_doc, groups),
-        "semeval", n_resamples=10000,
+        group_rows_first_seen(a.per_doc, groups),
+        group_rows_first_seen(b.per_doc, groups),
+        "semeval",
+        n_resamples=10000,
     )
     assert found.exact and found.unit == "group" and found.n_units == 10
     assert found.p_value == reference.pvalue
@@ -84,8 +92,7 @@ def test_randomization_monte_carlo_within_three_standard_errors_of_scipy():
     a = evaluate_spans(gold, pred_a, schemes=["strict"], per_doc=True)["strict"]
     b = evaluate_spans(gold, pred_b, schemes=["strict"], per_doc=True)["strict"]
     found = paired_test(a, b, n_resamples=5000)
-    reference = scipy_permutation(a.per_doc, b.per_doc, "semeval", n_resamples=9999,
-                                  rng=numpy.random.default_rng(0))
+    reference = scipy_permutation(a.per_doc, b.per_doc, "semeval", n_resamples=9999, rng=numpy.random.default_rng(0))
     assert not found.exact
     p = reference.pvalue
     assert 0.01 < p < 0.9  # a p-value that Monte-Carlo error can move
@@ -180,8 +187,15 @@ def test_paired_bootstrap_interval_equals_scipy_bootstrap_of_delta():
         return f_y - f_x
 
     reference = scipy.stats.bootstrap(
-        (a.per_doc.T, b.per_doc.T), statistic, axis=-1, paired=True, vectorized=True,
-        n_resamples=1000, confidence_level=0.9, method="percentile", rng=numpy.random.default_rng(12345),
+        (a.per_doc.T, b.per_doc.T),
+        statistic,
+        axis=-1,
+        paired=True,
+        vectorized=True,
+        n_resamples=1000,
+        confidence_level=0.9,
+        method="percentile",
+        rng=numpy.random.default_rng(12345),
     )
     assert found.low == reference.confidence_interval.low
     assert found.high == reference.confidence_interval.high
@@ -206,9 +220,7 @@ def test_holm_by_hand():
     # sorted: 0.01 (x4 = 0.04), 0.02 (x3 = 0.06), 0.03 (x2 = 0.06), 0.5 (x1 = 0.5)
     assert holm([0.03, 0.5, 0.01, 0.02]) == pytest.approx([0.06, 0.5, 0.04, 0.06])
     # step-down keeps the adjusted values monotone: 0.04 x 3 = 0.12 < 0.2
-    assert holm({"PER": 0.1, "LOC": 0.04, "ORG": 0.9}) == pytest.approx(
-        {"PER": 0.2, "LOC": 0.12, "ORG": 0.9}
-    )
+    assert holm({"PER": 0.1, "LOC": 0.04, "ORG": 0.9}) == pytest.approx({"PER": 0.2, "LOC": 0.12, "ORG": 0.9})
     assert holm([0.6, 0.7]) == [1.0, 1.0]
 
 
@@ -262,7 +274,11 @@ def test_result_without_per_doc_is_an_error(stats_corpus):
 @pytest.mark.parametrize(
     "settings,error,message",
     [
-        ({"method": "permutation"}, ValueError, "Unknown method 'permutation' in 'method'. Valid: randomization, bootstrap"),
+        (
+            {"method": "permutation"},
+            ValueError,
+            "Unknown method 'permutation' in 'method'. Valid: randomization, bootstrap",
+        ),
         ({"n_resamples": -5}, ValueError, "'n_resamples' must be a positive integer \\(at least 1\\), got -5"),
         ({"alpha": 1.5}, ValueError, "'alpha' must be in \\(0, 1\\).*got 1.5"),
         ({"groups": list(range(199))}, ValueError, "'groups' has 199 keys but the result has 200 documents"),

@@ -1,6 +1,7 @@
 """The curve of a sweep at each threshold equals evaluate_spans on the
 predictions kept at that threshold, under every scheme, overall and per
 label."""
+
 import warnings
 
 import numpy
@@ -38,7 +39,9 @@ def check_curves(gold_docs, pred_docs, schemes=SCHEMES, grid=None, **match):
             expected = evaluate_spans(gold_docs, kept_at(pred_docs, threshold), schemes=[scheme], **match)[scheme]
             got = (curve.precision[i], curve.recall[i], curve.f1[i])
             assert got == pytest.approx((expected.precision, expected.recall, expected.f1), abs=1e-12), (
-                scheme, threshold)
+                scheme,
+                threshold,
+            )
             for label, label_curve in curve.per_label.items():
                 counts = expected.per_label.get(label)
                 want = (0.0, 0.0, 0.0) if counts is None else (counts.precision, counts.recall, counts.f1)
@@ -108,16 +111,32 @@ def test_non_overlapping_documents_at_scale():
     for _ in range(300):
         starts = numpy.sort(rng.choice(30, size=6, replace=False)) * 3
         gold.append([(int(s), int(s) + 2, LABELS[int(rng.integers(2))]) for s in starts[::2]])
-        pred.append([
-            (int(s) + int(rng.integers(0, 2)), int(s) + 2, LABELS[int(rng.integers(3))], float(rng.integers(0, 20)) / 20)
-            for s in starts
-        ])
+        pred.append(
+            [
+                (
+                    int(s) + int(rng.integers(0, 2)),
+                    int(s) + 2,
+                    LABELS[int(rng.integers(3))],
+                    float(rng.integers(0, 20)) / 20,
+                )
+                for s in starts
+            ]
+        )
     check_curves(gold, pred)
 
 
 @settings(max_examples=60, deadline=None)
-@given(corpora(), st.sampled_from([{"grid": "spacy"}, {"grid": "spacy", "n_trials": 4}, {"n_thresholds": 7},
-                                   {"thresholds": [0.0, 0.25, 0.5, 0.9]}]))
+@given(
+    corpora(),
+    st.sampled_from(
+        [
+            {"grid": "spacy"},
+            {"grid": "spacy", "n_trials": 4},
+            {"n_thresholds": 7},
+            {"thresholds": [0.0, 0.25, 0.5, 0.9]},
+        ]
+    ),
+)
 def test_a_grid_is_scored_at_its_thresholds_as_evaluate_spans_scores_them(corpus, grid):
     """With thresholds asked for, the predictions are scored at those only:
     each point still equals evaluate_spans on what that threshold keeps."""

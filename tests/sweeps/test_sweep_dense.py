@@ -2,6 +2,7 @@
 broken by one ulp), spancat-like predictions (every suggested span with
 every label), and the sweep's fallbacks (iou on clusters, keys by rank)
 giving the same figures as its fast paths."""
+
 import warnings
 
 import numpy
@@ -88,8 +89,15 @@ def spancat_like(rng, n_docs, n_tokens=7, longest=3):
     for _ in range(n_docs):
         starts = sorted(rng.choice(n_tokens - 1, size=2, replace=False).tolist())
         gold.append([(s, s + int(rng.integers(1, 3)), LABELS[int(rng.integers(2))]) for s in starts])
-        pred.append([(s, s + n, label, float(rng.random())) for s in range(n_tokens) for n in range(1, longest + 1)
-                     if s + n <= n_tokens for label in LABELS])
+        pred.append(
+            [
+                (s, s + n, label, float(rng.random()))
+                for s in range(n_tokens)
+                for n in range(1, longest + 1)
+                if s + n <= n_tokens
+                for label in LABELS
+            ]
+        )
     return gold, pred
 
 
@@ -117,10 +125,17 @@ def figures(result):
     out = {}
     for scheme in SCHEMES:
         curve = result[scheme]
-        out[scheme] = (curve.thresholds.tolist(), curve.precision.tolist(), curve.recall.tolist(),
-                       curve.f1.tolist(), curve.ap, curve.best, curve.calibration,
-                       {label: (c.precision.tolist(), c.recall.tolist(), c.f1.tolist())
-                        for label, c in curve.per_label.items()}, curve.per_label_best)
+        out[scheme] = (
+            curve.thresholds.tolist(),
+            curve.precision.tolist(),
+            curve.recall.tolist(),
+            curve.f1.tolist(),
+            curve.ap,
+            curve.best,
+            curve.calibration,
+            {label: (c.precision.tolist(), c.recall.tolist(), c.f1.tolist()) for label, c in curve.per_label.items()},
+            curve.per_label_best,
+        )
     return out
 
 
@@ -145,9 +160,11 @@ def test_keys_by_rank_give_the_figures_of_packed_keys(monkeypatch):
     gold += [[(0, 2, "A"), (0, 3, "B")]]
     pred += [[(0, 3, "A", 0.5), (1, 2, "B", 0.25), (0, 1, "B", 0.75)]]
     packed = figures(swept(gold, pred))
-    far = 2 ** 40
-    shifted = swept([[(s + far, e + far, label) for s, e, label in doc] for doc in gold],
-                    [[(s + far, e + far, label, score) for s, e, label, score in doc] for doc in pred])
+    far = 2**40
+    shifted = swept(
+        [[(s + far, e + far, label) for s, e, label in doc] for doc in gold],
+        [[(s + far, e + far, label, score) for s, e, label, score in doc] for doc in pred],
+    )
     assert figures(shifted) == packed
     monkeypatch.setattr(keys_module, "_LIMIT", 0)
     assert figures(swept(gold, pred)) == packed

@@ -1,5 +1,6 @@
 """Scores read from files: every format's scored spans give the curves of
 the same spans given to `sweep` in Python."""
+
 import json
 
 import pytest
@@ -32,8 +33,9 @@ def expected():
 
 
 def spans(doc, scored):
-    return [dict({"start": s, "end": e, "label": label}, **({"score": x[0]} if scored else {}))
-            for s, e, label, *x in doc]
+    return [
+        dict({"start": s, "end": e, "label": label}, **({"score": x[0]} if scored else {})) for s, e, label, *x in doc
+    ]
 
 
 def test_jsonl(tmp_path, expected):
@@ -44,8 +46,10 @@ def test_jsonl(tmp_path, expected):
 
 def test_prodigy(tmp_path, expected):
     def records(docs, scored):
-        return [{"text": t, "spans": spans(d, scored), "answer": "accept", "_input_hash": i}
-                for i, (t, d) in enumerate(zip(TEXTS, docs))]
+        return [
+            {"text": t, "spans": spans(d, scored), "answer": "accept", "_input_hash": i}
+            for i, (t, d) in enumerate(zip(TEXTS, docs))
+        ]
 
     gold = write_jsonl(tmp_path / "g.jsonl", records(GOLD, False))
     pred = write_jsonl(tmp_path / "p.jsonl", records(SCORED, True))
@@ -56,9 +60,14 @@ def test_prodigy(tmp_path, expected):
 def test_label_studio(tmp_path, expected, where):
     """One export: annotations are gold, predictions scored per result, or
     per prediction (one prediction per score level)."""
+
     def result(s, e, label, text, score=None):
-        out = {"type": "labels", "from_name": "label", "to_name": "text",
-               "value": {"start": s, "end": e, "text": text[s:e], "labels": [label]}}
+        out = {
+            "type": "labels",
+            "from_name": "label",
+            "to_name": "text",
+            "value": {"start": s, "end": e, "text": text[s:e], "labels": [label]},
+        }
         if score is not None:
             out["score"] = score
         return out
@@ -68,11 +77,17 @@ def test_label_studio(tmp_path, expected, where):
         if where == "result":
             predictions = [{"model_version": "m", "result": [result(s, e, lab, text, x) for s, e, lab, x in scored]}]
         else:  # each prediction's "score" for its results
-            predictions = [{"model_version": "m", "score": x, "result": [result(s, e, lab, text)]}
-                           for s, e, lab, x in scored]
-        tasks.append({"id": i + 1, "data": {"text": text},
-                      "annotations": [{"completed_by": 1, "result": [result(s, e, lab, text) for s, e, lab in gold]}],
-                      "predictions": predictions})
+            predictions = [
+                {"model_version": "m", "score": x, "result": [result(s, e, lab, text)]} for s, e, lab, x in scored
+            ]
+        tasks.append(
+            {
+                "id": i + 1,
+                "data": {"text": text},
+                "annotations": [{"completed_by": 1, "result": [result(s, e, lab, text) for s, e, lab in gold]}],
+                "predictions": predictions,
+            }
+        )
     path = tmp_path / "export.json"
     path.write_text(json.dumps(tasks))
     if where == "result":
@@ -88,8 +103,9 @@ def test_scores_do_not_change_compare(tmp_path):
     from spacy_spanf1 import compare_files
 
     gold = write_jsonl(tmp_path / "g.jsonl", [{"text": t, "spans": spans(d, False)} for t, d in zip(TEXTS, GOLD)])
-    plain = write_jsonl(tmp_path / "p.jsonl", [{"text": t, "spans": spans([s[:3] for s in d], False)}
-                                               for t, d in zip(TEXTS, SCORED)])
+    plain = write_jsonl(
+        tmp_path / "p.jsonl", [{"text": t, "spans": spans([s[:3] for s in d], False)} for t, d in zip(TEXTS, SCORED)]
+    )
     scored = write_jsonl(tmp_path / "s.jsonl", [{"text": t, "spans": spans(d, True)} for t, d in zip(TEXTS, SCORED)])
     a = compare_files(gold, plain, schemes=SCHEMES).to_dict()
     b = compare_files(gold, scored, schemes=SCHEMES).to_dict()
@@ -99,12 +115,19 @@ def test_scores_do_not_change_compare(tmp_path):
 @pytest.mark.parametrize("form", ["label", "entities"])
 def test_doccano(tmp_path, expected, form):
     """[start, end, label, score] items, or entities with a "score"."""
+
     def record(text, doc, scored):
         if form == "label":
             return {"text": text, "label": [[s, e, label, *x] if scored else [s, e, label] for s, e, label, *x in doc]}
-        return {"text": text, "entities": [dict({"id": i, "start_offset": s, "end_offset": e, "label": label},
-                                                **({"score": x[0]} if scored else {}))
-                                           for i, (s, e, label, *x) in enumerate(doc)]}
+        return {
+            "text": text,
+            "entities": [
+                dict(
+                    {"id": i, "start_offset": s, "end_offset": e, "label": label}, **({"score": x[0]} if scored else {})
+                )
+                for i, (s, e, label, *x) in enumerate(doc)
+            ],
+        }
 
     gold = write_jsonl(tmp_path / "g.jsonl", [record(t, d, False) for t, d in zip(TEXTS, GOLD)])
     pred = write_jsonl(tmp_path / "p.jsonl", [record(t, d, True) for t, d in zip(TEXTS, SCORED)])

@@ -1,5 +1,6 @@
 """A sweep of a trained span categorizer equals spaCy's find-threshold on
 its grid, and the config written with the best threshold loads."""
+
 import shutil
 
 import pytest
@@ -18,8 +19,13 @@ def test_spacy_grid_equals_find_threshold(spancat_model):
     result = sweep_pipeline(model, dev, pipe="spancat", schemes=SCHEMES, grid="spacy", n_trials=11)
     for scheme in SCHEMES:
         best, score, scores = find_threshold(
-            str(model), dev, pipe_name="spancat", threshold_key="threshold",
-            scores_key=f"spans_sc_{scheme}_f", n_trials=11, silent=True,
+            str(model),
+            dev,
+            pipe_name="spancat",
+            threshold_key="threshold",
+            scores_key=f"spans_sc_{scheme}_f",
+            n_trials=11,
+            silent=True,
         )
         ours = result[scheme]
         assert ours.thresholds.tolist() == pytest.approx(list(scores))

@@ -1,6 +1,7 @@
 """The reference docs of a sweep read with srsly's decoders looked up once:
 the same docs and span groups as DocBin reads them, and srsly's lookup is
 its own again after (also when reading fails)."""
+
 import pytest
 import spacy
 import srsly
@@ -16,8 +17,10 @@ def en_nlp():
 
 
 def spans_of(docs):
-    return [(doc.text, {key: [(s.start, s.end, s.label_) for s in group] for key, group in doc.spans.items()})
-            for doc in docs]
+    return [
+        (doc.text, {key: [(s.start, s.end, s.label_) for s in group] for key, group in doc.spans.items()})
+        for doc in docs
+    ]
 
 
 def test_the_same_docs_as_docbin_reads(tmp_path, en_nlp):

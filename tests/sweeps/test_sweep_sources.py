@@ -1,4 +1,5 @@
 """Scores read from spaCy span groups (spancat's attrs["scores"])."""
+
 import numpy
 import pytest
 from spacy.tokens import Doc, SpanGroup
@@ -15,8 +16,11 @@ def vocab():
 def test_span_group_scores_are_read(vocab):
     doc = Doc(vocab, words=["a", "b", "c", "d"])
     gold = SpanGroup(doc, spans=[doc.char_span(0, 3, label="A")])  # tokens 0-2
-    pred = SpanGroup(doc, spans=[doc.char_span(0, 3, label="A"), doc.char_span(4, 5, label="B")],
-                     attrs={"scores": numpy.array([0.8, 0.3], dtype="float32")})
+    pred = SpanGroup(
+        doc,
+        spans=[doc.char_span(0, 3, label="A"), doc.char_span(4, 5, label="B")],
+        attrs={"scores": numpy.array([0.8, 0.3], dtype="float32")},
+    )
     with pytest.warns(UserWarning, match='the predicted label "B"'):
         result = sweep([gold], [pred], schemes=["strict"])["strict"]
     assert result.thresholds.tolist() == pytest.approx([0.3, 0.8])

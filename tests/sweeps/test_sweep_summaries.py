@@ -1,5 +1,6 @@
 """Average precision, best thresholds, calibration and bad input of a sweep,
 against hand computation and scikit-learn."""
+
 import math
 
 import numpy
@@ -129,21 +130,35 @@ def test_dicts_carry_scores_and_to_dict_has_every_part():
     assert set(data) == {"sweep", "warnings", "signature"}
     assert list(data["sweep"]) == ["strict", "iou"]
     assert data["warnings"] == ['the predicted label "B" (1 span) never occurs in the gold']
-    assert set(data["sweep"]["strict"]) == {"scheme", "thresholds", "p", "r", "f", "ap", "best", "per_label",
-                                            "per_label_best", "calibration"}
+    assert set(data["sweep"]["strict"]) == {
+        "scheme",
+        "thresholds",
+        "p",
+        "r",
+        "f",
+        "ap",
+        "best",
+        "per_label",
+        "per_label_best",
+        "calibration",
+    }
     assert set(data["sweep"]["strict"]["per_label"]) == {"A", "B"}
     assert data["sweep"]["strict"]["best"]["threshold"] == 0.5 and "interval" in data["sweep"]["strict"]["best"]
     assert data["signature"]["sweep"]["ties"] == "highest"
 
 
-@pytest.mark.parametrize("score,message", [
-    (1.5, r"Span 0 of predicted document 1 has the score 1.5, outside \[0, 1\]"),
-    (-0.1, r"Span 0 of predicted document 1 has the score -0.1, outside"),
-    (float("nan"), r"Span 0 of predicted document 1 has the score nan"),
-    ("high", r"Span 0 of predicted document 1 has the score 'high' \(a str\)"),
-    (True, r"Span 0 of predicted document 1 has the score True \(a bool\)"),
-    (None, r"Span 0 of predicted document 1 has the score None"),
-], ids=["above_1", "below_0", "nan", "string", "bool", "none"])
+@pytest.mark.parametrize(
+    "score,message",
+    [
+        (1.5, r"Span 0 of predicted document 1 has the score 1.5, outside \[0, 1\]"),
+        (-0.1, r"Span 0 of predicted document 1 has the score -0.1, outside"),
+        (float("nan"), r"Span 0 of predicted document 1 has the score nan"),
+        ("high", r"Span 0 of predicted document 1 has the score 'high' \(a str\)"),
+        (True, r"Span 0 of predicted document 1 has the score True \(a bool\)"),
+        (None, r"Span 0 of predicted document 1 has the score None"),
+    ],
+    ids=["above_1", "below_0", "nan", "string", "bool", "none"],
+)
 def test_bad_scores_are_named(score, message):
     gold = [[(0, 1, "A")], [(0, 1, "A")]]
     with pytest.raises(InputError, match=message):

@@ -1,0 +1,77 @@
+"""The flat columns the batched engine works on: the spans of one side of a
+batch, the outcomes it gives, and the small numpy steps over them."""
+
+from typing import Dict, List, NamedTuple, Tuple
+
+import numpy
+
+
+class Side(NamedTuple):
+    """The spans of one side of a batch, sorted by (doc, start, end)."""
+
+    doc: numpy.ndarray
+    start: numpy.ndarray
+    end: numpy.ndarray
+    label: numpy.ndarray
+
+
+class Units(NamedTuple):
+    """The outcomes of a batch, on its own indices: for outcome i, its
+    document, count code, error kind code (outcomes.py), gold index (-1 for
+    none) and predicted indices pred[pred_ptr[i]:pred_ptr[i + 1]]."""
+
+    doc: numpy.ndarray
+    code: numpy.ndarray
+    kind: numpy.ndarray
+    gold: numpy.ndarray
+    pred_ptr: numpy.ndarray
+    pred: numpy.ndarray
+
+
+def units_of(parts) -> Units:
+    """Units from parts of (doc, code, kind, gold, pred sizes, pred)."""
+    doc, code, kind, gold, sizes, pred = (
+        numpy.concatenate([numpy.asarray(part[i], dtype=numpy.int64) for part in parts]) for i in range(6)
+    )
+    return Units(doc, code, kind, gold, numpy.r_[0, numpy.cumsum(sizes)], pred)
+
+
+def named_cells(
+    codes: numpy.ndarray, n_labels: int, labels: List[str], counted: bool = False
+) -> Dict[Tuple[str, str], int]:
+    """Confusion cells from codes gold * (n_labels + 1) + predicted, label
+    ids from 0, n_labels standing for "O" (counted: codes is already the
+    count of each code): (gold, predicted) -> n."""
+    width = n_labels + 1
+    counts = codes if counted else numpy.bincount(codes, minlength=width * width)
+    names = list(labels[:n_labels]) + ["O"]
+    return {
+        (names[code // width], names[code % width]): n
+        for code, n in zip(numpy.flatnonzero(counts).tolist(), counts[counts > 0].tolist())
+    }
+
+
+def ones(n: int) -> numpy.ndarray:
+    return numpy.ones(n, dtype=numpy.int64)
+
+
+def best_partner(key: numpy.ndarray, other: numpy.ndarray, shared: numpy.ndarray, n: int):
+    """For each of n spans (key), the span of the other side it shares most
+    positions with (ties: the earlier), and how many; -1 where none."""
+    partner = numpy.full(n, -1, dtype=numpy.int64)
+    most = numpy.zeros(n, dtype=numpy.int64)
+    if len(key):
+        order = numpy.lexsort((other, -shared, key))
+        first = order[numpy.r_[True, key[order][1:] != key[order][:-1]]]
+        partner[key[first]] = other[first]
+        most[key[first]] = shared[first]
+    return partner, most
+
+
+def overlapping_docs(side: Side, n_docs: int) -> numpy.ndarray:
+    """Boolean mask of the documents in which two spans of `side` overlap."""
+    same_doc = side.doc[1:] == side.doc[:-1]
+    clash = same_doc & (side.start[1:] < side.end[:-1])
+    mask = numpy.zeros(n_docs, dtype=bool)
+    mask[side.doc[1:][clash]] = True
+    return mask
