@@ -17,7 +17,7 @@ import numpy
 from ..exceptions import InputError
 from ..label_map import SIDES, LabelMap
 from ..notes import SIDE_NAMES, quoted, spans_counted
-from .keys import as_int64, pack_keys
+from .keys import as_int64, label_ids, pack_keys
 
 __all__ = ["map_columns"]
 
@@ -50,8 +50,9 @@ def map_columns(
 
 def _mapped(side: str, columns: Sequence, label_map: LabelMap, refuse: bool, unmapped: Dict[str, int]) -> List:
     mapping, listed = label_map.side(side), label_map.listed(side)
-    names, inverse = numpy.unique(numpy.asarray(list(columns[3]), dtype=object), return_inverse=True)
-    names = names.tolist()
+    labels = columns[3]
+    names = sorted(set(labels))
+    inverse = label_ids(labels, {label: i for i, label in enumerate(names)})
     unlisted = [i for i, label in enumerate(names) if label not in listed]
     if unlisted:
         counts = _distinct_spans(columns, inverse, len(names))
