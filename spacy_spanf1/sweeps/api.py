@@ -11,7 +11,7 @@ from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
 from ..label_map import LabelMap
-from ..notes import label_warnings, unmapped_note, warn_each
+from ..notes import label_warnings, spans_counted, unmapped_note, warn_each
 from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
 from ..spans import Span, checked_offsets, read_doc_spans, spacy_span_tuples
@@ -133,10 +133,14 @@ def sweep_columns(
     scored (document, start, end, label, score) columns, spans checked
     (the match settings' label map not yet applied)."""
     unmapped: Dict[str, Dict[str, int]] = {}
+    notes: List[str] = []
     if match.label_map is not None:
+        given = len(pred_columns[0])
         gold_columns, pred_columns, unmapped = map_columns(
             gold_columns, pred_columns, match.label_map, match.map_unlisted == "error"
         )
+        if given and not len(pred_columns[0]):
+            notes.append(f"the label map drops every prediction ({spans_counted(given)}): nothing is left to sweep")
     labels = sorted(set(gold_columns[3]) | set(pred_columns[3]))
     label_id = {label: i for i, label in enumerate(labels)}
     gold, _ = _unique(gold_columns[:4], None, label_id)
@@ -203,7 +207,8 @@ def sweep_columns(
         {label: int(pred_of_label[i]) for i, label in enumerate(labels) if pred_of_label[i]},
     )
     note = unmapped_note(unmapped)
-    return SweepResult(out, signature, tuple(found) + (() if note is None else (note,)), unmapped)
+    notes.extend(() if note is None else (note,))
+    return SweepResult(out, signature, tuple(found) + tuple(notes), unmapped)
 
 
 def flat_gold(docs: Sequence[Any], unit: str):

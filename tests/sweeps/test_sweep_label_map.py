@@ -221,6 +221,12 @@ def test_map_unlisted_error_names_the_side_the_label_its_spans_and_the_first_doc
     sweep(gold, pred, schemes=["strict"], label_map={"PERSON": "PER", "ORG": "ORG"}, map_unlisted="error")
 
 
+def test_a_map_that_drops_every_prediction_says_so():
+    result = swept([[(0, 2, "PER")]], [[(0, 2, "X", 0.5), (3, 4, "X", 0.9)]], label_map={"X": None, "PER": "PER"})
+    assert result["strict"].thresholds.tolist() == [] and result["strict"].best is None
+    assert result.warnings == ("the label map drops every prediction (2 spans): nothing is left to sweep",)
+
+
 @pytest.mark.parametrize(
     "label_map, message",
     [
