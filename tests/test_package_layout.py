@@ -122,10 +122,12 @@ def test_no_underscore_name_is_imported_across_modules():
 
 #: Doors that take every matching setting as a keyword of its own, by
 #: design: the one-call scorer of span lists, the engine's scorer (which
-#: both build), and the registered scorer, whose config block validates
-#: each setting by its parameter.
+#: both build), the registered scorer, whose config block validates
+#: each setting by its parameter, and the sweep of span lists (the
+#: one-call scorer's settings and the thresholds').
 EVERY_MATCH_SETTING_A_KEYWORD = {
     ("spacy_spanf1.engine.scorer", "evaluate_spans"),
+    ("spacy_spanf1.sweeps.api", "sweep"),
     ("spacy_spanf1.engine.scorer", "__init__"),
     ("spacy_spanf1.integrations.spacy", "make_spanf1_scorer_v1"),
 }

@@ -18,7 +18,7 @@ __all__ = ["is_pipeline", "sweep_files", "sweep_pipeline", "sweep_source"]
 
 #: What a sweep does not apply of the settings objects it takes.
 UNUSED = {
-    "match": ("spans_key", "labels", "beta", "label_map"),
+    "match": ("spans_key", "labels", "beta"),
     "read": ("gold_column", "pred_column"),
     "analysis": ("confidence", "method", "seed", "resample_by", "baseline", "test", "alpha", "by", "buckets"),
 }
@@ -61,6 +61,8 @@ def sweep_files(
     iou_threshold: Maybe[float] = UNSET,
     overlap_threshold: Maybe[float] = UNSET,
     min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
     format: Maybe[Optional[str]] = UNSET,
     gold_format: Maybe[Optional[str]] = UNSET,
     pred_format: Maybe[Optional[str]] = UNSET,
@@ -77,7 +79,9 @@ def sweep_files(
         holding both sides).
     match (Optional[MatchSettings]): Or its fields as keywords: schemes
         (required, span schemes), unit, iou_threshold, overlap_threshold,
-        min_overlap.
+        min_overlap, label_map (a dict, a LabelMap or the path of a JSON
+        file of one: labels renamed, merged or dropped per side before the
+        sweep, as `sweep` applies it), map_unlisted.
     read (Optional[ReadSettings]): Or its fields as keywords: format,
         gold_format, pred_format; `options` as **reader_options.
     sweep (Optional[SweepSettings]): Which thresholds; or its fields as
@@ -104,6 +108,8 @@ def sweep_files(
         iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
         thresholds=thresholds,
         n_thresholds=n_thresholds,
         grid=grid,
@@ -136,6 +142,8 @@ def sweep_pipeline(
     iou_threshold: Maybe[float] = UNSET,
     overlap_threshold: Maybe[float] = UNSET,
     min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
     thresholds: Maybe[Thresholds] = UNSET,
     n_thresholds: Maybe[Optional[int]] = UNSET,
     grid: Maybe[Optional[str]] = UNSET,
@@ -170,6 +178,8 @@ def sweep_pipeline(
         iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
         thresholds=thresholds,
         n_thresholds=n_thresholds,
         grid=grid,
@@ -206,6 +216,8 @@ def sweep_source(
     iou_threshold: Maybe[float] = UNSET,
     overlap_threshold: Maybe[float] = UNSET,
     min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
     format: Maybe[Optional[str]] = UNSET,
     thresholds: Maybe[Thresholds] = UNSET,
     n_thresholds: Maybe[Optional[int]] = UNSET,
@@ -234,6 +246,8 @@ def sweep_source(
         iou_threshold=iou_threshold,
         overlap_threshold=overlap_threshold,
         min_overlap=min_overlap,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
         thresholds=thresholds,
         n_thresholds=n_thresholds,
         grid=grid,

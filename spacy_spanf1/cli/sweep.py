@@ -30,6 +30,8 @@ NAMES = (
     "iou_threshold",
     "overlap_threshold",
     "min_overlap",
+    "label_map",
+    "map_unlisted",
     "n_thresholds",
     "grid",
     "n_trials",

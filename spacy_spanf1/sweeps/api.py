@@ -3,14 +3,15 @@ predictions, from one pass, with AP, best thresholds and calibration."""
 
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Dict, Iterable, List, Optional, Sequence, cast
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union, cast
 
 import numpy
 
 from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
-from ..notes import label_warnings, warn_each
+from ..label_map import LabelMap
+from ..notes import label_warnings, spans_counted, unmapped_note, warn_each
 from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
 from ..spans import Span, checked_offsets, read_doc_spans, spacy_span_tuples
@@ -30,6 +31,7 @@ from .results import BestThreshold, LabelCurve, SchemeSweep, SweepResult
 from .flatdocs import batch_of, correct_preds, self_overlapping
 from .iou import iou_tally
 from .keys import as_int64, label_ids, pack_keys, unique_first
+from .mapped import map_columns
 from .scored import flat_scored
 from .measures import average_precision, best_threshold, calibration, cumulative, level_positions, prf
 from .settings import SweepSettings
@@ -51,6 +53,8 @@ def sweep(
     iou_threshold: float = MatchSettings.iou_threshold,
     overlap_threshold: float = MatchSettings.overlap_threshold,
     min_overlap: Optional[float] = MatchSettings.min_overlap,
+    label_map: Union[LabelMap, Mapping[str, Any], None] = MatchSettings.label_map,
+    map_unlisted: str = MatchSettings.map_unlisted,
 ) -> SweepResult:
     """P, R and F of every scheme at every threshold of scored predictions.
 
@@ -66,6 +70,13 @@ def sweep(
         (SweepSettings); by default every distinct score.
     bootstrap (Optional[int]): Resamples of the bootstrap interval of F at
         each best threshold; None: no intervals.
+    label_map (Mapping): Labels renamed, merged or dropped before the
+        sweep, as evaluate_spans takes it (a dict, a LabelMap or the path
+        of a JSON file of one); spans it puts at one place with one label
+        count once, a prediction with the highest score of those merged.
+        Labels it does not name are kept, counted in the result's
+        `unmapped` and named in a warning, or an error with
+        map_unlisted="error".
     RETURNS (SweepResult): scheme -> SchemeSweep, and the signature.
 
     At threshold t the predictions with score >= t are scored exactly as
@@ -79,7 +90,12 @@ def sweep(
     """
     check_unit(unit)
     match = MatchSettings(
-        schemes, iou_threshold=iou_threshold, overlap_threshold=overlap_threshold, min_overlap=min_overlap
+        schemes,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
     )
     if match.string_schemes:
         raise SettingError(
@@ -114,7 +130,17 @@ def sweep_columns(
     unit: str,
 ) -> SweepResult:
     """`sweep` on read spans: gold (document, start, end, label) columns and
-    scored (document, start, end, label, score) columns, spans checked."""
+    scored (document, start, end, label, score) columns, spans checked
+    (the match settings' label map not yet applied)."""
+    unmapped: Dict[str, Dict[str, int]] = {}
+    notes: List[str] = []
+    if match.label_map is not None:
+        given = len(pred_columns[0])
+        gold_columns, pred_columns, unmapped = map_columns(
+            gold_columns, pred_columns, match.label_map, match.map_unlisted == "error"
+        )
+        if given and not len(pred_columns[0]):
+            notes.append(f"the label map drops every prediction ({spans_counted(given)}): nothing is left to sweep")
     labels = sorted(set(gold_columns[3]) | set(pred_columns[3]))
     label_id = {label: i for i, label in enumerate(labels)}
     gold, _ = _unique(gold_columns[:4], None, label_id)
@@ -180,7 +206,9 @@ def sweep_columns(
         {label: int(gold_of_label[i]) for i, label in enumerate(labels) if gold_of_label[i]},
         {label: int(pred_of_label[i]) for i, label in enumerate(labels) if pred_of_label[i]},
     )
-    return SweepResult(out, signature, tuple(found))
+    note = unmapped_note(unmapped)
+    notes.extend(() if note is None else (note,))
+    return SweepResult(out, signature, tuple(found) + tuple(notes), unmapped)
 
 
 def flat_gold(docs: Sequence[Any], unit: str):

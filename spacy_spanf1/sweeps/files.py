@@ -30,7 +30,7 @@ def sweep_scored_files(
     gold_path, pred_path: As `compare_files` (pred_path None: one file
         holding both sides).
     match (MatchSettings): schemes, unit, iou_threshold, overlap_threshold,
-        min_overlap (as `sweep` takes them).
+        min_overlap, label_map, map_unlisted (as `sweep` takes them).
     read (ReadSettings): format, gold_format, pred_format and the reader
         options (text_mismatch, missing_pred, ...).
     thresholds (SweepSettings), analysis (AnalysisSettings): Which
@@ -96,5 +96,7 @@ def sweep_scored_files(
         iou_threshold=match.iou_threshold,
         overlap_threshold=match.overlap_threshold,
         min_overlap=match.min_overlap,
+        label_map=match.label_map,
+        map_unlisted=match.map_unlisted,
     )
     return result.replace(signature=result.signature.replace(read=read_block(read, pairs.format.name, pairs.sides)))

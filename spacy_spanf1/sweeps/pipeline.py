@@ -57,7 +57,8 @@ def sweep_spancat(
     corpus_path (PathLike): A .spacy DocBin holding the reference spans in
         `Doc.spans[key]`, key the component's spans key.
     match (MatchSettings): schemes, unit (None: token), iou_threshold,
-        overlap_threshold, min_overlap (as `sweep` takes them).
+        overlap_threshold, min_overlap, label_map, map_unlisted (as `sweep`
+        takes them).
     thresholds (SweepSettings), analysis (AnalysisSettings): Which
         thresholds; the bootstrap of `sweep`.
     pipe (str): The component's name; it has `cfg["threshold"]` and a
@@ -93,6 +94,8 @@ def sweep_spancat(
         iou_threshold=match.iou_threshold,
         overlap_threshold=match.overlap_threshold,
         min_overlap=match.min_overlap,
+        label_map=match.label_map,
+        map_unlisted=match.map_unlisted,
     )
     return result.replace(
         signature=result.signature.replace(

@@ -202,11 +202,14 @@ class SchemeSweep:
 class SweepResult(Mapping):
     """scheme -> SchemeSweep, in the order the schemes were given, the
     signature of the run (a `Signature`), and its warnings: what looks off
-    but is not wrong (a predicted label that never occurs in the gold)."""
+    but is not wrong (a predicted label that never occurs in the gold).
+    With a label map, `unmapped` holds by side ("gold", "pred") the labels
+    the map does not name and their spans, swept as they are."""
 
     schemes: Mapping[str, SchemeSweep]
     signature: Any = field(default_factory=dict)  # a Signature (a plain mapping when built by hand)
     warnings: Tuple[str, ...] = ()
+    unmapped: Mapping[str, Mapping[str, int]] = field(default_factory=dict, repr=False)
 
     def replace(self, **changes: Any) -> "SweepResult":
         """A copy with some fields changed."""
@@ -229,11 +232,13 @@ class SweepResult(Mapping):
 
     def to_dict(self) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): the JSON the command line writes
-        (--output): "sweep" (scheme -> its `to_dict()`), "warnings" (when
-        there are any) and "signature"."""
+        (--output): "sweep" (scheme -> its `to_dict()`), "warnings" and
+        "unmapped" (when there are any) and "signature"."""
         out: Dict[str, Any] = {"sweep": {scheme: result.to_dict() for scheme, result in self.schemes.items()}}
         if self.warnings:
             out["warnings"] = list(self.warnings)
+        if any(self.unmapped.values()):
+            out["unmapped"] = {side: dict(sorted(labels.items())) for side, labels in self.unmapped.items() if labels}
         out["signature"] = dict(self.signature)
         return out
 
@@ -243,6 +248,11 @@ class SweepResult(Mapping):
         try:
             schemes = {scheme: SchemeSweep.from_dict(block) for scheme, block in data["sweep"].items()}
             signed = data.get("signature") or {}
-            return cls(schemes, Signature.from_dict(signed) if signed else {}, tuple(data.get("warnings", ())))
+            return cls(
+                schemes,
+                Signature.from_dict(signed) if signed else {},
+                tuple(data.get("warnings", ())),
+                {side: dict(labels) for side, labels in data.get("unmapped", {}).items()},
+            )
         except (KeyError, TypeError, AttributeError) as err:
             raise _not_written("SweepResult", err) from None

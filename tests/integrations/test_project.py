@@ -251,6 +251,10 @@ def test_project_run_all(tmp_path):
     assert set(swept) == set(SCHEMES) and swept["strict"]["thresholds"] == pytest.approx([k / 10 for k in range(11)])
     assert "spancat: thresholds swept on GUM test" in result.stdout
     assert (project / "metrics" / "spancat-best-threshold.cfg").exists()
+    # the confusion matrices under strict and type, and the scores on CoNLL's labels through the map
+    assert list(srsly.read_json(project / "metrics" / "spancat-confusion.json")["schemes"]) == ["strict", "type"]
+    mapped = srsly.read_json(project / "metrics" / "spancat-conll-labels.json")
+    assert set(mapped["schemes"]["strict"]["confusion"]["labels"]) <= {"PER", "ORG", "LOC", "MISC", "O"}
 
 
 def test_report_says_what_is_significant_in_this_run():
