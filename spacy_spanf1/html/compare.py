@@ -1,6 +1,6 @@
 """The page of `compare --html` and `evaluate --html`: the scores of
-every scheme, a per-label chart and the confusion matrix of the primary
-scheme, the intervals, the
+every scheme, a per-label chart and the confusion matrix of each scheme
+(the primary's first), the intervals, the
 test against a baseline and the breakdowns when computed, the error counts
 by kind, and each document with errors, gold and predicted spans side by
 side (the error records of `report.records`)."""
@@ -130,8 +130,12 @@ def render_html(
     # The page stays a readable size on any corpus: the documents with the
     # most errors first (ties: in document order), at most max_docs of them.
     shown = sorted(by_doc, key=lambda index: (-len(by_doc[index]), index))[:max_docs]
-    if primary is not None and schemes[primary].get("confusion"):
-        out.extend(confusion_html(schemes[primary]["confusion"], primary, by_doc, shown))
+    # One matrix per scheme, the primary's first; only the primary's cells
+    # link to documents, as the error records are the primary scheme's.
+    ordered = [primary] + [name for name in schemes if name != primary] if primary is not None else list(schemes)
+    for name in ordered:
+        if schemes[name].get("confusion"):
+            out.extend(confusion_html(schemes[name]["confusion"], name, by_doc, shown, linked=name == primary))
     if scores.get("breakdown") and primary is not None:
         out.extend(_breakdown_html(scores["breakdown"], primary))
     # Errors by kind, over the whole corpus.

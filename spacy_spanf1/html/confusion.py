@@ -39,17 +39,22 @@ def record_cells(record: Mapping[str, Any]) -> List[Tuple[str, str]]:
 
 
 def confusion_html(
-    confusion: Mapping[str, Any], scheme: str, by_doc: Mapping[int, Sequence[Mapping[str, Any]]], shown: Sequence[int]
+    confusion: Mapping[str, Any],
+    scheme: str,
+    by_doc: Mapping[int, Sequence[Mapping[str, Any]]],
+    shown: Sequence[int],
+    linked: bool = True,
 ) -> List[str]:
     """The heat-mapped matrix of `{"labels", "matrix"}` (the JSON's
-    confusion of `scheme`, whose errors the records are); its off-diagonal
-    cells link to the first of the documents shown with such an error."""
+    confusion of `scheme`); when `linked` (the records are this scheme's
+    errors) its off-diagonal cells link to the first of the documents shown
+    with such an error."""
     esc = escape
     labels: List[str] = list(confusion["labels"])
     matrix: List[List[int]] = confusion["matrix"]
     first_doc: Dict[Tuple[str, str], int] = {}
     how_many: Dict[Tuple[str, str], int] = {}
-    for index in shown:
+    for index in shown if linked else ():
         found = {cell for record in by_doc.get(index, ()) for cell in record_cells(record)}
         for cell in found:
             first_doc.setdefault(cell, index)
@@ -59,8 +64,12 @@ def confusion_html(
     out = [
         f"<h2>Confusion matrix ({esc(scheme)})</h2>",
         '<p class="note">Rows: gold labels; columns: predicted labels; O: no span (the O column counts gold '
-        "spans left unmatched, the O row predictions left unmatched). A cell off the diagonal links to the first "
-        "document shown with such an error.</p>",
+        "spans left unmatched, the O row predictions left unmatched). "
+        + (
+            "A cell off the diagonal links to the first document shown with such an error.</p>"
+            if linked
+            else "The documents below show the primary scheme's errors.</p>"
+        ),
         table_start(
             "confusion",
             ["<th>gold \\ predicted</th>"] + [f'<th class="pred">{esc(label)}</th>' for label in labels],

@@ -134,3 +134,22 @@ def test_the_html_page_heat_maps_the_primary_scheme_and_links_its_cells(examples
         ("O", "LOC"): ["1"],
     }
     assert 'id="doc-0"' in page and 'id="doc-1"' in page
+
+
+def test_the_html_page_has_every_schemes_matrix_and_links_only_the_primary(examples):
+    import re
+
+    result = invoke(["compare", "gold.jsonl", "pred.jsonl", "-s", "strict,type", "--html", "page.html", "--silent"])
+    assert result.exit_code == 0, result.stderr
+    page = (examples / "page.html").read_text()
+    tables = re.findall(r'<table class="confusion" data-scheme="(\w+)">(.*?)</table>', page, re.S)
+    assert [scheme for scheme, _ in tables] == ["strict", "type"]
+    type_table = tables[1][1]
+    cells = {
+        (gold, pred): int(re.sub(r"<[^>]+>", "", content))
+        for gold, pred, content in re.findall(r'data-gold="([^"]+)" data-pred="([^"]+)"[^>]*>(.*?)</td>', type_table)
+    }
+    labels, matrix = TYPE["labels"], TYPE["matrix"]
+    assert cells == {(g, p): matrix[i][j] for i, g in enumerate(labels) for j, p in enumerate(labels)}
+    # the error records (and so the documents shown) are the primary scheme's
+    assert "href=" not in type_table and "href=" in tables[0][1]
