@@ -30,6 +30,7 @@ from ..registry import formats
 from ..spans import Span, checked_offsets, is_int
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .kb import record_links
 from .jsonl_errors import first_span_error, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
 from .records import (
@@ -252,7 +253,7 @@ def _read_block(
         if unit == "token" and not (chars_without_tokens and "tokens" not in record):
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
-        notes = scores = None
+        notes = scores = links = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
             try:
@@ -264,6 +265,8 @@ def _read_block(
             flat.extend(found)
             if '"score"' in line:  # scored predictions, for sweeps
                 scores = _line_scores(line, found)
+            if '"kb_id"' in line:  # linked spans, for the link schemes
+                links = record_links(found, items, path, lineno)
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
@@ -287,6 +290,7 @@ def _read_block(
                 source=source,
                 notes=notes or EMPTY,
                 scores=scores,
+                links=links,
             )
         )
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)

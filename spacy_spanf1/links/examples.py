@@ -1,0 +1,74 @@
+"""The linked spans of spaCy docs: each span of `Doc.ents` (or of the span
+group `spans_key`) with its `kb_id_`, read as `integrations.spacy` reads
+the spans (predictions mapped onto the reference tokens; under `Doc.ents`
+a prediction over a reference token with missing annotation is ignored).
+"""
+
+from typing import Any, List, Optional, Tuple
+
+from ..settings import UNITS
+from ..spans import Span
+
+__all__ = ["LinkPair", "doc_has_kb_ids", "example_links"]
+
+#: (gold, predicted) (span, kb id) pairs of an example.
+LinkPair = Tuple[List[Tuple[Span, str]], List[Tuple[Span, str]]]
+
+
+def doc_has_kb_ids(doc: Any, spans_key: Optional[str] = None) -> bool:
+    """Whether some span of the doc (its entities, or its span group
+    `spans_key`) has a knowledge-base id."""
+    if spans_key is None:
+        from spacy.attrs import ENT_KB_ID
+
+        return len(doc) > 0 and bool(doc.to_array([ENT_KB_ID]).any())
+    return spans_key in doc.spans and any(span.kb_id for span in doc.spans[spans_key])
+
+
+def example_links(example: Any, spans_key: Optional[str] = None, unit: str = UNITS[0]) -> Optional[LinkPair]:
+    """(gold, predicted) linked spans of a spaCy Example, each sorted, in
+    the unit; None when the reference doc is skipped (no entity annotation,
+    or no span group `spans_key`), as `integrations.spacy.example_spans`."""
+    x, y = example.predicted, example.reference
+    if spans_key is None:
+        if len(y) and not any(token.ent_iob for token in y):
+            return None
+        gold_spans, pred_spans = list(y.ents), list(x.ents)
+        missing = [token.ent_iob == 0 for token in y]
+    else:
+        if spans_key not in y.spans:
+            return None
+        gold_spans = list(y.spans[spans_key])
+        pred_spans = list(x.spans[spans_key]) if spans_key in x.spans else []
+        missing = [False] * len(y)
+    gold = [(_span(span, unit), span.kb_id_) for span in gold_spans]
+    if unit == "char":
+        pred = [(_span(span, unit), span.kb_id_) for span in pred_spans]
+        if any(missing):
+            pred = [
+                (span, kb)
+                for span, kb in pred
+                if not any(
+                    m for token, m in zip(y, missing) if token.idx < span.end and token.idx + len(token) > span.start
+                )
+            ]
+    else:
+        same = len(x) == len(y) and all(a.idx == b.idx and a.text == b.text for a, b in zip(x, y))
+        pred = []
+        for span in pred_spans:
+            if same:
+                start, end = span.start, span.end
+            else:
+                indices = example.alignment.x2y[span.start : span.end]
+                if not len(indices):
+                    continue
+                start, end = int(indices[0]), int(indices[-1]) + 1
+            if not any(missing[start:end]):
+                pred.append((Span(start, end, span.label_), span.kb_id_))
+    return sorted(set(gold)), sorted(set(pred))
+
+
+def _span(span: Any, unit: str) -> Span:
+    if unit == "char":
+        return Span(span.start_char, span.end_char, span.label_)
+    return Span(span.start, span.end, span.label_)
