@@ -4,12 +4,12 @@ the spans (predictions mapped onto the reference tokens; under `Doc.ents`
 a prediction over a reference token with missing annotation is ignored).
 """
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..settings import UNITS
 from ..spans import Span
 
-__all__ = ["LinkPair", "doc_has_kb_ids", "example_links"]
+__all__ = ["LinkPair", "doc_has_kb_ids", "example_links", "link_keys", "link_results"]
 
 #: (gold, predicted) (span, kb id) pairs of an example.
 LinkPair = Tuple[List[Tuple[Span, str]], List[Tuple[Span, str]]]
@@ -72,3 +72,51 @@ def _span(span: Any, unit: str) -> Span:
     if unit == "char":
         return Span(span.start_char, span.end_char, span.label_)
     return Span(span.start, span.end, span.label_)
+
+
+def link_results(
+    examples: Sequence[Any], schemes: Sequence[str], spans_key: Optional[str], unit: str, per_doc: bool = False
+) -> Dict[str, Any]:
+    """scheme -> SchemeResult of the link schemes over spaCy Examples: `nel`
+    as `Scorer.score_links` reads them (the entities by character offsets,
+    no document skipped), the others from `example_links` (skipped as the
+    span scorer skips)."""
+    from .evaluate import evaluate_links
+
+    results: Dict[str, Any] = {}
+    if "nel" in schemes:
+        gold = [list(eg.reference.ents) for eg in examples]
+        pred = [list(eg.predicted.ents) for eg in examples]
+        results.update(evaluate_links(gold, pred, schemes=["nel"], unit="char", per_doc=per_doc))
+    others = [name for name in schemes if name != "nel"]
+    if others:
+        pairs = [found for found in (example_links(eg, spans_key, unit) for eg in examples) if found is not None]
+        gold_docs = [[(*span, kb) for span, kb in found[0]] for found in pairs]
+        pred_docs = [[(*span, kb) for span, kb in found[1]] for found in pairs]
+        results.update(evaluate_links(gold_docs, pred_docs, schemes=others, unit=unit, per_doc=per_doc))
+    return {name: results[name] for name in schemes}
+
+
+def link_keys(results: Dict[str, Any]) -> Dict[str, Any]:
+    """spaCy's flat keys of the link schemes: `nel_<scheme>_p/_r/_f`,
+    `_per_type` and `_counts` of each, and under `nel` spaCy's own keys
+    (`nel_micro_p`, ..., `nel_f_per_type`). P/R/F are None when nothing
+    was scored."""
+    from .nel import nel_scores
+
+    out: Dict[str, Any] = {}
+    for scheme, result in results.items():
+        if scheme == "nel":
+            out.update(nel_scores(result))
+        empty = result.totals.is_empty
+        name = f"nel_{scheme}"
+        out[f"{name}_p"] = None if empty else result.precision
+        out[f"{name}_r"] = None if empty else result.recall
+        out[f"{name}_f"] = None if empty else result.f1
+        out[f"{name}_per_type"] = (
+            None
+            if empty
+            else {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in result.per_type.items()}
+        )
+        out[f"{name}_counts"] = result.counts
+    return out
