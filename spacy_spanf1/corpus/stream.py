@@ -9,7 +9,7 @@ import gc
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..engine.scorer import BATCH_SIZE, SpanScorer
-from ..links.counter import LinkCounter
+from ..links.counter import LinkCounter, UnscoredIds
 from ..mentions.strings import StringCounter
 from ..notes import InsideWords
 from ..exceptions import InputError
@@ -122,6 +122,8 @@ def score_pairs(
     inside_words = InsideWords() if unit == "char" else None
     checks_words = inside_words is not None
     n = 0
+    # kb ids read with no link scheme named: counted as read, not scored
+    unscored_ids = UnscoredIds()
 
     def take_errors() -> None:
         # The batch's errors, just scored: the stream keeps what it needs
@@ -164,6 +166,8 @@ def score_pairs(
                 strings.add(pair.strings("gold"), pair.strings("pred"))
             if links is not None:
                 links.add(pair)
+            elif pair.gold_links is not None or pair.pred_links is not None:
+                unscored_ids.add(pair)
             if keep.gold_labels:
                 found_gold.update(span.label for span in pair.gold)
             if with_errors:
@@ -179,6 +183,7 @@ def score_pairs(
         take_errors()
     if stats is None:
         stats = PairStats(n, 0)
+    unscored_ids.count_into(stats)
     results = scorer.results()
     if strings is not None or links is not None:
         results = {**results, **(strings.results() if strings else {}), **(links.results() if links else {})}

@@ -340,7 +340,7 @@ def make_spanf1_scorer_v1(
         links = check_link_schemes([n for n in names if n in LINK_SCHEMES]) if set(names) & set(LINK_SCHEMES) else ()
         spans = [n for n in names if n not in LINK_SCHEMES] if links else schemes
         match = MatchSettings(
-            spans or ["strict"],  # (only link schemes: the other settings checked all the same)
+            (spans or ["strict"]) if links else schemes,  # (only link schemes: the other settings checked all the same)
             unit=unit,
             spans_key=spans_key,
             labels=labels,

@@ -10,10 +10,12 @@ from ..notes import note
 from ..settings import NOTE_EXAMPLES
 from .evaluate import LinkScorer
 
-__all__ = ["NO_KB_IDS", "LinkCounter", "no_kb_id_warnings"]
+__all__ = ["KB_IDS", "NO_KB_IDS", "LinkCounter", "UnscoredIds", "no_kb_id_warnings"]
 
 #: The note of documents that carry no knowledge-base id.
 NO_KB_IDS = "no_kb_ids"
+#: What a run without link schemes read and did not score: spans' kb ids.
+KB_IDS = "kb_ids"
 
 
 class LinkCounter:
@@ -68,3 +70,22 @@ def no_kb_id_warnings(notes: Mapping[str, Any], documents: int) -> List[str]:
                 f"the {name} carries no knowledge-base id (kb_id): under the link schemes every span of it is NIL"
             )
     return found
+
+
+class UnscoredIds:
+    """The kb ids of a stream scored without link schemes, by side: read,
+    not scored (`PairStats.not_scored`), so that none is dropped silently."""
+
+    def __init__(self) -> None:
+        self.counts = {"gold": 0, "pred": 0}
+
+    def add(self, pair: Any) -> None:
+        for side, links in (("gold", pair.gold_links), ("pred", pair.pred_links)):
+            if links is not None:
+                self.counts[side] += sum(1 for _, kb in links if kb)
+
+    def count_into(self, stats: Any) -> None:
+        for side, n in self.counts.items():
+            if n:
+                totals = stats.not_scored.setdefault(side, {})
+                totals[KB_IDS] = totals.get(KB_IDS, 0) + n

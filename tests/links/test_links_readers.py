@@ -340,3 +340,14 @@ def test_docbin_kb_ids_in_char_unit_score_the_same(neleval, tmp_path):
     char = scored(tmp_path / "gold.spacy", tmp_path / "pred.spacy", MEASURES, unit="char")
     for name in MEASURES:
         assert token.results[name].counts == char.results[name].counts, name
+
+
+def test_kb_ids_scored_without_a_link_scheme_are_counted_as_read_not_scored(tmp_path):
+    gold, pred = make_corpus(6, 10)
+    write_jsonl(tmp_path / "g.jsonl", gold)
+    write_jsonl(tmp_path / "p.jsonl", pred, with_ids=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scores = compare_files(tmp_path / "g.jsonl", tmp_path / "p.jsonl", schemes="strict")
+    written = sum(1 for doc in gold for span in doc if fields(span)[3])  # the non-empty ids written
+    assert scores.not_scored == {"gold": {"kb_ids": written}}
