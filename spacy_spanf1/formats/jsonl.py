@@ -7,7 +7,9 @@ that does not fall on token boundaries is scored as it is written. With unit
 A gold line without "spans" has no annotation and is skipped (counted); a
 predicted line without "spans" predicts nothing (a predicted file none of
 whose lines has "spans" is an error). A span's "text", when given, is
-compared with the text at its offsets (option `text_mismatch`, as for brat).
+compared with the text at its offsets (option `text_mismatch`, as for brat);
+its "kb_id" (a string; null or "" for none) is its knowledge-base id, for
+the link schemes (`Document.links`).
 Blank lines are not records. A record's "id" (a string, or an integer read
 as its str()) is its key: documents pair by id when the first record of
 both files has one (`pairing.pair_documents`), and then every record of
