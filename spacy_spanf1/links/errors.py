@@ -51,7 +51,7 @@ def link_errors(
     places: Dict[Tuple[int, ...], Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]] = defaultdict(lambda: ([], []))
     for n, side in enumerate((table.gold, table.pred)):
         for doc, start, end, label, kb in zip(*(column.tolist() for column in side)):
-            place = (doc, start, end, label) if typed else (doc, start, end)
+            place: Tuple[int, ...] = (doc, start, end, label) if typed else (doc, start, end)
             listed = places[place][n]
             if all(ids[kb] != seen for _, seen in listed):  # a key of the measure counts once
                 listed.append((table.labels[label], ids[kb]))
