@@ -267,3 +267,24 @@ def test_spacy_train_picks_a_linker_on_a_link_scheme(tmp_path):
     meta = json.loads((tmp_path / "out" / "model-best" / "meta.json").read_text())
     assert set(meta["performance"]) >= {"nel_strong_all_match_f", "nel_micro_f"}
     assert 0.0 <= meta["performance"]["nel_strong_all_match_f"] <= 1.0
+
+
+def test_link_schemes_take_paired_tests_against_a_baseline(files):
+    gold, pred = files
+    scores = compare_files(gold, pred, schemes="strict,strong_all_match", baseline=gold, test="randomization")
+    tested = scores.to_dict()["comparison"]["schemes"]["strong_all_match"]
+    # the gold as a baseline scores F 1.0; the prediction 0.5 (TP 2, FP 2, FN 2)
+    assert tested["delta"] == pytest.approx(-0.5)
+
+
+def test_sharded_input_gives_the_link_figures_of_one_file(files, tmp_path):
+    lines = {name: path.read_text().splitlines(keepends=True) for name, path in zip("gp", files)}
+    for name in "gp":
+        (tmp_path / name).mkdir()
+        for i, line in enumerate(lines[name]):
+            (tmp_path / name / f"s{i}.jsonl").write_text(line)
+    whole = compare_files(*files, schemes="strict,strong_all_match,nel")
+    sharded = compare_files(tmp_path / "g", tmp_path / "p", schemes="strict,strong_all_match,nel")
+    for name in ("strong_all_match", "nel"):
+        assert sharded.results[name].counts == whole.results[name].counts
+        assert sharded.results[name].per_type == whole.results[name].per_type
