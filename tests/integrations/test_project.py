@@ -251,6 +251,10 @@ def test_project_run_all(tmp_path):
     assert set(swept) == set(SCHEMES) and swept["strict"]["thresholds"] == pytest.approx([k / 10 for k in range(11)])
     assert "spancat: thresholds swept on GUM test" in result.stdout
     assert (project / "metrics" / "spancat-best-threshold.cfg").exists()
+    # the GUM linker, end to end and on the gold mentions, under the link schemes
+    for name in ("links-end-to-end", "links-gold-mentions"):
+        linked = srsly.read_json(project / "metrics" / f"{name}.json")
+        assert {"strong_all_match", "strong_link_match", "nel"} <= set(linked["schemes"])
 
 
 def test_report_says_what_is_significant_in_this_run():
