@@ -274,9 +274,13 @@ def pair_documents(
             pair.pred_scores = pred.scores
             if place is not None:  # the scored spans where `place` put them
                 pair.pred_scores = format.place_scores(gold, pred, pair.pred_scores, **options)
-        if place is None:  # (spans placed on the gold text carry no ids)
+        if place is None:
             pair.gold_links = gold.links
             pair.pred_links = None if pred is None else pred.links
+        elif gold.links is not None or gold.spacy_doc is not None or (pred is not None and pred.links is not None):
+            from ..links.examples import placed_links  # the ids placed as the spans are
+
+            pair.gold_links, pair.pred_links = placed_links(format, gold, pred, options)
         yield pair
 
 

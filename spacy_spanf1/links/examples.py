@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..settings import UNITS
 from ..spans import Span
 
-__all__ = ["LinkPair", "doc_has_kb_ids", "example_links", "link_keys", "link_results"]
+__all__ = ["LinkPair", "doc_has_kb_ids", "example_links", "link_keys", "link_results", "placed_links"]
 
 #: (gold, predicted) (span, kb id) pairs of an example.
 LinkPair = Tuple[List[Tuple[Span, str]], List[Tuple[Span, str]]]
@@ -120,3 +120,25 @@ def link_keys(results: Dict[str, Any]) -> Dict[str, Any]:
         )
         out[f"{name}_counts"] = result.counts
     return out
+
+
+def placed_links(
+    format: Any, gold: Any, pred: Any, options: Dict[str, Any]
+) -> Tuple[Optional[List[Tuple[Span, str]]], Optional[List[Tuple[Span, str]]]]:
+    """(gold, predicted) linked spans of a pair whose predicted spans a
+    format places on the gold text (two formats mixed), placed as its
+    spans are: a gold DocBin's entities (or span group) with their
+    `kb_id_`; the predictions' (span, kb id) pairs by `place_scores`. A
+    side without kb ids gives None (a predicted DocBin's ids are not
+    placed: NIL)."""
+    from spacy.training import Example
+
+    unit, spans_key = options.get("unit") or UNITS[0], options.get("spans_key")
+    gold_links = gold.links
+    if gold_links is None and gold.spacy_doc is not None and doc_has_kb_ids(gold.spacy_doc, spans_key):
+        found = example_links(Example(gold.spacy_doc, gold.spacy_doc), spans_key, unit)
+        gold_links = None if found is None else found[0]
+    pred_links = None
+    if pred is not None and pred.links is not None:
+        pred_links = format.place_scores(gold, pred, pred.links, **options)
+    return gold_links, pred_links

@@ -351,3 +351,23 @@ def test_kb_ids_scored_without_a_link_scheme_are_counted_as_read_not_scored(tmp_
         scores = compare_files(tmp_path / "g.jsonl", tmp_path / "p.jsonl", schemes="strict")
     written = sum(1 for doc in gold for span in doc if fields(span)[3])  # the non-empty ids written
     assert scores.not_scored == {"gold": {"kb_ids": written}}
+
+
+def test_a_docbin_gold_with_jsonl_predictions_places_the_ids_as_the_spans(neleval, tmp_path):
+    examples, gold, pred = linked_docbins(tmp_path)
+    # the predictions written as JSONL, character offsets, as a linker's output
+    with open(tmp_path / "pred.jsonl", "w", encoding="utf8") as f:
+        for eg, ents in zip(examples, pred):
+            doc = eg.reference
+            spans = [
+                {"start": doc[s].idx, "end": doc[e - 1].idx + len(doc[e - 1]), "label": label, "kb_id": kb}
+                for s, e, label, kb in ents
+            ]
+            f.write(json.dumps({"text": doc.text, "spans": spans}) + "\n")
+    scores = scored(tmp_path / "gold.spacy", tmp_path / "pred.jsonl", MEASURES, pred_format="jsonl", unit="token")
+    assert_equals_neleval(neleval, scores, gold, pred)
+    # in char unit (the mix's default) the same counts
+    chars = scored(tmp_path / "gold.spacy", tmp_path / "pred.jsonl", MEASURES, pred_format="jsonl")
+    assert chars.unit == "char"
+    for name in MEASURES:
+        assert chars.results[name].counts == scores.results[name].counts, name
