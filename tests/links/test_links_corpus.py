@@ -288,3 +288,24 @@ def test_sharded_input_gives_the_link_figures_of_one_file(files, tmp_path):
     for name in ("strong_all_match", "nel"):
         assert sharded.results[name].counts == whole.results[name].counts
         assert sharded.results[name].per_type == whole.results[name].per_type
+
+
+def test_evaluate_pipeline_scores_a_linker_end_to_end(neleval, tmp_path):
+    from spacy.scorer import Scorer
+    from spacy.tokens import DocBin
+    from spacy.training import Example
+
+    from spacy_spanf1 import evaluate_pipeline
+    from spacy_spanf1.links import nel_scores
+
+    nlp, examples = linker_pipeline(["nel"])
+    DocBin(docs=[eg.reference for eg in examples]).to_disk(tmp_path / "test.spacy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scores = evaluate_pipeline(nlp, tmp_path / "test.spacy", schemes="strict,strong_all_match,nel")
+    predicted = [Example(nlp(eg.reference.text), eg.reference) for eg in examples]
+    assert nel_scores(scores.results["nel"]) == Scorer.score_links(predicted, negative_labels=["NIL"])
+    gold = [[(e.start, e.end, e.label_, e.kb_id_) for e in eg.reference.ents] for eg in predicted]
+    pred = [[(e.start, e.end, e.label_, e.kb_id_) for e in eg.predicted.ents] for eg in predicted]
+    tp, fp, fn = neleval.counts(gold, pred, measures=["strong_all_match"])["strong_all_match"]
+    assert scores.results["strong_all_match"].counts == {"tp": tp, "fp": fp, "fn": fn}
