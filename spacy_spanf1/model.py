@@ -14,9 +14,9 @@ is the fastest thing to build and to take apart. What a span will carry
 besides goes into optional fields of the model, never into a new tuple
 shape per feature:
 
-- `kb_id` (a knowledge-base id, for entity linking): one optional string
-  per span, kept beside the spans (a list parallel to `spans`, None when
-  the document has none), so that the engine's arrays stay as they are;
+- `kb_id` (a knowledge-base id, for entity linking): `Document.links`,
+  the (span, kb id) pairs, None when the document has none, so that the
+  engine's arrays stay as they are;
 - `fragments` (discontinuous spans): the (start, end) pieces of a span
   whose `start`/`end` are its outer bounds; again a parallel list, None for
   documents whose spans are all contiguous;
@@ -103,6 +103,10 @@ class Document:
         has is reported.
     annotator (Optional[str]): Who annotated it, when the file says so per
         document (Prodigy's `_annotator_id`), for agreement.
+    links (Optional[List[Tuple[Span, str]]]): Only when its spans carry
+        knowledge-base ids: (span, kb id) pairs, the spans in the unit of
+        `spans` ("" for a span listed without one: NIL), for the link
+        schemes.
     """
 
     name: str
@@ -122,6 +126,7 @@ class Document:
     spacy_doc: Any = None
     span_groups: Mapping[str, int] = EMPTY
     annotator: Optional[str] = None
+    links: Optional[List[Tuple[Span, str]]] = None
 
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:

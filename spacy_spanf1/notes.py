@@ -98,6 +98,11 @@ NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
         "gold document(s) have no predicted document",
         "scored as predicting nothing (--missing-pred error stops instead)",
     ),
+    "no_kb_ids": (
+        "info",
+        "document(s) carry no knowledge-base id",
+        "their spans are NIL under the link schemes",
+    ),
     "expanded_to_tokens": (
         "info",
         "predicted span(s) in another format do not start and end on gold token boundaries",

@@ -30,6 +30,7 @@ from .label_map import MAP_UNLISTED, LabelMap, check_label_map
 from .values import *  # noqa: F403 (every name of values.py is one of this module: __all__)
 from .values import (
     ATTRIBUTES,
+    LINK_SCHEMES,
     METHODS,
     O_TOKENS,
     STRING_SCHEMES,
@@ -204,12 +205,17 @@ class MatchSettings(Settings):
 
     @property
     def span_schemes(self) -> Tuple[str, ...]:
-        """The schemes that match spans (all but the string schemes)."""
-        return tuple(name for name in self.schemes if name not in STRING_SCHEMES)
+        """The schemes that match spans (all but the string and link schemes)."""
+        return tuple(name for name in self.schemes if name not in STRING_SCHEMES and name not in LINK_SCHEMES)
 
     @property
     def string_schemes(self) -> Tuple[str, ...]:
         return tuple(name for name in self.schemes if name in STRING_SCHEMES)
+
+    @property
+    def link_schemes(self) -> Tuple[str, ...]:
+        """The link schemes (knowledge-base ids, `links`), scored beside the spans."""
+        return tuple(name for name in self.schemes if name in LINK_SCHEMES)
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""

@@ -63,6 +63,12 @@ def span_schemes_only(match: MatchSettings) -> MatchSettings:
             f"name span schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
+    if match.link_schemes:
+        raise SettingError(
+            f"the scheme {match.link_schemes[0]!r} compares knowledge-base ids; agreement compares span offsets: "
+            f"name span schemes only: {', '.join(SCHEMES)}",
+            "schemes",
+        )
     return match
 
 

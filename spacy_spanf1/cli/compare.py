@@ -28,6 +28,7 @@ NAMES = (
     "tag_scheme",
     "fragments",
     "newlines",
+    "kb_column",
     "text_mismatch",
     "missing_pred",
     "ground",

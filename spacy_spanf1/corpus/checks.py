@@ -6,6 +6,7 @@ the corpus is whole (`finish`).
 
 from typing import List, Sequence, Tuple
 
+from ..links.counter import no_kb_id_warnings
 from ..notes import inside_word_warnings, label_warnings, quoted, spans_counted, unmapped_note
 from ..exceptions import InputError
 from ..formats import get_format
@@ -140,6 +141,8 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
     note = unmapped_note(scores.unmapped)
     if note is not None:
         found.append(note)
+    if match.link_schemes:
+        found.extend(no_kb_id_warnings(scores.notes, scores.documents - scores.skipped))
     return tuple(found)
 
 

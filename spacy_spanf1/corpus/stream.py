@@ -9,6 +9,7 @@ import gc
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..engine.scorer import BATCH_SIZE, SpanScorer
+from ..links.counter import LinkCounter, UnscoredIds
 from ..mentions.strings import StringCounter
 from ..notes import InsideWords
 from ..exceptions import InputError
@@ -101,8 +102,10 @@ def score_pairs(
     # A stream that keeps the errors itself needs the primary scheme's only.
     # The string schemes compare the texts of the spans: counted here, beside the span scorer.
     strings = StringCounter(match.string_schemes, match.labels, keep.per_doc) if match.string_schemes else None
+    # The link schemes compare knowledge-base ids, counted beside them too.
+    links = LinkCounter(match.link_schemes, unit, keep.per_doc, batch_size) if match.link_schemes else None
     scorer = SpanScorer.from_settings(
-        match.replace(schemes=match.span_schemes) if strings is not None else match,
+        match.replace(schemes=match.span_schemes) if strings is not None or links is not None else match,
         keep_errors=with_errors,
         kept_schemes=(primary,) if errors.bounded else None,
         batch_size=batch_size,
@@ -119,6 +122,8 @@ def score_pairs(
     inside_words = InsideWords() if unit == "char" else None
     checks_words = inside_words is not None
     n = 0
+    # kb ids read with no link scheme named: counted as read, not scored
+    unscored_ids = UnscoredIds()
 
     def take_errors() -> None:
         # The batch's errors, just scored: the stream keeps what it needs
@@ -159,6 +164,10 @@ def score_pairs(
                 checks_words = not inside_words.full("gold", "pred")
             if strings is not None:
                 strings.add(pair.strings("gold"), pair.strings("pred"))
+            if links is not None:
+                links.add(pair)
+            elif pair.gold_links is not None or pair.pred_links is not None:
+                unscored_ids.add(pair)
             if keep.gold_labels:
                 found_gold.update(span.label for span in pair.gold)
             if with_errors:
@@ -174,10 +183,13 @@ def score_pairs(
         take_errors()
     if stats is None:
         stats = PairStats(n, 0)
+    unscored_ids.count_into(stats)
     results = scorer.results()
-    if strings is not None:
-        results = {**results, **strings.results()}
+    if strings is not None or links is not None:
+        results = {**results, **(strings.results() if strings else {}), **(links.results() if links else {})}
         results = {name: results[name] for name in match.schemes}
+        for side, found in links.notes().items() if links is not None else ():
+            stats.add_notes(side, found)
     scores = CorpusScores(
         results,
         documents=stats.documents,

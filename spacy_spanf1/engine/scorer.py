@@ -98,6 +98,12 @@ class SpanScorer:
             label_map=label_map,
             map_unlisted=map_unlisted,
         )
+        if settings.link_schemes:
+            raise SettingError(
+                f"the scheme {settings.link_schemes[0]!r} is a link scheme: it compares knowledge-base ids; score "
+                "linked spans with evaluate_links, or files or a pipeline (compare_files, evaluate_pipeline)",
+                "schemes",
+            )
         self.settings = settings
         self.schemes = settings.schemes
         self.iou_threshold = settings.iou_threshold

@@ -2,8 +2,10 @@
 
 Each NAME is a document (in sorted name order, key NAME). Text-bound lines
 `T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
-events (E), attributes (A, M), normalizations (N), notes (#) and
-equivalences (*) are not, and are counted in the Document's `counts`. The .ann
+events (E), attributes (A, M), notes (#) and equivalences (*) are not, and
+are counted in the Document's `counts`; a normalization
+`N1<TAB>Reference T1 Wikidata:Q42<TAB>TEXT` is the kb id of its entity
+(`Document.links`; an entity's further normalizations are counted). The .ann
 text of each entity is compared with the .txt at its offsets (brat joins
 the texts of fragments with a space); the offsets are authoritative, as in
 brat and BratEval: a disagreement is counted and shown (`offsets.py`,
@@ -29,6 +31,7 @@ from .base import EMPTY, Document, Format, InputError, PathLike, decode_utf8, no
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read
+from .kb import brat_normalization
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")
@@ -141,11 +144,18 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
     entities: List[QuotedSpan] = []
     entity_lines: List[int] = []
     seen: Dict[str, int] = {}
+    ids: List[str] = []
+    normalized: Dict[str, Tuple[str, int]] = {}  # entity -> (kb id, line)
     for lineno, line in _ann_lines(ann_path):
         if not line.strip():
             continue
         ann_id = line.split("\t", 1)[0].strip()
         prefix = ann_id[:1]
+        if prefix == "N":  # a kb id: read when it is an entity's first
+            target, kb_id = brat_normalization(line, ann_path, lineno)
+            if target[:1] == "T" and target not in normalized:
+                normalized[target] = (kb_id, lineno)
+                continue
         if prefix in NOT_SPANS:
             counts[NOT_SPANS[prefix]] = counts.get(NOT_SPANS[prefix], 0) + 1
             continue
@@ -161,6 +171,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         label, frags, written = _parse_textbound(line, ann_id, ann_path, lineno)
         entities.append(QuotedSpan(frags, label, written, f"entity {ann_id}", lineno))
         entity_lines.append(lineno)
+        ids.append(ann_id)
     document = f"file '{name}.ann'"
     placed, notes = place_spans(
         entities,
@@ -172,7 +183,8 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         hint=_newline_hint(has_cr, newlines),
     )
     spans = set()
-    for entity, frags, lineno in zip(entities, placed, entity_lines):
+    links: Optional[List[Tuple[Span, str]]] = [] if _normalizations(normalized, seen, ann_path) else None
+    for ann_id, entity, frags, lineno in zip(ids, entities, placed, entity_lines):
         groups = _join_whitespace(sorted(frags), brat_text)
         if len(groups) > 1:
             if fragments == "error":
@@ -186,9 +198,30 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
                 groups = [(groups[0][0], max(e for _, e in groups))]
         for start, end in groups:
             spans.add(Span(max(start - shift, 0), end - shift, entity.label))
+            if links is not None:
+                links.append(
+                    (Span(max(start - shift, 0), end - shift, entity.label), normalized.get(ann_id, ("", 0))[0])
+                )
     return Document(
-        document, sorted(spans), text, key=name, source=ann_path, notes=notes or EMPTY, counts=nonzero(counts)
+        document,
+        sorted(spans),
+        text,
+        key=name,
+        source=ann_path,
+        notes=notes or EMPTY,
+        counts=nonzero(counts),
+        links=links,
     )
+
+
+def _normalizations(normalized: Dict[str, Tuple[str, int]], seen: Dict[str, int], path: str) -> bool:
+    """Whether the file has normalizations (True), after checking that
+    each names an entity of the file (InputError naming the first that
+    does not)."""
+    for target, (_, lineno) in normalized.items():
+        if target not in seen:
+            raise InputError(f"the normalization names {target}, which is not an entity of the file", path, lineno)
+    return bool(normalized)
 
 
 def _parse_textbound(

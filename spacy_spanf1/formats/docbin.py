@@ -7,7 +7,9 @@ they are paired by spaCy's alignment: the reader yields each doc's text
 (the common pairing code checks it and counts the documents) and keeps the
 spaCy Doc (`Document.spacy_doc`); the pairing code then calls `align`, which
 builds the `Example` and reads both sides' spans with `docs.example_spans`
-(missing annotation follows spaCy's scorers: `None` skips the document).
+(missing annotation follows spaCy's scorers: `None` skips the document),
+and, when a doc has knowledge-base ids, their `Span.kb_id_` as the
+Documents' `links` (`links.examples`).
 The span group keys of each doc and their spans are its
 `Document.span_groups`, so that a `spans_key` no gold doc has is reported,
 and span groups a corpus scored without one has are named.
@@ -20,6 +22,7 @@ from ..spans import Span
 from .base import EMPTY, Aligned, Document, Format, PathLike
 from .base import InputError, check_file
 from ..settings import UNITS
+from ..links.examples import doc_has_kb_ids
 
 
 #: What DocBin raises on a file that is not a DocBin, or one whose contents
@@ -81,9 +84,14 @@ def align_docs(
 
     from ..integrations.spacy import example_spans
 
-    found = example_spans(Example(pred.spacy_doc, gold.spacy_doc), spans_key, unit)
+    example = Example(pred.spacy_doc, gold.spacy_doc)
+    found = example_spans(example, spans_key, unit)
     if found is None:
         return None, None
+    if doc_has_kb_ids(gold.spacy_doc, spans_key) or doc_has_kb_ids(pred.spacy_doc, spans_key):
+        from ..links.examples import example_links
+
+        gold.links, pred.links = example_links(example, spans_key, unit) or (None, None)
     return list(found[0]), list(found[1])
 
 

@@ -7,7 +7,9 @@ that does not fall on token boundaries is scored as it is written. With unit
 A gold line without "spans" has no annotation and is skipped (counted); a
 predicted line without "spans" predicts nothing (a predicted file none of
 whose lines has "spans" is an error). A span's "text", when given, is
-compared with the text at its offsets (option `text_mismatch`, as for brat).
+compared with the text at its offsets (option `text_mismatch`, as for brat);
+its "kb_id" (a string; null or "" for none) is its knowledge-base id, for
+the link schemes (`Document.links`).
 Blank lines are not records. A record's "id" (a string, or an integer read
 as its str()) is its key: documents pair by id when the first record of
 both files has one (`pairing.pair_documents`), and then every record of
@@ -30,6 +32,7 @@ from ..registry import formats
 from ..spans import Span, checked_offsets, is_int
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
+from .kb import record_links
 from .jsonl_errors import first_span_error, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
 from .records import (
@@ -252,7 +255,7 @@ def _read_block(
         if unit == "token" and not (chars_without_tokens and "tokens" not in record):
             tokens, offsets = read_tokens(record, text, path, lineno)
         items = record.get("spans")
-        notes = scores = None
+        notes = scores = links = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
             try:
@@ -264,6 +267,8 @@ def _read_block(
             flat.extend(found)
             if '"score"' in line:  # scored predictions, for sweeps
                 scores = _line_scores(line, found)
+            if '"kb_id"' in line:  # linked spans, for the link schemes
+                links = record_links(found, items, path, lineno)
             counts.append(len(items))
             limits.append(limit)
         elif items is None and "spans" not in record:
@@ -287,6 +292,7 @@ def _read_block(
                 source=source,
                 notes=notes or EMPTY,
                 scores=scores,
+                links=links,
             )
         )
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)

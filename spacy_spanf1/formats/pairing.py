@@ -62,6 +62,9 @@ class DocPair:
         start of each -> (string, status).
     pred_scores: The predicted spans' scores, when the reader found any:
         (span, score) pairs as listed (for sweeps).
+    gold_links, pred_links: Each side's (span, kb id) pairs, when its
+        reader found knowledge-base ids (`Document.links`), for the link
+        schemes; None: every span of that side is NIL.
     """
 
     index: int
@@ -74,6 +77,8 @@ class DocPair:
     pred_strings: Optional[List[Tuple[str, str]]] = None
     pred_unplaced: Optional[Dict[int, Tuple[str, str]]] = None
     pred_scores: Optional[List[Tuple[Span, Any]]] = None
+    gold_links: Optional[List[Tuple[Span, str]]] = None
+    pred_links: Optional[List[Tuple[Span, str]]] = None
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -269,6 +274,13 @@ def pair_documents(
             pair.pred_scores = pred.scores
             if place is not None:  # the scored spans where `place` put them
                 pair.pred_scores = format.place_scores(gold, pred, pair.pred_scores, **options)
+        if place is None:
+            pair.gold_links = gold.links
+            pair.pred_links = None if pred is None else pred.links
+        elif gold.links is not None or gold.spacy_doc is not None or (pred is not None and pred.links is not None):
+            from ..links.examples import placed_links  # the ids placed as the spans are
+
+            pair.gold_links, pair.pred_links = placed_links(format, gold, pred, options)
         yield pair
 
 

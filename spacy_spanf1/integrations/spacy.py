@@ -38,7 +38,10 @@ from ..engine.metrics import f_beta
 from ..engine.scorer import BATCH_SIZE, SpanScorer, warn_unseen_labels
 from ..exceptions import SettingError
 from ..results import SchemeResult
+from ..links.evaluate import check_link_schemes
+from ..links.examples import link_keys, link_results
 from ..settings import (
+    LINK_SCHEMES,
     N_RESAMPLES,
     SEED,
     UNITS,
@@ -47,6 +50,7 @@ from ..settings import (
     check_open_fraction,
     check_seed,
     check_unit,
+    comma_list,
 )
 from ..spans import Span
 
@@ -302,8 +306,10 @@ def make_spanf1_scorer_v1(
 ) -> Callable[..., Dict[str, Any]]:
     """Make a scorer that reports span P/R/F under every named scheme.
 
-    schemes (List[str]): Required, non-empty; the first is the primary
-        scheme, reported under spaCy's own keys (`ents_p`, `ents_r`, ...).
+    schemes (List[str]): Required, non-empty; the first span scheme is the
+        primary scheme, reported under spaCy's own keys (`ents_p`, ...).
+        Link schemes (on an `entity_linker`) give `nel_<scheme>_p/_r/_f`,
+        and `nel` spaCy's own `nel_*` keys too.
     spans_key (Optional[str]): Score `Doc.spans[spans_key]`. None: the key
         the component passes (spancat does), else `Doc.ents`.
     unit (str): "token" or "char" offsets.
@@ -329,8 +335,12 @@ def make_spanf1_scorer_v1(
         except `spans_key` when the scorer's own is None.
     """
     try:
+        # link schemes (an entity_linker's) are scored apart, under nel_* keys
+        names = list(comma_list(schemes)) if isinstance(schemes, (str, list, tuple)) else []
+        links = check_link_schemes([n for n in names if n in LINK_SCHEMES]) if set(names) & set(LINK_SCHEMES) else ()
+        spans = [n for n in names if n not in LINK_SCHEMES] if links else schemes
         match = MatchSettings(
-            schemes,
+            (spans or ["strict"]) if links else schemes,  # (only link schemes: the other settings checked all the same)
             unit=unit,
             spans_key=spans_key,
             labels=labels,
@@ -357,10 +367,19 @@ def make_spanf1_scorer_v1(
     def score_spanf1_v1(examples: Iterable[Example], **kwargs: Any) -> Dict[str, Any]:
         key = match.spans_key if match.spans_key is not None else kwargs.get("spans_key")
         prefix = "ents" if key is None else f"spans_{key}"
+        scores: Dict[str, Any] = {}
+        if links:
+            examples = list(examples)
+            found = link_results(examples, links, key, cast(str, match.unit), per_doc=confidence is not None)
+            scores.update(link_keys(found))
+            if confidence is not None:
+                scores.update(interval_keys(found, "nel", confidence, n_resamples, seed))
+            if not spans:
+                return scores
         scorer = SpanScorer.from_settings(match, per_doc=confidence is not None)
         add_examples(scorer, examples, key, cast(str, match.unit))  # the factory's unit is never None
         results = scorer.results()
-        scores = scores_to_keys(results, prefix, match.beta)
+        scores.update(scores_to_keys(results, prefix, match.beta))
         if confidence is not None:
             scores.update(interval_keys(results, prefix, confidence, n_resamples, seed))
         if confusion:

@@ -17,7 +17,7 @@ from .pairs import tagging_counts
 from .tagging import TAGGING
 from .weak import weak_counts
 
-__all__ = ["check_link_schemes", "evaluate_links", "score_links"]
+__all__ = ["LinkScorer", "check_link_schemes", "evaluate_links", "score_links"]
 
 
 def check_link_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
@@ -129,17 +129,13 @@ def evaluate_links(
     span without one). A ratio whose denominator is zero is 0.0; spaCy's
     own keys of `nel` are `nel_scores(result)`.
     """
-    names = check_link_schemes(schemes)
-    check_unit(unit)
-    negative = _check_negative_labels(negative_labels)
-    tagging = [name for name in names if name in TAGGING]
-    tallies = {name: _Tally(per_doc) for name in names}
-    n_docs = 0
+    scorer = LinkScorer(schemes, unit=unit, per_doc=per_doc, negative_labels=negative_labels)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
         gold_chunk = list(islice(gold_iter, BATCH_SIZE))
         pred_chunk = list(islice(pred_iter, BATCH_SIZE))
         if len(gold_chunk) != len(pred_chunk):
+            n_docs = scorer.n_docs
             raise ValueError(
                 f"Unequal numbers of documents: {n_docs + len(gold_chunk) + sum(1 for _ in gold_iter)} gold and "
                 f"{n_docs + len(pred_chunk) + sum(1 for _ in pred_iter)} predicted. "
@@ -147,18 +143,49 @@ def evaluate_links(
             )
         if not gold_chunk:
             break
-        table = read_link_docs(gold_chunk, pred_chunk, unit, n_docs)
-        n_docs += table.n_docs
-        if tagging:
-            for name, counted in tagging_counts(table, tagging, per_doc).items():
+        scorer.add(gold_chunk, pred_chunk)
+    return scorer.results()
+
+
+class LinkScorer:
+    """The link schemes' counts, a batch of documents at a time (what
+    `evaluate_links` and the corpus stream score with): `add` a batch of
+    gold and predicted documents of linked spans, `results` at the end."""
+
+    def __init__(
+        self,
+        schemes: Any,
+        *,
+        unit: str = UNITS[0],
+        per_doc: bool = False,
+        negative_labels: Iterable[str] = NEGATIVE_LABELS,
+    ) -> None:
+        self.names = check_link_schemes(schemes)
+        self.unit = check_unit(unit)
+        self.negative = _check_negative_labels(negative_labels)
+        self.tagging = [name for name in self.names if name in TAGGING]
+        self.per_doc = per_doc
+        self.tallies = {name: _Tally(per_doc) for name in self.names}
+        self.n_docs = 0
+
+    def add(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any]) -> None:
+        """Score a batch: one list of linked spans per document and side."""
+        tallies = self.tallies
+        table = read_link_docs(gold_docs, pred_docs, self.unit, self.n_docs)
+        self.n_docs += table.n_docs
+        if self.tagging:
+            for name, counted in tagging_counts(table, self.tagging, self.per_doc).items():
                 tallies[name].add(counted.totals, _labelled(table.labels, counted.per_label), counted.per_doc)
         if "weak_all_match" in tallies:
             rows, per_label = weak_counts(table)
             tallies["weak_all_match"].add(rows.sum(axis=0), _labelled(table.labels, per_label), rows)
         if "nel" in tallies:
-            labelled, rows = nel_counts(table, negative)
+            labelled, rows = nel_counts(table, self.negative)
             tallies["nel"].add(rows.sum(axis=0), labelled, rows)
-    return {name: tallies[name].result(name, n_docs, keep_order=name == "nel") for name in names}
+
+    def results(self) -> Dict[str, SchemeResult]:
+        """scheme -> result, in the order the schemes were named."""
+        return {name: self.tallies[name].result(name, self.n_docs, keep_order=name == "nel") for name in self.names}
 
 
 def score_links(examples: Iterable[Any], *, negative_labels: Iterable[str] = NEGATIVE_LABELS) -> Dict[str, Any]:

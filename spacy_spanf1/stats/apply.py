@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
 from ..exceptions import InputError
-from ..settings import DOC_ATTRIBUTES, SPAN_ATTRIBUTES, STRING_SCHEMES, AnalysisSettings, MatchSettings
+from ..settings import DOC_ATTRIBUTES, LINK_SCHEMES, SPAN_ATTRIBUTES, STRING_SCHEMES, AnalysisSettings, MatchSettings
 from .bootstrap import bootstrap_ci
 from .breakdown import breakdown
 from .paired import paired_test
@@ -176,7 +176,7 @@ def _breakdowns_of(scores: Any, settings: AnalysisSettings, match: Optional[Matc
     breakdowns: Dict[str, Any] = {}
     intervals: Dict[str, Any] = {}
     # Breakdowns match spans again; the string schemes compare texts and are left out.
-    span_schemes = [scheme for scheme in scores.results if scheme not in STRING_SCHEMES]
+    span_schemes = [scheme for scheme in scores.results if scheme not in STRING_SCHEMES + LINK_SCHEMES]
     for name in settings.by:
         if name in SPAN_ATTRIBUTES:
             found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name, buckets=settings.buckets, **common)

@@ -103,6 +103,12 @@ def sweep(
             f"schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
+    if match.link_schemes:
+        raise SettingError(
+            f"the scheme {match.link_schemes[0]!r} compares knowledge-base ids; a sweep scores span offsets: name "
+            f"span schemes only: {', '.join(SCHEMES)}",
+            "schemes",
+        )
     given = thresholds if thresholds is None or isinstance(thresholds, (str, bytes)) else tuple(thresholds)
     settings = SweepSettings(given, n_thresholds, grid, n_trials)  # type: ignore[arg-type]  # a string is refused whole, not split
     analysis = AnalysisSettings(bootstrap=bootstrap)

@@ -255,6 +255,10 @@ def test_project_run_all(tmp_path):
     assert list(srsly.read_json(project / "metrics" / "spancat-confusion.json")["schemes"]) == ["strict", "type"]
     mapped = srsly.read_json(project / "metrics" / "spancat-conll-labels.json")
     assert set(mapped["schemes"]["strict"]["confusion"]["labels"]) <= {"PER", "ORG", "LOC", "MISC", "O"}
+    # the GUM linker, end to end and on the gold mentions, under the link schemes
+    for name in ("links-end-to-end", "links-gold-mentions"):
+        linked = srsly.read_json(project / "metrics" / f"{name}.json")
+        assert {"strong_all_match", "strong_link_match", "nel"} <= set(linked["schemes"])
 
 
 def test_report_says_what_is_significant_in_this_run():
