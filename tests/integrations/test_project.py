@@ -255,6 +255,11 @@ def test_project_run_all(tmp_path):
     assert list(srsly.read_json(project / "metrics" / "spancat-confusion.json")["schemes"]) == ["strict", "type"]
     mapped = srsly.read_json(project / "metrics" / "spancat-conll-labels.json")
     assert set(mapped["schemes"]["strict"]["confusion"]["labels"]) <= {"PER", "ORG", "LOC", "MISC", "O"}
+    # the NER pipeline on GUM test through the predictions-side map: GUM's labels only, nothing unmapped
+    crossed = srsly.read_json(project / "metrics" / "ner-gum-labels.json")
+    gum = {"person", "place", "organization", "event", "object", "substance", "animal", "plant", "abstract", "time"}
+    assert set(crossed["schemes"]["type"]["confusion"]["labels"]) <= gum | {"O"} and "unmapped" not in crossed
+    assert crossed["documents"] == 200
 
 
 def test_report_says_what_is_significant_in_this_run():
