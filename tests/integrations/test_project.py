@@ -259,6 +259,11 @@ def test_project_run_all(tmp_path):
     for name in ("links-end-to-end", "links-gold-mentions"):
         linked = srsly.read_json(project / "metrics" / f"{name}.json")
         assert {"strong_all_match", "strong_link_match", "nel"} <= set(linked["schemes"])
+    # the NER pipeline on GUM test through the predictions-side map: GUM's labels only, nothing unmapped
+    crossed = srsly.read_json(project / "metrics" / "ner-gum-labels.json")
+    gum = {"person", "place", "organization", "event", "object", "substance", "animal", "plant", "abstract", "time"}
+    assert set(crossed["schemes"]["type"]["confusion"]["labels"]) <= gum | {"O"} and "unmapped" not in crossed
+    assert crossed["documents"] == 200
 
 
 def test_report_says_what_is_significant_in_this_run():
