@@ -5,7 +5,7 @@ out of spaCy objects lives in `integrations/spacy.py`.
 """
 
 from numbers import Integral
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeGuard, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeGuard, Union, cast
 
 import numpy
 from .settings import UNITS
@@ -17,6 +17,92 @@ class Span(NamedTuple):
     start: int
     end: int
     label: str
+
+
+class FragmentedSpan(NamedTuple):
+    """A labelled span of several fragments (a discontinuous entity):
+    start and end are its outer bounds, fragments its (start, end) pieces,
+    sorted, at least two, none touching another (`span_of_fragments` makes
+    them so). Every scheme scores it as the set of positions its fragments
+    cover."""
+
+    start: int
+    end: int
+    label: str
+    fragments: Tuple[Tuple[int, int], ...]
+
+
+#: A span as the engine reads it: contiguous, or of several fragments.
+AnySpan = Union[Span, FragmentedSpan]
+
+
+def span_fragments(span: Any) -> Tuple[Tuple[int, int], ...]:
+    """The (start, end) fragments of a span of either kind."""
+    return span[3] if len(span) > 3 else ((span[0], span[1]),)
+
+
+def span_size(span: Any) -> int:
+    """How many positions a span of either kind covers."""
+    if len(span) > 3:
+        return sum(end - start for start, end in span[3])
+    return span[1] - span[0]
+
+
+def is_fragmented(span: Any) -> bool:
+    """Whether a span has several fragments."""
+    return len(span) > 3
+
+
+def normal_fragments(
+    pieces: Any, where: str, *, overlapping: bool = True, limit: Optional[int] = None
+) -> Tuple[Tuple[int, int], ...]:
+    """The fragments of one span, checked, sorted and merged where they
+    touch or overlap. overlapping=False: two fragments that share a
+    position are an error (a format that forbids them). limit: the end no
+    fragment may pass. A ValueError says what is wrong, naming `where`."""
+    if isinstance(pieces, (str, bytes)) or not hasattr(pieces, "__iter__"):
+        raise ValueError(f"Span {where} has fragments {pieces!r}; fragments are a list of [start, end] pairs")
+    pairs = []
+    for piece in pieces:
+        if not isinstance(piece, (tuple, list)) or len(piece) != 2:
+            raise ValueError(f"Span {where} has the fragment {piece!r}; a fragment is a [start, end] pair")
+        start, end = piece
+        if not (is_int(start) and is_int(end)):
+            raise ValueError(f"Span {where} has the fragment {piece!r}; fragment offsets are integers")
+        if start >= end:
+            raise ValueError(
+                f"Span {where} has the empty fragment [{start}, {end}]; a fragment needs start < end (end exclusive)"
+            )
+        if start < 0 or (limit is not None and end > limit):
+            bound = "" if limit is None else f" <= {limit}"
+            raise ValueError(
+                f"Span {where} has the fragment [{start}, {end}] out of the text: fragments need 0 <= start < end{bound}"
+            )
+        pairs.append((int(start), int(end)))
+    if not pairs:
+        raise ValueError(f"Span {where} has no fragments; give at least one [start, end] pair")
+    pairs.sort()
+    merged = [pairs[0]]
+    for start, end in pairs[1:]:
+        last_start, last_end = merged[-1]
+        if start < last_end and not overlapping:
+            raise ValueError(
+                f"Span {where} has the overlapping fragments [{last_start}, {last_end}] and [{start}, {end}]; "
+                "the fragments of one span may not share a position"
+            )
+        if start <= last_end:
+            merged[-1] = (last_start, max(last_end, end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def span_of_fragments(fragments: Sequence[Tuple[int, int]], label: str) -> AnySpan:
+    """The span of normal fragments (`normal_fragments`): an ordinary Span
+    when there is one."""
+    if len(fragments) == 1:
+        return Span(fragments[0][0], fragments[0][1], label)
+    return FragmentedSpan(fragments[0][0], fragments[-1][1], label, tuple(fragments))
 
 
 def is_int(value: Any) -> TypeGuard[int]:
@@ -51,10 +137,16 @@ def spacy_span_tuples(items: Any, unit: str = UNITS[0]) -> Any:
 
 def read_span(item: Any, where: str, unit: str = UNITS[0]) -> Span:
     """One span from a (start, end, label) tuple, a {"start", "end",
-    "label"} dict or a spaCy Span (offsets in `unit`), checked. `where` says
-    where it came from, for errors."""
+    "label"} dict, a {"fragments": [[start, end], ...], "label"} dict (a
+    FragmentedSpan, or a Span when the fragments make one piece) or a spaCy
+    Span (offsets in `unit`), checked. `where` says where it came from, for
+    errors."""
     if is_spacy_span(item):
         [item] = spacy_span_tuples([item], unit)
+    if isinstance(item, dict) and "fragments" in item:
+        return cast(Span, _fragmented_span(item, where))  # read as a Span: its start, end and label
+    if isinstance(item, FragmentedSpan):
+        return cast(Span, _fragmented_span({"fragments": item.fragments, "label": item.label}, where))
     if isinstance(item, dict):
         missing = [key for key in ("start", "end", "label") if key not in item]
         if missing:
@@ -75,6 +167,25 @@ def read_span(item: Any, where: str, unit: str = UNITS[0]) -> Span:
     if problem is not None:
         raise ValueError(f"Span {where} {problem}")
     return Span(int(start), int(end), label)
+
+
+def _fragmented_span(item: Dict[str, Any], where: str) -> AnySpan:
+    """The span of a {"fragments", "label"} dict; "start" and "end", when
+    given, must be its outer bounds."""
+    if "label" not in item:
+        raise ValueError(f"Span {where} lacks 'label': {item!r}")
+    fragments = normal_fragments(item["fragments"], where)
+    label = item["label"]
+    problem = span_problem(fragments[0][0], fragments[-1][1], label)
+    if problem is not None:
+        raise ValueError(f"Span {where} {problem}")
+    for key, bound in (("start", fragments[0][0]), ("end", fragments[-1][1])):
+        if key in item and item[key] != bound:
+            raise ValueError(
+                f"Span {where} has {key}={item[key]!r}, but its fragments {[list(f) for f in fragments]} "
+                f"give {key}={bound}; leave out start and end or give the fragments' outer bounds"
+            )
+    return span_of_fragments(fragments, label)
 
 
 def span_problem(
@@ -169,7 +280,7 @@ def checked_offsets(
     return None, None, None
 
 
-def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[0]) -> List[Span]:
+def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[0]) -> List[Any]:
     """The checked spans of one document as a sorted list, identical spans
     counted once (spaCy's set semantics).
 

@@ -91,6 +91,10 @@ def overlap_measures(gold: Optional[Span], pred: Sequence[Span]) -> Tuple[float,
     predictions sorted by start; zeros when a side is missing."""
     if gold is None or not pred:
         return 0.0, 0.0, 0.0
+    if len(gold) > 3 or any(len(p) > 3 for p in pred):  # spans of several fragments
+        from .fragments import positions_measures
+
+        return positions_measures(gold, pred)
     clipped = [(max(gold[0], p[0]), min(gold[1], p[1])) for p in pred]
     clipped = [(a, b) for a, b in clipped if a < b]
     inter = _covered(clipped) if clipped else 0
