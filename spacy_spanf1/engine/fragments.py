@@ -21,7 +21,7 @@ On contiguous spans every function here gives what `matching.py` gives
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .matching import SEMEVAL_RULES, Overlap, SemEvalRule, Unit, _add_cell, find_overlaps
+from .matching import SEMEVAL_RULES, Overlap, SemEvalRule, Unit, find_overlaps
 from .outcomes import COR, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, WRONG_BOUNDARIES, WRONG_TYPE
 from ..spans import Span, span_fragments, span_size
 
@@ -103,7 +103,7 @@ def same_positions(g: Span, p: Span) -> bool:
     return span_fragments(g) == span_fragments(p)
 
 
-def semeval_kind(rule: SemEvalRule, g: Span, p: Span) -> int:
+def fragment_semeval_kind(rule: SemEvalRule, g: Span, p: Span) -> int:
     """`matching.semeval_kind` with equal fragment sets for equal boundaries."""
     if not rule.same_label:
         return WRONG_BOUNDARIES
@@ -114,7 +114,7 @@ def semeval_kind(rule: SemEvalRule, g: Span, p: Span) -> int:
     return WRONG_BOUNDARIES if g[2] == p[2] else LOW_OVERLAP
 
 
-def semeval_counts(
+def fragment_semeval_counts(
     gold: Sequence[Span],
     pred: Sequence[Span],
     gold_ids: Sequence[int],
@@ -142,7 +142,7 @@ def semeval_counts(
                 if units is not None:
                     units.append((COR, NOT_AN_ERROR, gi, (pi,)))
                 if cells is not None:
-                    _add_cell(cells, g[2], p[2])
+                    _count_cell(cells, g[2], p[2])
                 break
         else:
             unmatched_pred.append(pi)
@@ -172,7 +172,7 @@ def semeval_counts(
             if units is not None:
                 units.append((COR, NOT_AN_ERROR, closest, (pi,)))
             if cells is not None:
-                _add_cell(cells, gold[closest][2], p[2])
+                _count_cell(cells, gold[closest][2], p[2])
         elif first is not None:
             matched_gold.add(first)
             code = PAR if leftover == "par" else INC
@@ -181,28 +181,32 @@ def semeval_counts(
             else:
                 inc += 1
             if units is not None:
-                units.append((code, semeval_kind(rule, gold[first], p), first, (pi,)))
+                units.append((code, fragment_semeval_kind(rule, gold[first], p), first, (pi,)))
             if cells is not None:
                 g = gold[first]
                 if code == INC and leftover == "inc" and not same_positions(g, p):
-                    _add_cell(cells, g[2], "O")
-                    _add_cell(cells, "O", p[2])
+                    _count_cell(cells, g[2], "O")
+                    _count_cell(cells, "O", p[2])
                 else:
-                    _add_cell(cells, g[2], p[2])
+                    _count_cell(cells, g[2], p[2])
         else:
             spu += 1
             if units is not None:
                 units.append((SPU, SPURIOUS, -1, (pi,)))
             if cells is not None:
-                _add_cell(cells, "O", p[2])
+                _count_cell(cells, "O", p[2])
     mis = len(gold_ids) - len(matched_gold)
     if units is not None and mis:
         units.extend((MIS, MISSED, gi, ()) for gi in gold_ids if gi not in matched_gold)
     if cells is not None and mis:
         for gi in gold_ids:
             if gi not in matched_gold:
-                _add_cell(cells, gold[gi][2], "O")
+                _count_cell(cells, gold[gi][2], "O")
     return cor, inc, par, mis, spu
+
+
+def _count_cell(cells: Dict[Tuple[str, str], int], gold: str, pred: str) -> None:
+    cells[(gold, pred)] = cells.get((gold, pred), 0) + 1
 
 
 def has_fragments(spans: Sequence[Span]) -> bool:
@@ -230,7 +234,7 @@ __all__ = [
     "has_fragments",
     "positions_iou",
     "positions_measures",
-    "semeval_counts",
+    "fragment_semeval_counts",
     "shared_positions",
     "sized",
     "union_fragments",

@@ -446,7 +446,7 @@ class SpanScorer:
         want = self._want_units
         units: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         if self._semeval:
-            counts = fragment_matching.semeval_counts if fragmented else semeval_counts
+            counts = fragment_matching.fragment_semeval_counts if fragmented else semeval_counts
             self._add_semeval(gold, pred, pairs, units if want else None, counts)
         if "iou" in self._tallies:
             iou_document(
