@@ -33,6 +33,9 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 from .notes import Notes
 from .spans import Span
 
+#: The (start, end) fragments of one span.
+Fragments = Tuple[Tuple[int, int], ...]
+
 
 class _Empty(Mapping):
     """A mapping with no entries that cannot be changed: the default of the
@@ -103,6 +106,11 @@ class Document:
         has is reported.
     annotator (Optional[str]): Who annotated it, when the file says so per
         document (Prodigy's `_annotator_id`), for agreement.
+    fragments (Optional[List[Optional[Fragments]]]): Only when some span
+        has several fragments (a discontinuous entity): parallel to
+        `spans`, the sorted, disjoint (start, end) fragments of each span
+        whose start and end are their outer bounds, None for a contiguous
+        span (`spans.join_fragments` makes the engine's spans of both).
     """
 
     name: str
@@ -122,6 +130,7 @@ class Document:
     spacy_doc: Any = None
     span_groups: Mapping[str, int] = EMPTY
     annotator: Optional[str] = None
+    fragments: Optional[List[Optional[Fragments]]] = None
 
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:
