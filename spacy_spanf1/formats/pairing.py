@@ -32,7 +32,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Set, 
 
 from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
-from ..spans import Span
+from ..spans import Span, join_fragments
 from ..notes import Notes, merge_notes, note
 from .base import EMPTY, Document, Format
 from .identity import identity_error, token_offsets
@@ -62,6 +62,9 @@ class DocPair:
         start of each -> (string, status).
     pred_scores: The predicted spans' scores, when the reader found any:
         (span, score) pairs as listed (for sweeps).
+    gold_fragments, pred_fragments: Only when a side has spans of several
+        fragments: its `Document.fragments`, parallel to its spans
+        (`scored_spans` joins them).
     """
 
     index: int
@@ -74,6 +77,13 @@ class DocPair:
     pred_strings: Optional[List[Tuple[str, str]]] = None
     pred_unplaced: Optional[Dict[int, Tuple[str, str]]] = None
     pred_scores: Optional[List[Tuple[Span, Any]]] = None
+    gold_fragments: Optional[List[Any]] = None
+    pred_fragments: Optional[List[Any]] = None
+
+    def scored_spans(self) -> Tuple[List[Any], List[Any]]:
+        """(gold, pred) as the engine scores them: spans of several
+        fragments as `FragmentedSpan`s (`spans.join_fragments`)."""
+        return join_fragments(self.gold, self.gold_fragments), join_fragments(self.pred, self.pred_fragments)
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -269,7 +279,21 @@ def pair_documents(
             pair.pred_scores = pred.scores
             if place is not None:  # the scored spans where `place` put them
                 pair.pred_scores = format.place_scores(gold, pred, pair.pred_scores, **options)
+        if gold.fragments is not None or (pred is not None and pred.fragments is not None):
+            _add_fragments(pair, gold, pred, align is not None or place is not None)
         yield pair
+
+
+def _add_fragments(pair: DocPair, gold: Document, pred: Optional[Document], moved: bool) -> None:
+    """The fragments of both sides on the pair; spans that pairing moved
+    (aligned, placed) cannot keep theirs: an error naming the document."""
+    if moved:
+        raise InputError(
+            f"{gold.name} has spans of several fragments, which this format's alignment cannot carry; "
+            "read both sides with one format whose offsets need no alignment"
+        )
+    pair.gold_fragments = gold.fragments
+    pair.pred_fragments = None if pred is None else pred.fragments
 
 
 def _count_error(sources: Tuple[str, str], n_gold: int, n_pred: int, what: str) -> InputError:
