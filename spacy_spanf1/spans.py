@@ -105,6 +105,28 @@ def span_of_fragments(fragments: Sequence[Tuple[int, int]], label: str) -> AnySp
     return FragmentedSpan(fragments[0][0], fragments[-1][1], label, tuple(fragments))
 
 
+def join_fragments(spans: Sequence[Span], fragments: Optional[Sequence[Any]]) -> List[Any]:
+    """The engine's spans of a reader's: each span whose `fragments` entry
+    is not None becomes a FragmentedSpan; sorted (a document's spans and
+    their parallel fragments, `model.Document.fragments`)."""
+    if fragments is None:
+        return list(spans)
+    joined = [
+        span if pieces is None else FragmentedSpan(span[0], span[1], span[2], tuple(pieces))
+        for span, pieces in zip(spans, fragments)
+    ]
+    return sorted(set(joined))
+
+
+def split_fragments(spans: Iterable[Any]) -> Tuple[List[Span], Optional[List[Any]]]:
+    """A reader's (sorted spans, parallel fragments or None) of spans of
+    either kind, identical spans once."""
+    ordered = sorted(set(spans))
+    if not any(len(span) > 3 for span in ordered):
+        return ordered, None
+    return [Span(s[0], s[1], s[2]) for s in ordered], [s[3] if len(s) > 3 else None for s in ordered]
+
+
 def is_int(value: Any) -> TypeGuard[int]:
     """An integer of any kind (Python's, numpy's, ...), and not a bool."""
     return isinstance(value, Integral) and not isinstance(value, bool)

@@ -152,7 +152,10 @@ def score_pairs(
                 if keep.spans:
                     gold_spans.append(list(pair.gold))
                     pred_spans.append(list(pair.pred))
-            scorer.add(pair.gold, pair.pred)
+            if pair.gold_fragments is None and pair.pred_fragments is None:
+                scorer.add(pair.gold, pair.pred)
+            else:  # spans of several fragments
+                scorer.add(*pair.scored_spans(), fragmented=True)
             if checks_words and pair.offsets is None and inside_words is not None:
                 inside_words.add("gold", pair.name, pair.text, pair.gold)
                 inside_words.add("pred", pair.name, pair.text, pair.pred)

@@ -39,6 +39,7 @@ BUILTIN: Tuple[str, ...] = (
     "prodigy",
     "huggingface",
     "mentions",
+    "inline",
 )
 
 for _module in BUILTIN:
