@@ -97,6 +97,34 @@ def normal_fragments(
     return tuple(merged)
 
 
+def shared_positions(a: Sequence[Tuple[int, int]], b: Sequence[Tuple[int, int]]) -> int:
+    """Positions two sorted, disjoint fragment lists share."""
+    i = j = total = 0
+    while i < len(a) and j < len(b):
+        start = max(a[i][0], b[j][0])
+        end = min(a[i][1], b[j][1])
+        if start < end:
+            total += end - start
+        if a[i][1] <= b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def union_fragments(spans: Sequence[Span]) -> Tuple[Tuple[int, int], ...]:
+    """The positions several spans cover, as sorted, disjoint fragments."""
+    pieces = sorted(piece for span in spans for piece in span_fragments(span))
+    merged: List[Tuple[int, int]] = []
+    for start, end in pieces:
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
 def span_of_fragments(fragments: Sequence[Tuple[int, int]], label: str) -> AnySpan:
     """The span of normal fragments (`normal_fragments`): an ordinary Span
     when there is one."""

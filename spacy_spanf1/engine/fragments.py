@@ -23,37 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .matching import SEMEVAL_RULES, Overlap, SemEvalRule, Unit, find_overlaps
 from .outcomes import COR, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, WRONG_BOUNDARIES, WRONG_TYPE
-from ..spans import Span, span_fragments, span_size
-
-Fragments = Tuple[Tuple[int, int], ...]
-
-
-def shared_positions(a: Fragments, b: Fragments) -> int:
-    """Positions two sorted, disjoint fragment lists share."""
-    i = j = total = 0
-    while i < len(a) and j < len(b):
-        start = max(a[i][0], b[j][0])
-        end = min(a[i][1], b[j][1])
-        if start < end:
-            total += end - start
-        if a[i][1] <= b[j][1]:
-            i += 1
-        else:
-            j += 1
-    return total
-
-
-def union_fragments(spans: Sequence[Span]) -> Fragments:
-    """The positions several spans cover, as sorted, disjoint fragments."""
-    pieces = sorted(piece for span in spans for piece in span_fragments(span))
-    merged: List[Tuple[int, int]] = []
-    for start, end in pieces:
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
-        else:
-            merged.append((start, end))
-    return tuple(merged)
+from ..spans import Span, shared_positions, span_fragments, span_size, union_fragments
 
 
 def fragment_overlaps(gold: Sequence[Span], pred: Sequence[Span]) -> List[Overlap]:
@@ -75,18 +45,6 @@ def positions_iou(g: Span, group: Sequence[Span]) -> float:
     union = union_fragments(group)
     inter = shared_positions(span_fragments(g), union)
     return inter / (span_size(g) + sum(end - start for start, end in union) - inter)
-
-
-def positions_measures(gold: Optional[Span], pred: Sequence[Span]) -> Tuple[float, float, float]:
-    """(combined IoU, gold coverage, prediction coverage) over positions,
-    as `outcomes.overlap_measures` gives them for contiguous spans."""
-    if gold is None or not pred:
-        return 0.0, 0.0, 0.0
-    union = union_fragments(pred)
-    inter = shared_positions(span_fragments(gold), union)
-    gold_size = span_size(gold)
-    union_size = sum(end - start for start, end in union)
-    return inter / (gold_size + union_size - inter), inter / gold_size, inter / union_size
 
 
 def sized(spans: Sequence[Span]) -> List[Span]:
@@ -233,10 +191,7 @@ __all__ = [
     "fragment_overlaps",
     "has_fragments",
     "positions_iou",
-    "positions_measures",
     "fragment_semeval_counts",
-    "shared_positions",
     "sized",
-    "union_fragments",
     "view_spans",
 ]
