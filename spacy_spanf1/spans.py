@@ -191,6 +191,10 @@ def read_span(item: Any, where: str, unit: str = UNITS[0]) -> Span:
     FragmentedSpan, or a Span when the fragments make one piece) or a spaCy
     Span (offsets in `unit`), checked. `where` says where it came from, for
     errors."""
+    if type(item) is tuple and len(item) == 3:  # the usual span, checked at once
+        start, end, label = item
+        if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end:
+            return Span(start, end, label)
     if is_spacy_span(item):
         [item] = spacy_span_tuples([item], unit)
     if isinstance(item, dict) and "fragments" in item:

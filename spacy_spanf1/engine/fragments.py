@@ -56,9 +56,10 @@ def sized(spans: Sequence[Span]) -> List[Span]:
 
 def same_positions(g: Span, p: Span) -> bool:
     """Whether two spans cover the same positions (equal fragment sets)."""
-    if len(g) == 3 and len(p) == 3:
-        return g[0] == p[0] and g[1] == p[1]
-    return span_fragments(g) == span_fragments(p)
+    # fragments are normal (`spans.normal_fragments`): a span of several
+    # never covers what a contiguous one does, and two of several cover the
+    # same positions exactly when their fragments are equal
+    return g[0] == p[0] and g[1] == p[1] and g[3:] == p[3:]
 
 
 def fragment_semeval_kind(rule: SemEvalRule, g: Span, p: Span) -> int:
@@ -94,7 +95,13 @@ def fragment_semeval_counts(
         p = pred[pi]
         for gi, _ in candidates.get(pi, ()):
             g = gold[gi]
-            if same_positions(g, p) and (not same_label or g[2] == p[2]) and gi not in matched_gold:
+            if (
+                g[0] == p[0]
+                and g[1] == p[1]
+                and g[3:] == p[3:]
+                and (not same_label or g[2] == p[2])
+                and gi not in matched_gold
+            ):
                 matched_gold.add(gi)
                 cor += 1
                 if units is not None:
