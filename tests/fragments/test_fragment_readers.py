@@ -133,3 +133,29 @@ def test_inline_files_through_the_transcription_helpers_agree():
     assert write_inline(["x"], [["0,1 A"]]) == "x\n0,1 A\n\n"
     result = evaluate_spans(spans, spans, schemes=["strict"])["strict"]
     assert result.f1 == 1.0
+
+
+def test_jsonl_spans_with_fragments(tmp_path):
+    import json
+
+    text = "Severe muscle and joint pain today."
+    record = {
+        "text": text,
+        "spans": [
+            {"fragments": [[24, 28], [7, 13]], "label": "ADR"},
+            {"start": 18, "end": 28, "label": "ADR"},
+            {"fragments": [[0, 3], [3, 6]], "label": "X"},  # touching: one
+        ],
+    }
+    write(tmp_path / "g.jsonl", json.dumps(record) + "\n")
+    [doc] = read("jsonl", tmp_path / "g.jsonl")
+    assert doc.spans == [Span(0, 6, "X"), Span(7, 28, "ADR"), Span(18, 28, "ADR")]
+    assert doc.fragments == [None, ((7, 13), (24, 28)), None]
+    pred = {"text": text, "spans": [{"start": 7, "end": 28, "label": "ADR"}]}
+    write(tmp_path / "p.jsonl", json.dumps(pred) + "\n")
+    strict = compare_files(tmp_path / "g.jsonl", tmp_path / "p.jsonl", schemes=["strict"]).results["strict"]
+    assert astuple(strict.totals) == (0, 1, 0, 2, 0)  # [7, 28) is not "muscle ... pain"
+    record["spans"] = [{"fragments": [[7, 13], [30, 40]], "label": "ADR"}]
+    write(tmp_path / "bad.jsonl", json.dumps(record) + "\n")
+    with pytest.raises(InputError, match=r"bad.jsonl:1.*fragment \[30, 40\] out of the text"):
+        read("jsonl", tmp_path / "bad.jsonl")
