@@ -507,6 +507,11 @@ class SpanScorer:
             pred_by_label[p[2]].append(pi)
         all_gold, all_pred = range(len(gold)), range(len(pred))
         labels = set(gold_by_label) | set(pred_by_label)
+        paired = {pred[pi][2] for pi in label_candidates}
+        # Per label every span has the label, so `strict` and `exact` count
+        # alike: the counts of each leftover rule are made once; a label
+        # without a same-label pair misses its gold and spends its predictions.
+        by_leftover: Dict[str, List[Tuple[str, Tuple[int, ...]]]] = {}
         for scheme in self._semeval:
             rule = SEMEVAL_RULES[scheme]
             counts = counts_of(
@@ -524,16 +529,26 @@ class SpanScorer:
             for i in range(5):
                 total[i] += counts[i]
             tally = self._tallies[scheme]
-            for label in labels:
-                label_counts = counts_of(
-                    gold,
-                    pred,
-                    gold_by_label.get(label, ()),
-                    pred_by_label.get(label, ()),
-                    label_candidates,
-                    rule,
-                    self.min_overlap,
-                )
+            per_label = by_leftover.get(rule.leftover)
+            if per_label is None:
+                per_label = by_leftover[rule.leftover] = [
+                    (
+                        label,
+                        counts_of(
+                            gold,
+                            pred,
+                            gold_by_label.get(label, ()),
+                            pred_by_label.get(label, ()),
+                            label_candidates,
+                            rule,
+                            self.min_overlap,
+                        )
+                        if label in paired
+                        else (0, 0, 0, len(gold_by_label.get(label, ())), len(pred_by_label.get(label, ()))),
+                    )
+                    for label in labels
+                ]
+            for label, label_counts in per_label:
                 row = tally[label]
                 for i in range(5):
                     row[i] += label_counts[i]
