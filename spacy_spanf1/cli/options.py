@@ -144,6 +144,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
     Option("label_map", ("--label-map",), _OPTIONAL_PATH, 'A JSON file of labels renamed, merged or dropped before matching: {"PERSON": "PER", "NORP": null} on both sides, or {"gold": {...}, "pred": {...}}; labels it does not name are scored as they are and listed', of=MatchSettings, extra={"show_default": False}),
     Option("map_unlisted", ("--map-unlisted",), str, f"With --label-map, labels the map does not name: {', '.join(MAP_UNLISTED)} (error: refuse them)", of=MatchSettings),
+    Option("view", ("--view",), str, "Which mentions count, for discontinuous spans: all, disc_docs (the documents with a discontinuous gold span), disc_mentions (discontinuous spans only); several, comma-separated, are reported side by side", of=MatchSettings),
     # what shapes reading
     Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
     Option("gold_format", ("--gold-format",), _OPTIONAL_STR, f"compare: the format of GOLD alone ({', '.join(format_names())}), over --format (e.g. --gold-format spacy --pred-format jsonl); default: --format, else from GOLD's extension", extra={"show_default": False}),

@@ -23,6 +23,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .matching import SEMEVAL_RULES, Overlap, SemEvalRule, Unit, find_overlaps
 from .outcomes import COR, INC, LOW_OVERLAP, MIS, MISSED, NOT_AN_ERROR, PAR, SPU, SPURIOUS, WRONG_BOUNDARIES, WRONG_TYPE
+from ..settings import VIEWS
 from ..spans import Span, shared_positions, span_fragments, span_size, union_fragments
 
 
@@ -186,11 +187,6 @@ def view_spans(spans: Sequence[Span], view: str) -> Sequence[Span]:
         return [span for span in spans if len(span) > 3]
     return spans
 
-
-#: The views of a corpus with discontinuous spans: every mention; only the
-#: documents with a discontinuous gold mention (all their mentions); only
-#: the discontinuous mentions of both sides.
-VIEWS: Tuple[str, ...] = ("all", "disc_docs", "disc_mentions")
 
 __all__ = [
     "SEMEVAL_RULES",

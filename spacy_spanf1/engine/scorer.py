@@ -37,7 +37,6 @@ from ..exceptions import SettingError
 from ..label_map import LabelMap
 from ..notes import unmapped_note
 from ..settings import UNITS, MatchSettings, check_unit
-from ..values import check_choice
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
 Counts = Union[SemEvalCounts, PRFCounts]
@@ -97,7 +96,7 @@ class SpanScorer:
         kept_schemes: Optional[Sequence[str]] = None,
         batch_size: int = BATCH_SIZE,
         batched: bool = True,
-        view: str = fragment_matching.VIEWS[0],
+        view: str = MatchSettings.view,
     ) -> None:
         settings = MatchSettings(
             schemes,
@@ -107,6 +106,7 @@ class SpanScorer:
             min_overlap=min_overlap,
             label_map=label_map,
             map_unlisted=map_unlisted,
+            view=view,
         )
         self.settings = settings
         self.schemes = settings.schemes
@@ -126,7 +126,7 @@ class SpanScorer:
         )
         self.batch_size = batch_size
         self.batched = batched
-        self.view = check_choice("view", view, fragment_matching.VIEWS)
+        self.view = settings.view
         self.n_docs = 0
         self._semeval = [s for s in self.schemes if s in SEMEVAL_RULES]
         self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
@@ -608,7 +608,7 @@ def evaluate_spans(
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
-    view: str = fragment_matching.VIEWS[0],
+    view: str = MatchSettings.view,
 ) -> Dict[str, SchemeResult]:
     """Score predicted spans against gold spans under the named schemes.
 
@@ -650,10 +650,9 @@ def evaluate_spans(
         min_overlap=min_overlap,
         label_map=label_map,
         map_unlisted=map_unlisted,
+        view=view,
     )
-    scorer = SpanScorer.from_settings(
-        match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes, view=view
-    )
+    scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
         gold_chunk = list(islice(gold_iter, scorer.batch_size))

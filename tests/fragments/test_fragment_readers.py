@@ -159,3 +159,30 @@ def test_jsonl_spans_with_fragments(tmp_path):
     write(tmp_path / "bad.jsonl", json.dumps(record) + "\n")
     with pytest.raises(InputError, match=r"bad.jsonl:1.*fragment \[30, 40\] out of the text"):
         read("jsonl", tmp_path / "bad.jsonl")
+
+
+def test_compare_files_views_and_the_command_line_side_by_side(tmp_path):
+    import json
+
+    from helpers import invoke
+
+    write(tmp_path / "g.txt", GOLD_INLINE)
+    write(tmp_path / "p.txt", PRED_INLINE)
+    gold, pred = tmp_path / "g.txt", tmp_path / "p.txt"
+    # sentence 1 alone has a discontinuous gold mention: {0,1,4,5} ADR
+    # (predicted as 0-5: wrong) and 7,7 ADR (right): P = R = 1/2
+    docs = compare_files(gold, pred, format="inline", schemes=["strict"], view="disc_docs").results["strict"]
+    assert (docs.precision, docs.recall) == (0.5, 0.5)
+    # no discontinuous prediction, one discontinuous gold mention: FN 1
+    with pytest.warns(UserWarning, match="no predicted span in the view disc_mentions"):
+        mentions = compare_files(gold, pred, format="inline", schemes=["strict"], view="disc_mentions")
+    assert astuple(mentions.results["strict"].totals) == (0, 0, 0, 1, 0)
+    out = tmp_path / "views.json"
+    views = "all,disc_docs,disc_mentions"
+    result = invoke(["compare", gold, pred, "--format", "inline", "--schemes", "strict", "--view", views, "-o", out])
+    assert result.exit_code == 0, result.output
+    assert "disc_docs F" in result.output and "disc_mentions P" in result.output
+    written = json.loads(out.read_text())
+    assert list(written) == ["all", "disc_docs", "disc_mentions"]
+    assert written["disc_docs"]["schemes"]["strict"]["p"] == 0.5
+    assert written["disc_docs"]["signature"]["match"]["view"] == "disc_docs"
