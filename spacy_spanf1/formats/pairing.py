@@ -85,6 +85,17 @@ class DocPair:
         fragments as `FragmentedSpan`s (`spans.join_fragments`)."""
         return join_fragments(self.gold, self.gold_fragments), join_fragments(self.pred, self.pred_fragments)
 
+    def shown_spans(self, side: str) -> List[Span]:
+        """One side's spans as a page marks them: a span of several
+        fragments as each of its fragments."""
+        spans, fragments = (self.gold, self.gold_fragments) if side == "gold" else (self.pred, self.pred_fragments)
+        if fragments is None:
+            return spans
+        shown: List[Span] = []
+        for span, pieces in zip(spans, fragments):
+            shown.extend([span] if pieces is None else [Span(a, b, span.label) for a, b in pieces])
+        return shown
+
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
         schemes; on the predicted side of mentions without offsets, the

@@ -186,3 +186,38 @@ def test_compare_files_views_and_the_command_line_side_by_side(tmp_path):
     assert list(written) == ["all", "disc_docs", "disc_mentions"]
     assert written["disc_docs"]["schemes"]["strict"]["p"] == 0.5
     assert written["disc_docs"]["signature"]["match"]["view"] == "disc_docs"
+
+
+def test_error_records_and_the_html_page_show_the_fragments(tmp_path):
+    import srsly
+
+    from spacy_spanf1.report import error_lines, error_records
+
+    gold = _brat(tmp_path, "g", "T1\tADR 7 13;24 28\tmuscle pain\nT2\tADR 18 28\tjoint pain\n")
+    pred = _brat(tmp_path, "p", "T1\tADR 7 28\tmuscle and joint pain\n")
+    scores = compare_files(gold, pred, schemes=["strict"], fragments="keep", keep_errors=True)
+    records = error_records(scores.errors, scores.pairs, "strict")
+    first = records[0]
+    assert first["kind"] == "wrong_boundaries"
+    assert first["gold"] == {
+        "start": 7,
+        "end": 28,
+        "label": "ADR",
+        "text": "muscle pain",  # the fragments' texts, joined by a space as brat joins them
+        "fragments": ((7, 13), (24, 28)),
+    }
+    assert first["pred"] == [{"start": 7, "end": 28, "label": "ADR", "text": "muscle\nand joint pain"}]
+    assert first["iou"] == 10 / 21
+    lines = error_lines(scores.errors, scores.pairs, "strict")
+    assert lines == [srsly.json_dumps(record) for record in records]
+    from helpers import invoke
+
+    page, errors = tmp_path / "page.html", tmp_path / "errors.jsonl"
+    flags = ["--fragments", "keep", "--html", page, "--errors", errors]
+    result = invoke(["compare", gold, pred, "--schemes", "strict", *flags])
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    # the gold panel marks "muscle" and "pain" apart, not the text between them
+    gold_panel = html.split('<div class="panel gold">', 1)[1].split("</div>", 1)[0]
+    assert ">muscle</span>\nand " in gold_panel
+    assert errors.read_text(encoding="utf-8").splitlines() == lines
