@@ -277,7 +277,7 @@ class SpanScorer:
         if self.batched:
             alone = overlapping_docs(gold, n) | overlapping_docs(pred, n)
             if fragmented is not None:
-                alone |= fragmented[1]
+                alone |= self._fragmented_alone(fragmented[1], spans_of)
         else:
             alone = numpy.ones(n, dtype=bool)
         rows = None
@@ -293,6 +293,21 @@ class SpanScorer:
         if rows is not None:
             for scheme, table in rows.items():
                 self._rows[scheme].append(table)
+
+    def _fragmented_alone(self, fragmented: numpy.ndarray, spans_of) -> numpy.ndarray:
+        """The documents with spans of several fragments that must be
+        scored on their own over position sets: all of them when errors are
+        kept (which show the fragments) or under `disc_mentions` (whose
+        spans spans_of filters); else those whose outer bounds would not
+        score the same (`fragments.intervals_suffice`)."""
+        if self.kept is not None or self.view == "disc_mentions":
+            return fragmented
+        alone = fragmented.copy()
+        suffice = fragment_matching.intervals_suffice
+        for doc in numpy.flatnonzero(fragmented).tolist():
+            if suffice(*spans_of(doc)):
+                alone[doc] = False
+        return alone
 
     def _viewed(self, gold: Side, pred: Side, n: int, spans_of, fragmented):
         """Both sides, spans_of and the masks as the view sees them: the

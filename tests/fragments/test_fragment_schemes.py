@@ -224,3 +224,48 @@ def test_fragmented_documents_score_the_same_batched_or_not():
     for scheme in ALL:
         a, b = results[0][scheme], results[1][scheme]
         assert a.totals == b.totals and (a.per_doc == b.per_doc).all() and a.errors == b.errors
+
+
+def test_documents_whose_fragments_meet_only_their_twins_score_the_same_batched_or_not():
+    # predictions copy, drop or shift gold spans: many documents' spans of
+    # several fragments meet only an identical prediction (scored on their
+    # outer bounds by the batched engine), the others are scored alone
+    from spacy_spanf1.engine.scorer import SpanScorer
+
+    rng = random.Random(23)
+    gold = _random_docs(rng, 400, 0.4)
+    pred = []
+    for doc in gold:
+        kept = []
+        for span in doc:
+            roll = rng.random()
+            if roll < 0.6:
+                kept.append(span)
+            elif roll < 0.8 and not isinstance(span, dict):
+                kept.append((span[0], span[1] + 1, span[2]))
+            elif roll < 0.9 and isinstance(span, dict):
+                kept.append((span["fragments"][0][0], span["fragments"][-1][1], span["label"]))
+        pred.append(kept)
+    results = []
+    for batched in (True, False):
+        scorer = SpanScorer(ALL, batched=batched, per_doc=True)
+        scorer.add_many(gold, pred)
+        results.append(scorer.results())
+    for scheme in ALL:
+        a, b = results[0][scheme], results[1][scheme]
+        assert a.totals == b.totals and a.per_label == b.per_label, scheme
+        assert (a.per_doc == b.per_doc).all() and dict(a.confusion) == dict(b.confusion), scheme
+    # some documents took the batched way, some were scored alone
+    twins = [frag.intervals_suffice(_sorted_spans(g), _sorted_spans(p)) for g, p in zip(gold, pred)]
+    has = [any(isinstance(s, dict) for s in g + p) for g, p in zip(gold, pred)]
+    assert 0 < sum(t and h for t, h in zip(twins, has)) < sum(has)
+
+
+def test_intervals_suffice_only_for_twins():
+    twin = FragmentedSpan(0, 6, "A", ((0, 2), (4, 6)))
+    assert frag.intervals_suffice([twin], [twin])
+    assert frag.intervals_suffice([twin], [Span(7, 9, "A")])  # meets nothing
+    assert not frag.intervals_suffice([twin], [Span(2, 4, "A")])  # inside the gap
+    assert not frag.intervals_suffice([twin], [twin._replace(fragments=((0, 1), (4, 6)), start=0)])
+    # a twin that a second prediction also meets
+    assert not frag.intervals_suffice([twin, Span(5, 8, "B")], [twin])
