@@ -5,7 +5,7 @@ out of spaCy objects lives in `integrations/spacy.py`.
 """
 
 from numbers import Integral
-from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeGuard, Union, cast
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeGuard, Union, cast
 
 import numpy
 from .settings import UNITS
@@ -64,6 +64,11 @@ def normal_fragments(
         raise ValueError(f"Span {where} has fragments {pieces!r}; fragments are a list of [start, end] pairs")
     pairs = []
     for piece in pieces:
+        if type(piece) in (list, tuple) and len(piece) == 2:  # the usual fragment, checked at once
+            start, end = piece
+            if type(start) is int and type(end) is int and 0 <= start < end and (limit is None or end <= limit):
+                pairs.append((start, end))
+                continue
         if not isinstance(piece, (tuple, list)) or len(piece) != 2:
             raise ValueError(f"Span {where} has the fragment {piece!r}; a fragment is a [start, end] pair")
         start, end = piece
@@ -343,8 +348,16 @@ def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[
     """
     if isinstance(items, (str, bytes, dict)):
         raise ValueError(f"Document {doc} of the {side} spans is a {type(items).__name__}, not a list of spans.")
+    spans: Set[Any] = set()
+    add = spans.add
     try:
-        spans = {read_span(item, f"{i} of {side} document {doc}", unit) for i, item in enumerate(items)}
+        for i, item in enumerate(items):
+            if type(item) is tuple and len(item) == 3:  # the usual span, checked at once
+                start, end, label = item
+                if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end:
+                    add(Span(start, end, label))
+                    continue
+            add(read_span(item, f"{i} of {side} document {doc}", unit))
     except TypeError:
         raise ValueError(f"Document {doc} of the {side} spans is {items!r}, not a list of spans.") from None
     return sorted(spans)
