@@ -33,6 +33,9 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 from .notes import Notes
 from .spans import Span
 
+#: The (start, end) fragments of one span.
+Fragments = Tuple[Tuple[int, int], ...]
+
 
 class _Empty(Mapping):
     """A mapping with no entries that cannot be changed: the default of the
@@ -107,6 +110,11 @@ class Document:
         knowledge-base ids: (span, kb id) pairs, the spans in the unit of
         `spans` ("" for a span listed without one: NIL), for the link
         schemes.
+    fragments (Optional[List[Optional[Fragments]]]): Only when some span
+        has several fragments (a discontinuous entity): parallel to
+        `spans`, the sorted, disjoint (start, end) fragments of each span
+        whose start and end are their outer bounds, None for a contiguous
+        span (`spans.join_fragments` makes the engine's spans of both).
     """
 
     name: str
@@ -127,6 +135,7 @@ class Document:
     span_groups: Mapping[str, int] = EMPTY
     annotator: Optional[str] = None
     links: Optional[List[Tuple[Span, str]]] = None
+    fragments: Optional[List[Optional[Fragments]]] = None
 
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:

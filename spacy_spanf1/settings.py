@@ -57,6 +57,7 @@ __all__ = [
     "MatchSettings",
     "ReadSettings",
     "RunSettings",
+    "VIEWS",
     "default_of",
     "split_keywords",
     *values.__all__,
@@ -134,7 +135,13 @@ SCORER_SETTINGS: Tuple[str, ...] = (
     "labels",
     "label_map",
     "map_unlisted",
+    "view",
 )
+
+#: Which mentions a corpus with discontinuous spans scores: every mention;
+#: only the documents with a discontinuous gold mention (all their
+#: mentions); only the discontinuous mentions of both sides.
+VIEWS: Tuple[str, ...] = ("all", "disc_docs", "disc_mentions")
 
 
 @dataclass(frozen=True)
@@ -156,6 +163,9 @@ class MatchSettings(Settings):
         before matching (a dict: `label_map.LabelMap.from_dict`); None: none.
     map_unlisted (str): "keep" the labels the map does not name (counted
         in a note) or "error".
+    view (str): Which mentions count (`VIEWS`): "all"; "disc_docs", the
+        documents with a discontinuous gold span; "disc_mentions", the
+        discontinuous spans of both sides only.
     """
 
     schemes: Tuple[str, ...] = None  # type: ignore[assignment]  # required: None is an error naming it
@@ -168,6 +178,7 @@ class MatchSettings(Settings):
     beta: float = 1.0
     label_map: Optional[LabelMap] = None
     map_unlisted: str = MAP_UNLISTED[0]
+    view: str = VIEWS[0]
 
     if TYPE_CHECKING:
         # What it is built from: `_check` makes the schemes and labels tuples.
@@ -183,6 +194,7 @@ class MatchSettings(Settings):
             beta: float = ...,
             label_map: Union[LabelMap, Mapping[str, Any], None] = ...,
             map_unlisted: str = ...,
+            view: str = ...,
         ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
@@ -197,6 +209,7 @@ class MatchSettings(Settings):
             "beta": check_beta(self.beta),
             "label_map": check_label_map(self.label_map),
             "map_unlisted": check_choice("map_unlisted", self.map_unlisted, MAP_UNLISTED),
+            "view": check_choice("view", self.view, VIEWS),
         }
 
     @property

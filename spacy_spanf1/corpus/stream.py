@@ -154,10 +154,18 @@ def score_pairs(
                     doc_meta[name].append(meta_value(pair, name, setting))
                 if keep.doc_lengths:
                     doc_lengths.append(doc_length(pair, unit))
-                if keep.spans:
-                    gold_spans.append(list(pair.gold))
-                    pred_spans.append(list(pair.pred))
-            scorer.add(pair.gold, pair.pred)
+                if keep.spans:  # as scored: spans of several fragments with their fragments
+                    scored = (
+                        (pair.gold, pair.pred)
+                        if pair.gold_fragments is None and pair.pred_fragments is None
+                        else pair.scored_spans()
+                    )
+                    gold_spans.append(list(scored[0]))
+                    pred_spans.append(list(scored[1]))
+            if pair.gold_fragments is None and pair.pred_fragments is None:
+                scorer.add(pair.gold, pair.pred)
+            else:  # spans of several fragments
+                scorer.add(*pair.scored_spans(), fragmented=True)
             if checks_words and pair.offsets is None and inside_words is not None:
                 inside_words.add("gold", pair.name, pair.text, pair.gold)
                 inside_words.add("pred", pair.name, pair.text, pair.pred)

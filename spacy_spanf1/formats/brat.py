@@ -26,14 +26,14 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..registry import formats
-from ..spans import Span
+from ..spans import FragmentedSpan, Span, split_fragments
 from .base import EMPTY, Document, Format, InputError, PathLike, decode_utf8, nonzero
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read
 from .kb import brat_normalization
 
-FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
+FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split", "keep")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")
 #: Annotation id prefix -> what _counts calls the annotations that are not spans.
 NOT_SPANS: Dict[str, str] = {
@@ -54,7 +54,9 @@ class BratFormat(Format):
 
     fragments (Optional[str]): A discontinuous entity: "error" (default:
         InputError naming it), "merge" (one span from its first start to its
-        last end) or "split" (one span per fragment). Fragments with only
+        last end), "split" (one span per fragment) or "keep" (one span of
+        several fragments, scored as the positions they cover; fragments
+        that overlap are then an error). Fragments with only
         whitespace between them (brat splits an entity at line breaks) are
         merged whatever the setting.
     newlines (Optional[str]): "brat" (default: offsets count "\\r\\n" as one
@@ -182,15 +184,24 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         line=None,
         hint=_newline_hint(has_cr, newlines),
     )
-    spans = set()
+    spans: Set[Any] = set()
     links: Optional[List[Tuple[Span, str]]] = [] if _normalizations(normalized, seen, ann_path) else None
     for ann_id, entity, frags, lineno in zip(ids, entities, placed, entity_lines):
+        if fragments == "keep":
+            _check_disjoint(sorted(frags), entity.where, ann_path, lineno)
         groups = _join_whitespace(sorted(frags), brat_text)
+        if len(groups) > 1 and fragments == "keep":
+            pieces = tuple((max(start - shift, 0), end - shift) for start, end in groups)
+            spans.add(FragmentedSpan(pieces[0][0], pieces[-1][1], entity.label, pieces))
+            if links is not None:
+                links.append((Span(pieces[0][0], pieces[-1][1], entity.label), normalized.get(ann_id, ("", 0))[0]))
+            continue
         if len(groups) > 1:
             if fragments == "error":
                 raise InputError(
                     f"{entity.where} ({entity.label}) is discontinuous ({len(groups)} fragments); pass "
-                    f"fragments=merge (one span) or fragments=split (one span per fragment)",
+                    f"fragments=keep (one span of several fragments), fragments=merge (one span) or "
+                    f"fragments=split (one span per fragment)",
                     ann_path,
                     lineno,
                 )
@@ -202,15 +213,17 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
                 links.append(
                     (Span(max(start - shift, 0), end - shift, entity.label), normalized.get(ann_id, ("", 0))[0])
                 )
+    ordered, kept = split_fragments(spans)
     return Document(
         document,
-        sorted(spans),
+        ordered,
         text,
         key=name,
         source=ann_path,
         notes=notes or EMPTY,
         counts=nonzero(counts),
         links=links,
+        fragments=kept,
     )
 
 
@@ -247,6 +260,18 @@ def _parse_textbound(
         frags.append((start, end))
     written = parts[2] if len(parts) == 3 else None
     return label, frags, written
+
+
+def _check_disjoint(frags: List[Tuple[int, int]], where: str, path: PathLike, lineno: int) -> None:
+    """InputError when two fragments of one entity share a character."""
+    for (a_start, a_end), (b_start, b_end) in zip(frags, frags[1:]):
+        if b_start < a_end:
+            raise InputError(
+                f"{where} has the overlapping fragments {a_start} {a_end} and {b_start} {b_end}; "
+                "the fragments of one entity may not share a character",
+                path,
+                lineno,
+            )
 
 
 def _join_whitespace(frags: List[Tuple[int, int]], text: str) -> List[Tuple[int, int]]:

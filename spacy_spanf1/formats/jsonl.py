@@ -29,11 +29,11 @@ import numpy
 import srsly
 
 from ..registry import formats
-from ..spans import Span, checked_offsets, is_int
+from ..spans import Span, checked_offsets, is_int, join_fragments, normal_fragments, split_fragments
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .kb import record_links
-from .jsonl_errors import first_span_error, other_span_field_error, prodigy_error
+from .jsonl_errors import first_span_error, json_reason, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
 from .records import (
     check_text,
@@ -55,7 +55,7 @@ def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
         try:
             record = json.loads(line)
         except ValueError:
-            raise InputError(f"invalid JSON ({_json_reason(line, err)})", path, lineno) from None
+            raise InputError(f"invalid JSON ({json_reason(line, err)})", path, lineno) from None
     if not isinstance(record, dict):
         raise InputError(
             f'expected a JSON object {{"text": ..., "spans": [...]}}, got {type(record).__name__}',
@@ -63,18 +63,6 @@ def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
             lineno,
         )
     return record
-
-
-def _json_reason(line: str, err: Exception) -> str:
-    import json
-
-    try:
-        json.loads(line)
-    except json.JSONDecodeError as exact:
-        return f"{exact.msg}, column {exact.colno}"
-    except ValueError as exact:  # e.g. numbers out of range
-        return str(exact)
-    return str(err)
 
 
 def read_tokens(
@@ -232,6 +220,7 @@ def _read_block(
     flat: List[Tuple[Any, Any, Any]] = []
     counts: List[int] = []  # spans per document; -1: no "spans" (no annotation)
     limits: List[int] = []
+    fragmented: Dict[int, List[Any]] = {}  # document -> its spans' fragments (None: contiguous), as listed
     for lineno, line in block:
         if not line or line.isspace():
             continue  # blank lines are not records
@@ -258,6 +247,8 @@ def _read_block(
         notes = scores = links = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
+            if '"fragments"' in line:  # spans of several fragments: their outer bounds, and the fragments apart
+                items, fragmented[len(docs)] = _fragment_items(items, limit, path, lineno)
             try:
                 found = list(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
@@ -305,8 +296,36 @@ def _read_block(
         if n < 0:
             continue
         doc.spans = sorted(set(spans[pos : pos + n])) if k in unsorted else spans[pos : pos + n]
+        if k in fragmented:
+            doc.spans, doc.fragments = split_fragments(join_fragments(spans[pos : pos + n], fragmented[k]))
         pos += n
     return docs
+
+
+def _fragment_items(items: List[Any], limit: int, path: PathLike, lineno: int) -> Tuple[List[Any], List[Any]]:
+    """A record's span objects with "fragments" given their outer "start"
+    and "end", and each span's normal fragments (None for one without)."""
+    out, fragments = [], []
+    for i, item in enumerate(items):
+        if type(item) is dict and "fragments" in item:
+            try:
+                pieces = normal_fragments(item["fragments"], str(i), limit=limit)
+            except ValueError as err:
+                raise InputError(str(err)[0].lower() + str(err)[1:], path, lineno) from None
+            for key, bound in (("start", pieces[0][0]), ("end", pieces[-1][1])):
+                if key in item and item[key] != bound:
+                    raise InputError(
+                        f"span {i} has {key}={item[key]!r}, but its fragments give {key}={bound}; "
+                        "leave out start and end or give the fragments' outer bounds",
+                        path,
+                        lineno,
+                    )
+            item = {**item, "start": pieces[0][0], "end": pieces[-1][1]}
+            fragments.append(pieces if len(pieces) > 1 else None)
+        else:
+            fragments.append(None)
+        out.append(item)
+    return out, fragments
 
 
 def _line_scores(line: str, found: List[Tuple[Any, Any, Any]]) -> List[Tuple[Span, Any]]:

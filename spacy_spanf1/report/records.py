@@ -34,7 +34,9 @@ from ..spans import Span
 #: predicted spans (`SPAN_KEYS` each), its IoU and coverage both ways.
 RECORD_KEYS = ("doc", "name", "scheme", "kind", "count", "gold", "pred", "iou", "gold_coverage", "pred_coverage")
 #: The keys of a span of a record: its offsets in the corpus unit (None
-#: for a mention without a place in the text), label and text.
+#: for a mention without a place in the text), label and text; a span of
+#: several fragments has its outer bounds, the texts of its fragments
+#: joined by a space (as brat joins them) and a last key, "fragments".
 SPAN_KEYS = ("start", "end", "label", "text")
 #: The kind of the error records of a mention that is not in the text
 #: (mentions without offsets): a spurious prediction, named apart.
@@ -66,6 +68,10 @@ def span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
     unplaced = pair.pred_unplaced
     if unplaced and span[0] in unplaced:
         return {"start": None, "end": None, "label": span[2], "text": unplaced[span[0]][0]}
+    if len(span) > 3:  # a span of several fragments: its outer bounds, the texts of its fragments, the fragments
+        start, end, label, fragments = span
+        texts = [pair.text[a:b] if pair.offsets is None else pair.span_text(Span(a, b, label)) for a, b in fragments]
+        return {"start": start, "end": end, "label": label, "text": " ".join(texts), "fragments": fragments}
     start, end, label = span
     text = pair.text[start:end] if pair.offsets is None else pair.span_text(span)
     return {"start": start, "end": end, "label": label, "text": text}
@@ -168,6 +174,8 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
         return encoded
 
     def span(item: Span, text: str, offsets: Any, pair: DocPair) -> str:
+        if len(item) > 3:  # of several fragments
+            return dumps(span_record(pair, item))
         start, end, label = item
         if pair.pred_unplaced and start in pair.pred_unplaced:
             return dumps(span_record(pair, item))
