@@ -23,8 +23,9 @@ shape per feature:
 - `score` (a model's confidence, for sweeps): already here, as
   `Document.scores`, the (span, score) pairs as the file listed them.
 
-Relations between the spans of a document will be a field of Document of
-their own (pairs of span positions and a label).
+Relations between the spans of a document are a field of their own,
+`relations`: (head span, tail span, label) triples, the spans by value (so
+that sorting the spans does not move them).
 """
 
 from dataclasses import dataclass, field
@@ -103,6 +104,9 @@ class Document:
         has is reported.
     annotator (Optional[str]): Who annotated it, when the file says so per
         document (Prodigy's `_annotator_id`), for agreement.
+    relations (Optional[List[Tuple[Span, Span, str]]]): Its relations,
+        (head, tail, label), head and tail among `spans`; None when its
+        format has none.
     """
 
     name: str
@@ -122,6 +126,7 @@ class Document:
     spacy_doc: Any = None
     span_groups: Mapping[str, int] = EMPTY
     annotator: Optional[str] = None
+    relations: Optional[List[Tuple[Span, Span, str]]] = None
 
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:

@@ -62,6 +62,8 @@ class DocPair:
         start of each -> (string, status).
     pred_scores: The predicted spans' scores, when the reader found any:
         (span, score) pairs as listed (for sweeps).
+    gold_relations, pred_relations: Each side's relations, (head span, tail
+        span, label), when its reader found any (`Document.relations`).
     """
 
     index: int
@@ -74,6 +76,8 @@ class DocPair:
     pred_strings: Optional[List[Tuple[str, str]]] = None
     pred_unplaced: Optional[Dict[int, Tuple[str, str]]] = None
     pred_scores: Optional[List[Tuple[Span, Any]]] = None
+    gold_relations: Optional[List[Tuple[Span, Span, str]]] = None
+    pred_relations: Optional[List[Tuple[Span, Span, str]]] = None
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -269,6 +273,9 @@ def pair_documents(
             pair.pred_scores = pred.scores
             if place is not None:  # the scored spans where `place` put them
                 pair.pred_scores = format.place_scores(gold, pred, pair.pred_scores, **options)
+        if align is None and place is None:  # relations name the spans as the reader read them
+            pair.gold_relations = gold.relations
+            pair.pred_relations = None if pred is None else pred.relations
         yield pair
 
 
