@@ -21,6 +21,7 @@ __all__ = [
     "METHODS",
     "MISSING_PRED",
     "O_TOKENS",
+    "RELATION_SCHEMES",
     "SCHEMES",
     "SEMEVAL_SCHEMES",
     "SPAN_ATTRIBUTES",
@@ -69,6 +70,9 @@ LINK_SCHEMES: Tuple[str, ...] = (
     "weak_all_match",
     "nel",
 )
+#: The relation schemes (`evaluate_relations`), one for each one-to-one
+#: span scheme: `rel_S` pairs the arguments of relations as S pairs spans.
+RELATION_SCHEMES: Tuple[str, ...] = ("rel_strict", "rel_exact", "rel_partial", "rel_type", "rel_overlap")
 UNITS: Tuple[str, ...] = ("token", "char")
 #: Paired tests and bootstrap interval methods.
 TESTS: Tuple[str, ...] = ("randomization", "bootstrap")

@@ -1,0 +1,301 @@
+"""Documents of spans and relations read onto arrays, checked.
+
+A document is a dict {"spans": [...], "relations": [...]} whose relations
+are {"head": i, "tail": j, "label": L} dicts or (i, j, L) tuples, i and j
+indices into its "spans" (a span: a (start, end, label) tuple, a
+{"start", "end", "label"} dict or a spaCy Span), or a `Document` whose
+`relations` are (head span, tail span, label) by value. Spans are a set
+(identical spans once), and so are relations; a relation whose head or
+tail is not a span of its document, that has no label, or that joins a
+span to itself is an InputError naming it.
+"""
+
+from itertools import chain
+from operator import itemgetter
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy
+
+from ..engine.columns import Side
+from ..exceptions import InputError
+from ..model import Document
+from ..settings import UNITS
+from ..spans import Span, all_ints, checked_offsets, is_int, read_span, spacy_span_tuples, span_problem
+
+__all__ = ["RelationSide", "read_relation_docs"]
+
+_SHAPE_HELP = (
+    "A document is a dict with 'spans' (a list of spans) and 'relations' (a list of "
+    "{'head': i, 'tail': j, 'label': ...} dicts, i and j indices into its spans), or a Document."
+)
+_RELATION_HELP = "A relation is a {'head': i, 'tail': j, 'label': ...} dict or an (i, j, label) tuple."
+_TUPLE = (itemgetter(0), itemgetter(1), itemgetter(2))
+_DICT = (itemgetter("start"), itemgetter("end"), itemgetter("label"))
+
+
+class RelationSide(NamedTuple):
+    """One side of a batch on arrays.
+
+    spans (Side): Its spans sorted by (doc, start, end, label code),
+        identical spans once; label codes into the batch's span labels.
+    head, tail (numpy.ndarray): Each relation's arguments, as indices into
+        `spans`; relations once each, a symmetric label's with head < tail.
+    label (numpy.ndarray): Each relation's label, a code into the batch's
+        relation labels.
+    """
+
+    spans: Side
+    head: numpy.ndarray
+    tail: numpy.ndarray
+    label: numpy.ndarray
+
+    @property
+    def doc(self) -> numpy.ndarray:
+        """The document of each relation."""
+        return self.spans.doc[self.head]
+
+
+class RelationBatch(NamedTuple):
+    gold: RelationSide
+    pred: RelationSide
+    n_docs: int
+    span_labels: List[str]
+    relation_labels: List[str]
+
+
+class _Raw(NamedTuple):
+    """A side as read: flat span columns and relations on raw positions."""
+
+    starts: List[int]
+    ends: List[int]
+    labels: List[str]
+    lengths: List[int]
+    heads: List[int]  # positions among the side's spans, all documents end to end
+    tails: List[int]
+    rel_labels: List[str]
+    rel_where: List[Tuple[int, int]]  # (document, relation index) of each relation
+
+
+def read_relation_docs(
+    gold_docs: Sequence[Any],
+    pred_docs: Sequence[Any],
+    unit: str = UNITS[0],
+    offset: int = 0,
+    symmetric: frozenset = frozenset(),
+    relation_labels: Optional[frozenset] = None,
+) -> RelationBatch:
+    """Both sides of a batch of documents, checked (documents counted from
+    `offset` in messages); relations of labels outside `relation_labels`
+    (when given) left out."""
+    raws = [_read_side(docs, side, unit, offset) for side, docs in (("gold", gold_docs), ("pred", pred_docs))]
+    span_labels = sorted(set(raws[0].labels).union(raws[1].labels))
+    span_codes = {label: code for code, label in enumerate(span_labels)}
+    names = sorted(set(raws[0].rel_labels).union(raws[1].rel_labels))
+    if relation_labels is not None:
+        names = [label for label in names if label in relation_labels]
+    rel_codes = {label: code for code, label in enumerate(names)}
+    sides = [
+        _on_arrays(raw, side, offset, span_codes, rel_codes, symmetric, span_labels)
+        for side, raw in zip(("gold", "pred"), raws)
+    ]
+    return RelationBatch(sides[0], sides[1], len(gold_docs), span_labels, names)
+
+
+def _read_side(docs: Sequence[Any], side: str, unit: str, offset: int) -> _Raw:
+    span_lists: List[Any] = []
+    heads: List[int] = []
+    tails: List[int] = []
+    rel_labels: List[str] = []
+    where: List[Tuple[int, int]] = []
+    base = 0
+    for n, doc in enumerate(docs):
+        at = offset + n
+        if isinstance(doc, Document):
+            spans: Any = doc.spans or []
+            relations = _by_value(doc, side, at)
+        elif isinstance(doc, dict):
+            if "spans" not in doc:
+                raise InputError(f"Document {at} of the {side} side has no 'spans': {_keys(doc)}. {_SHAPE_HELP}")
+            spans = doc["spans"]
+            relations = doc.get("relations") or []
+        else:
+            raise InputError(f"Document {at} of the {side} side is a {type(doc).__name__}. {_SHAPE_HELP}")
+        spans = spacy_span_tuples(spans, unit)
+        if isinstance(spans, (str, bytes, dict)) or not hasattr(spans, "__len__"):
+            raise InputError(f"The 'spans' of {side} document {at} are {spans!r}, not a list of spans.")
+        span_lists.append(spans)
+        n_spans = len(spans)
+        if isinstance(relations, (str, bytes, dict)) or not hasattr(relations, "__iter__"):
+            raise InputError(f"The 'relations' of {side} document {at} are {relations!r}, not a list. {_RELATION_HELP}")
+        for k, relation in enumerate(relations):
+            head, tail, label = _relation(relation, side, at, k, n_spans)
+            heads.append(base + head)
+            tails.append(base + tail)
+            rel_labels.append(label)
+            where.append((at, k))
+        base += n_spans
+    starts, ends, labels = _span_columns(span_lists, side, unit, offset)
+    return _Raw(starts, ends, labels, list(map(len, span_lists)), heads, tails, rel_labels, where)
+
+
+def _keys(doc: Dict[str, Any]) -> str:
+    return "its keys are " + (", ".join(repr(k) for k in doc) or "none")
+
+
+def _relation(relation: Any, side: str, doc: int, k: int, n_spans: int) -> Tuple[int, int, str]:
+    """(head, tail, label) of one relation, checked."""
+    name = f"Relation {k} of {side} document {doc}"
+    if isinstance(relation, dict):
+        missing = [key for key in ("head", "tail") if key not in relation]
+        if missing:
+            raise InputError(f"{name} lacks {', '.join(repr(key) for key in missing)}: {relation!r}. {_RELATION_HELP}")
+        head, tail, label = relation["head"], relation["tail"], relation.get("label")
+    elif isinstance(relation, (tuple, list)) and len(relation) == 3:
+        head, tail, label = relation
+    else:
+        raise InputError(f"{name} is {relation!r}. {_RELATION_HELP}")
+    if label is None or label == "":
+        raise InputError(f"{name} has no label: {relation!r}. Every relation needs a label (a non-empty string).")
+    if not isinstance(label, str):
+        raise InputError(f"{name} has a label of type {type(label).__name__} ({label!r}); labels are strings.")
+    for role, index in (("head", head), ("tail", tail)):
+        if not is_int(index):
+            raise InputError(f"{name} has {role} {index!r}: it must be the index of a span of the document.")
+        if not 0 <= index < n_spans:
+            has = f"spans 0 to {n_spans - 1}" if n_spans else "no spans"
+            raise InputError(
+                f"{name} ({label!r}) names span {index} as its {role}, which the document lacks (it has {has})."
+            )
+    return int(head), int(tail), label
+
+
+def _by_value(doc: Document, side: str, at: int) -> List[Tuple[int, int, str]]:
+    """The relations of a Document (spans by value) as span indices."""
+    relations = doc.relations
+    if not relations:
+        return []
+    index = {span: i for i, span in enumerate(doc.spans or [])}
+    found = []
+    for k, (head, tail, label) in enumerate(relations):
+        for role, span in (("head", head), ("tail", tail)):
+            if span not in index:
+                raise InputError(
+                    f"Relation {k} ({label!r}) of {side} document {at} ({doc.name}) has the {role} {tuple(span)!r}, "
+                    "which is not among the document's spans."
+                )
+        found.append((index[head], index[tail], label))
+    return found
+
+
+def _span_columns(span_lists: List[Any], side: str, unit: str, offset: int) -> Tuple[List[Any], List[Any], List[Any]]:
+    """(starts, ends, labels) of every span of a side, checked."""
+    flat = list(chain.from_iterable(span_lists))
+    kinds = set(map(type, flat))
+    columns: Optional[Tuple[Any, ...]] = None
+    if kinds == {dict}:
+        columns = _DICT
+    elif kinds <= {tuple, list, Span} and set(map(len, flat)) <= {3}:
+        columns = _TUPLE
+    if columns is not None:
+        try:
+            starts, ends, labels = (list(map(get, flat)) for get in columns)
+        except (KeyError, TypeError):
+            columns = None
+    if columns is None or not (all_ints(starts) and all_ints(ends)):
+        rows = [
+            read_span(item, f"{i} of {side} document {offset + n}", unit)
+            for n, spans in enumerate(span_lists)
+            for i, item in enumerate(spans)
+        ]
+        starts, ends, labels = ([row[c] for row in rows] for c in range(3))
+    bad = checked_offsets(starts, ends, labels)[0]
+    if bad is not None:
+        doc, i = _locate(list(map(len, span_lists)), bad)
+        raise ValueError(
+            f"Span {i} of {side} document {offset + doc} {span_problem(starts[bad], ends[bad], labels[bad])}"
+        )
+    return starts, ends, labels
+
+
+def _locate(lengths: List[int], at: int) -> Tuple[int, int]:
+    """(document, index in it) of the at-th span of a side."""
+    ends = numpy.cumsum(lengths)
+    doc = int(numpy.searchsorted(ends, at, side="right"))
+    return doc, at - (int(ends[doc - 1]) if doc else 0)
+
+
+def _on_arrays(
+    raw: _Raw,
+    side: str,
+    offset: int,
+    span_codes: Dict[str, int],
+    rel_codes: Dict[str, int],
+    symmetric: frozenset,
+    span_labels: List[str],
+) -> RelationSide:
+    n = len(raw.starts)
+    doc = numpy.repeat(numpy.arange(len(raw.lengths), dtype=numpy.int64), raw.lengths)
+    start = numpy.fromiter(raw.starts, dtype=numpy.int64, count=n)
+    end = numpy.fromiter(raw.ends, dtype=numpy.int64, count=n)
+    label = numpy.fromiter(map(span_codes.__getitem__, raw.labels), dtype=numpy.int64, count=n)
+    # sorted, identical spans once; `rank`: each raw position's place among them
+    order = numpy.lexsort((label, end, start, doc))
+    new = numpy.ones(n, dtype=bool)
+    if n > 1:
+        o = order
+        new[1:] = (
+            (doc[o[1:]] != doc[o[:-1]])
+            | (start[o[1:]] != start[o[:-1]])
+            | (end[o[1:]] != end[o[:-1]])
+            | (label[o[1:]] != label[o[:-1]])
+        )
+    rank = numpy.empty(n, dtype=numpy.int64)
+    rank[order] = numpy.cumsum(new) - 1
+    kept = order[new]
+    spans = Side(doc[kept], start[kept], end[kept], label[kept])
+    head = rank[numpy.array(raw.heads, dtype=numpy.int64)]
+    tail = rank[numpy.array(raw.tails, dtype=numpy.int64)]
+    same = numpy.flatnonzero(head == tail)
+    if len(same):
+        at, k = raw.rel_where[same[0]]
+        s = int(head[same[0]])
+        span = (int(spans.start[s]), int(spans.end[s]), span_labels[int(spans.label[s])])
+        raise InputError(
+            f"Relation {k} ({raw.rel_labels[same[0]]!r}) of {side} document {at} joins the span {span!r} to itself: "
+            "a relation is between two different spans."
+        )
+    keep = numpy.fromiter((lab in rel_codes for lab in raw.rel_labels), dtype=bool, count=len(raw.rel_labels))
+    rel = numpy.fromiter((rel_codes.get(lab, -1) for lab in raw.rel_labels), dtype=numpy.int64, count=len(keep))
+    head, tail, rel = head[keep], tail[keep], rel[keep]
+    head, tail = symmetric_order(head, tail, rel, symmetric_codes(rel_codes, symmetric))
+    return RelationSide(spans, *unique_relations(head, tail, rel, max(n, 1), max(len(rel_codes), 1)))
+
+
+def symmetric_codes(rel_codes: Dict[str, int], symmetric: frozenset) -> numpy.ndarray:
+    """For each relation label code, whether the label is symmetric."""
+    flags = numpy.zeros(max(len(rel_codes), 1), dtype=bool)
+    for label, code in rel_codes.items():
+        flags[code] = label in symmetric
+    return flags
+
+
+def symmetric_order(
+    head: numpy.ndarray, tail: numpy.ndarray, label: numpy.ndarray, symmetric: numpy.ndarray
+) -> Tuple[numpy.ndarray, numpy.ndarray]:
+    """(head, tail) with the arguments of symmetric labels in order (the
+    smaller index first), so that (a, b) and (b, a) are one relation."""
+    if not symmetric.any() or not len(label):
+        return head, tail
+    swap = symmetric[label] & (head > tail)
+    return numpy.where(swap, tail, head), numpy.where(swap, head, tail)
+
+
+def unique_relations(
+    head: numpy.ndarray, tail: numpy.ndarray, label: numpy.ndarray, n_spans: int, n_labels: int
+) -> Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]:
+    """The relations once each, sorted by (head, tail, label)."""
+    key = (head * n_spans + tail) * n_labels + label
+    key = numpy.unique(key)
+    label = key % n_labels
+    pair = key // n_labels
+    return pair // n_spans, pair % n_spans, label
