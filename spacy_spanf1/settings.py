@@ -32,6 +32,7 @@ from .values import (
     ATTRIBUTES,
     METHODS,
     O_TOKENS,
+    RELATION_SCHEMES,
     STRING_SCHEMES,
     TESTS,
     check_beta,
@@ -204,12 +205,17 @@ class MatchSettings(Settings):
 
     @property
     def span_schemes(self) -> Tuple[str, ...]:
-        """The schemes that match spans (all but the string schemes)."""
-        return tuple(name for name in self.schemes if name not in STRING_SCHEMES)
+        """The schemes that match spans (all but the string and relation schemes)."""
+        return tuple(name for name in self.schemes if name not in STRING_SCHEMES and name not in RELATION_SCHEMES)
 
     @property
     def string_schemes(self) -> Tuple[str, ...]:
         return tuple(name for name in self.schemes if name in STRING_SCHEMES)
+
+    @property
+    def relation_schemes(self) -> Tuple[str, ...]:
+        """The relation schemes (scored on the documents' relations)."""
+        return tuple(name for name in self.schemes if name in RELATION_SCHEMES)
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""

@@ -115,19 +115,20 @@ def comma_list(value: Any) -> Any:
 def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
     """The schemes as a tuple of known names, in the order given (a string
     is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(SCHEMES + STRING_SCHEMES)
+    valid = ", ".join(SCHEMES + STRING_SCHEMES + RELATION_SCHEMES)
     if schemes is None:
         raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
     schemes = tuple(comma_list(schemes))
     if not schemes:
         raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
     for name in schemes:
-        if name not in SCHEMES and name not in STRING_SCHEMES:
+        if name not in SCHEMES and name not in STRING_SCHEMES and name not in RELATION_SCHEMES:
             raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
-    if schemes[0] in STRING_SCHEMES:
+    if schemes[0] in STRING_SCHEMES or schemes[0] in RELATION_SCHEMES:
+        kind = "string" if schemes[0] in STRING_SCHEMES else "relation"
         raise SettingError(
             f"'{setting}' starts with {schemes[0]!r}: the first (primary) scheme is a span scheme "
-            f"({', '.join(SCHEMES)}); string schemes come after it",
+            f"({', '.join(SCHEMES)}); {kind} schemes come after it",
             setting,
         )
     duplicates = sorted({name for name in schemes if schemes.count(name) > 1})

@@ -10,6 +10,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from ..engine.scorer import BATCH_SIZE, SpanScorer
 from ..mentions.strings import StringCounter
+from ..relations import RelationScorer, ValueDoc
 from ..notes import InsideWords
 from ..exceptions import InputError
 from ..formats import DocPair, Pairs, PairStats
@@ -101,8 +102,20 @@ def score_pairs(
     # A stream that keeps the errors itself needs the primary scheme's only.
     # The string schemes compare the texts of the spans: counted here, beside the span scorer.
     strings = StringCounter(match.string_schemes, match.labels, keep.per_doc) if match.string_schemes else None
+    # The relation schemes score the documents' relations, beside the span scorer too.
+    relations = None
+    if match.relation_schemes:
+        relations = RelationScorer(
+            match.relation_schemes,
+            overlap_threshold=match.overlap_threshold,
+            min_overlap=match.min_overlap,
+            unit=unit,
+            per_doc=keep.per_doc,
+            batch_size=batch_size,
+        )
+    unscored_relations = {"gold": 0, "pred": 0}  # read, and no relation scheme named
     scorer = SpanScorer.from_settings(
-        match.replace(schemes=match.span_schemes) if strings is not None else match,
+        match.replace(schemes=match.span_schemes) if strings is not None or relations is not None else match,
         keep_errors=with_errors,
         kept_schemes=(primary,) if errors.bounded else None,
         batch_size=batch_size,
@@ -159,6 +172,14 @@ def score_pairs(
                 checks_words = not inside_words.full("gold", "pred")
             if strings is not None:
                 strings.add(pair.strings("gold"), pair.strings("pred"))
+            if relations is not None:
+                relations.add(
+                    ValueDoc(pair.gold, pair.gold_relations, pair.name),
+                    ValueDoc(pair.pred, pair.pred_relations, pair.name),
+                )
+            elif pair.gold_relations or pair.pred_relations:
+                unscored_relations["gold"] += len(pair.gold_relations or ())
+                unscored_relations["pred"] += len(pair.pred_relations or ())
             if keep.gold_labels:
                 found_gold.update(span.label for span in pair.gold)
             if with_errors:
@@ -177,7 +198,15 @@ def score_pairs(
     results = scorer.results()
     if strings is not None:
         results = {**results, **strings.results()}
+    if relations is not None:
+        results = {**results, **relations.results()}
+    if strings is not None or relations is not None:
         results = {name: results[name] for name in match.schemes}
+    not_scored = {side: dict(counts) for side, counts in stats.not_scored.items()}
+    for side, n in unscored_relations.items():
+        if n:
+            counts = not_scored.setdefault(side, {})
+            counts["relations"] = counts.get("relations", 0) + n
     scores = CorpusScores(
         results,
         documents=stats.documents,
@@ -187,7 +216,7 @@ def score_pairs(
         sources=cast(Tuple[str, str], tuple(sources)),
         labels_seen=tuple(scorer.labels_seen),
         gold_labels=tuple(sorted(found_gold)),
-        not_scored={side: dict(counts) for side, counts in stats.not_scored.items()},
+        not_scored=not_scored,
         spans_keys=tuple(sorted(stats.spans_keys)),
         doc_meta=doc_meta,
         doc_lengths=doc_lengths if keep.doc_lengths else None,

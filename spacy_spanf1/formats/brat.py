@@ -1,9 +1,11 @@
 """brat standoff: a directory of NAME.txt and NAME.ann files.
 
 Each NAME is a document (in sorted name order, key NAME). Text-bound lines
-`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
-events (E), attributes (A, M), normalizations (N), notes (#) and
-equivalences (*) are not, and are counted in the Document's `counts`. The .ann
+`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations
+`R1<TAB>LABEL Arg1:T1 Arg2:T2` are relations between them (the first
+argument the head, the second the tail: `Document.relations`); events (E),
+attributes (A, M), normalizations (N), notes (#) and equivalences (*) are
+not read, and are counted in the Document's `counts`. The .ann
 text of each entity is compared with the .txt at its offsets (brat joins
 the texts of fragments with a space); the offsets are authoritative, as in
 brat and BratEval: a disagreement is counted and shown (`offsets.py`,
@@ -29,12 +31,12 @@ from .base import EMPTY, Document, Format, InputError, PathLike, decode_utf8, no
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read
+from .relations import brat_relation
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")
 #: Annotation id prefix -> what _counts calls the annotations that are not spans.
 NOT_SPANS: Dict[str, str] = {
-    "R": "relations",
     "E": "events",
     "A": "attributes",
     "M": "attributes",
@@ -141,17 +143,21 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
     entities: List[QuotedSpan] = []
     entity_lines: List[int] = []
     seen: Dict[str, int] = {}
+    relation_lines: List[Tuple[int, str]] = []
     for lineno, line in _ann_lines(ann_path):
         if not line.strip():
             continue
         ann_id = line.split("\t", 1)[0].strip()
         prefix = ann_id[:1]
+        if prefix == "R":
+            relation_lines.append((lineno, line))
+            continue
         if prefix in NOT_SPANS:
             counts[NOT_SPANS[prefix]] = counts.get(NOT_SPANS[prefix], 0) + 1
             continue
         if prefix != "T":
             raise InputError(
-                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), {', '.join(NOT_SPANS)}",
+                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), R, {', '.join(NOT_SPANS)}",
                 ann_path,
                 lineno,
             )
@@ -172,7 +178,8 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         hint=_newline_hint(has_cr, newlines),
     )
     spans = set()
-    for entity, frags, lineno in zip(entities, placed, entity_lines):
+    entity_spans: Dict[str, List[Span]] = {}
+    for entity, frags, lineno, entity_id in zip(entities, placed, entity_lines, seen):
         groups = _join_whitespace(sorted(frags), brat_text)
         if len(groups) > 1:
             if fragments == "error":
@@ -184,10 +191,19 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
                 )
             if fragments == "merge":
                 groups = [(groups[0][0], max(e for _, e in groups))]
-        for start, end in groups:
-            spans.add(Span(max(start - shift, 0), end - shift, entity.label))
+        placed_spans = [Span(max(start - shift, 0), end - shift, entity.label) for start, end in groups]
+        spans.update(placed_spans)
+        entity_spans[entity_id] = placed_spans
+    relations = [brat_relation(line, entity_spans, ann_path, lineno) for lineno, line in relation_lines]
     return Document(
-        document, sorted(spans), text, key=name, source=ann_path, notes=notes or EMPTY, counts=nonzero(counts)
+        document,
+        sorted(spans),
+        text,
+        key=name,
+        source=ann_path,
+        notes=notes or EMPTY,
+        counts=nonzero(counts),
+        relations=relations or None,
     )
 
 

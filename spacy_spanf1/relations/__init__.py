@@ -9,6 +9,8 @@ document's spans (`arguments`, the engine's own pairing), from documents
 read onto arrays (`read`). Each scheme gives a SchemeResult of PRFCounts.
 """
 
-from .evaluate import check_relation_schemes, evaluate_relations, span_scheme_of
+from .evaluate import check_relation_schemes, evaluate_relations
+from .read import ValueDoc
+from .scorer import RelationScorer, span_scheme_of
 
-__all__ = ["check_relation_schemes", "evaluate_relations", "span_scheme_of"]
+__all__ = ["RelationScorer", "ValueDoc", "check_relation_schemes", "evaluate_relations", "span_scheme_of"]

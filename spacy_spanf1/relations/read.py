@@ -22,7 +22,7 @@ from ..model import Document
 from ..settings import UNITS
 from ..spans import Span, all_ints, checked_offsets, is_int, read_span, spacy_span_tuples, span_problem
 
-__all__ = ["RelationSide", "read_relation_docs"]
+__all__ = ["RelationSide", "ValueDoc", "read_relation_docs"]
 
 _SHAPE_HELP = (
     "A document is a dict with 'spans' (a list of spans) and 'relations' (a list of "
@@ -31,6 +31,15 @@ _SHAPE_HELP = (
 _RELATION_HELP = "A relation is a {'head': i, 'tail': j, 'label': ...} dict or an (i, j, label) tuple."
 _TUPLE = (itemgetter(0), itemgetter(1), itemgetter(2))
 _DICT = (itemgetter("start"), itemgetter("end"), itemgetter("label"))
+
+
+class ValueDoc(NamedTuple):
+    """A document whose relations name their spans by value, as
+    `Document.relations` does: (head span, tail span, label)."""
+
+    spans: List[Span]
+    relations: Optional[List[Tuple[Span, Span, str]]]
+    name: str = ""
 
 
 class RelationSide(NamedTuple):
@@ -110,9 +119,9 @@ def _read_side(docs: Sequence[Any], side: str, unit: str, offset: int) -> _Raw:
     base = 0
     for n, doc in enumerate(docs):
         at = offset + n
-        if isinstance(doc, Document):
+        if isinstance(doc, (Document, ValueDoc)):
             spans: Any = doc.spans or []
-            relations = _by_value(doc, side, at)
+            relations = _by_value(spans, doc.relations, side, at, doc.name)
         elif isinstance(doc, dict):
             if "spans" not in doc:
                 raise InputError(f"Document {at} of the {side} side has no 'spans': {_keys(doc)}. {_SHAPE_HELP}")
@@ -169,18 +178,18 @@ def _relation(relation: Any, side: str, doc: int, k: int, n_spans: int) -> Tuple
     return int(head), int(tail), label
 
 
-def _by_value(doc: Document, side: str, at: int) -> List[Tuple[int, int, str]]:
-    """The relations of a Document (spans by value) as span indices."""
-    relations = doc.relations
+def _by_value(spans: List[Span], relations: Any, side: str, at: int, name: str) -> List[Tuple[int, int, str]]:
+    """Relations that name their spans by value as span indices."""
     if not relations:
         return []
-    index = {span: i for i, span in enumerate(doc.spans or [])}
+    index = {span: i for i, span in enumerate(spans)}
     found = []
     for k, (head, tail, label) in enumerate(relations):
         for role, span in (("head", head), ("tail", tail)):
             if span not in index:
+                named = f" ({name})" if name else ""
                 raise InputError(
-                    f"Relation {k} ({label!r}) of {side} document {at} ({doc.name}) has the {role} {tuple(span)!r}, "
+                    f"Relation {k} ({label!r}) of {side} document {at}{named} has the {role} {tuple(span)!r}, "
                     "which is not among the document's spans."
                 )
         found.append((index[head], index[tail], label))

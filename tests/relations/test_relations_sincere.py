@@ -129,14 +129,18 @@ def test_equal_to_re_score_over_given_types(scheme, mode):
     assert result.per_label["founded_by"].is_empty
 
 
-def test_small_batches_give_the_same_counts(monkeypatch):
+def test_small_batches_give_the_same_counts():
     """Documents scored a batch at a time add up to one batch's counts."""
-    from spacy_spanf1.relations import evaluate as module
+    from spacy_spanf1.relations import RelationScorer
 
     gold, pred = corpus(9, 150)
-    whole = evaluate_relations(gold, pred, schemes=["rel_strict", "rel_partial", "rel_overlap"])
-    monkeypatch.setattr(module, "BATCH_SIZE", 7)
-    parts = evaluate_relations(gold, pred, schemes=["rel_strict", "rel_partial", "rel_overlap"])
+    schemes = ["rel_strict", "rel_partial", "rel_overlap"]
+    whole = evaluate_relations(gold, pred, schemes=schemes, per_doc=True)
+    scorer = RelationScorer(schemes, batch_size=7, per_doc=True)
+    for g, p in zip(gold, pred):
+        scorer.add(g, p)
+    parts = scorer.results()
     for name in whole:
         assert parts[name].totals == whole[name].totals
         assert parts[name].per_label == whole[name].per_label
+        assert parts[name].per_doc.tolist() == whole[name].per_doc.tolist()
