@@ -10,7 +10,7 @@ tail is not a span of its document, that has no label, or that joins a
 span to itself is an InputError naming it.
 """
 
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -31,6 +31,7 @@ _SHAPE_HELP = (
 _RELATION_HELP = "A relation is a {'head': i, 'tail': j, 'label': ...} dict or an (i, j, label) tuple."
 _TUPLE = (itemgetter(0), itemgetter(1), itemgetter(2))
 _DICT = (itemgetter("start"), itemgetter("end"), itemgetter("label"))
+_RELATION_DICT = (itemgetter("head"), itemgetter("tail"), itemgetter("label"))
 
 
 class ValueDoc(NamedTuple):
@@ -79,10 +80,10 @@ class _Raw(NamedTuple):
     ends: List[int]
     labels: List[str]
     lengths: List[int]
-    heads: List[int]  # positions among the side's spans, all documents end to end
-    tails: List[int]
+    heads: numpy.ndarray  # positions among the side's spans, all documents end to end
+    tails: numpy.ndarray
     rel_labels: List[str]
-    rel_where: List[Tuple[int, int]]  # (document, relation index) of each relation
+    rel_doc: numpy.ndarray  # the document of each relation, in the batch
 
 
 def read_relation_docs(
@@ -112,11 +113,7 @@ def read_relation_docs(
 
 def _read_side(docs: Sequence[Any], side: str, unit: str, offset: int) -> _Raw:
     span_lists: List[Any] = []
-    heads: List[int] = []
-    tails: List[int] = []
-    rel_labels: List[str] = []
-    where: List[Tuple[int, int]] = []
-    base = 0
+    rel_lists: List[Any] = []
     for n, doc in enumerate(docs):
         at = offset + n
         if isinstance(doc, (Document, ValueDoc)):
@@ -133,18 +130,52 @@ def _read_side(docs: Sequence[Any], side: str, unit: str, offset: int) -> _Raw:
         if isinstance(spans, (str, bytes, dict)) or not hasattr(spans, "__len__"):
             raise InputError(f"The 'spans' of {side} document {at} are {spans!r}, not a list of spans.")
         span_lists.append(spans)
-        n_spans = len(spans)
         if isinstance(relations, (str, bytes, dict)) or not hasattr(relations, "__iter__"):
             raise InputError(f"The 'relations' of {side} document {at} are {relations!r}, not a list. {_RELATION_HELP}")
-        for k, relation in enumerate(relations):
-            head, tail, label = _relation(relation, side, at, k, n_spans)
-            heads.append(base + head)
-            tails.append(base + tail)
-            rel_labels.append(label)
-            where.append((at, k))
-        base += n_spans
+        rel_lists.append(relations if type(relations) is list else list(relations))
     starts, ends, labels = _span_columns(span_lists, side, unit, offset)
-    return _Raw(starts, ends, labels, list(map(len, span_lists)), heads, tails, rel_labels, where)
+    lengths = list(map(len, span_lists))
+    heads, tails, rel_labels, rel_doc = _relation_columns(rel_lists, lengths, side, offset)
+    return _Raw(starts, ends, labels, lengths, heads, tails, rel_labels, rel_doc)
+
+
+def _relation_columns(
+    rel_lists: List[List[Any]], lengths: List[int], side: str, offset: int
+) -> Tuple[numpy.ndarray, numpy.ndarray, List[str], numpy.ndarray]:
+    """(heads, tails: positions among the side's spans end to end; labels;
+    the document of each) of the relations of a side, checked: all at once
+    when every relation is well formed, else one by one, which says what
+    is wrong with the first bad one."""
+    counts = list(map(len, rel_lists))
+    doc = numpy.repeat(numpy.arange(len(rel_lists), dtype=numpy.int64), counts)
+    base = numpy.cumsum([0, *lengths[:-1]]).astype(numpy.int64) if lengths else numpy.zeros(0, dtype=numpy.int64)
+    flat = list(chain.from_iterable(rel_lists))
+    kinds = set(map(type, flat))
+    columns: Optional[Tuple[Any, ...]] = None
+    if kinds == {dict}:
+        columns = _RELATION_DICT
+    elif kinds <= {tuple, list} and set(map(len, flat)) <= {3}:
+        columns = _TUPLE
+    if columns is not None:
+        try:
+            heads, tails, labels = (list(map(get, flat)) for get in columns)
+        except (KeyError, TypeError):
+            columns = None
+    if columns is not None and all_ints(heads) and all_ints(tails) and set(map(type, labels)) <= {str}:
+        if "" not in labels:
+            head = numpy.fromiter(heads, dtype=numpy.int64, count=len(flat))
+            tail = numpy.fromiter(tails, dtype=numpy.int64, count=len(flat))
+            limit = numpy.asarray(lengths, dtype=numpy.int64)[doc]
+            if ((head >= 0) & (head < limit) & (tail >= 0) & (tail < limit)).all():
+                return head + base[doc], tail + base[doc], labels, doc
+    found = [
+        _relation(relation, side, offset + n, k, lengths[n])
+        for n, relations in enumerate(rel_lists)
+        for k, relation in enumerate(relations)
+    ]
+    head = numpy.array([h for h, _, _ in found], dtype=numpy.int64)
+    tail = numpy.array([t for _, t, _ in found], dtype=numpy.int64)
+    return head + base[doc], tail + base[doc], [label for _, _, label in found], doc
 
 
 def _keys(doc: Dict[str, Any]) -> str:
@@ -262,20 +293,24 @@ def _on_arrays(
     rank[order] = numpy.cumsum(new) - 1
     kept = order[new]
     spans = Side(doc[kept], start[kept], end[kept], label[kept])
-    head = rank[numpy.array(raw.heads, dtype=numpy.int64)]
-    tail = rank[numpy.array(raw.tails, dtype=numpy.int64)]
+    head = rank[raw.heads]
+    tail = rank[raw.tails]
     same = numpy.flatnonzero(head == tail)
     if len(same):
-        at, k = raw.rel_where[same[0]]
+        first = int(same[0])
+        in_doc = raw.rel_doc[:first] == raw.rel_doc[first]
+        at, k = offset + int(raw.rel_doc[first]), int(in_doc.sum())
         s = int(head[same[0]])
         span = (int(spans.start[s]), int(spans.end[s]), span_labels[int(spans.label[s])])
         raise InputError(
             f"Relation {k} ({raw.rel_labels[same[0]]!r}) of {side} document {at} joins the span {span!r} to itself: "
             "a relation is between two different spans."
         )
-    keep = numpy.fromiter((lab in rel_codes for lab in raw.rel_labels), dtype=bool, count=len(raw.rel_labels))
-    rel = numpy.fromiter((rel_codes.get(lab, -1) for lab in raw.rel_labels), dtype=numpy.int64, count=len(keep))
-    head, tail, rel = head[keep], tail[keep], rel[keep]
+    n_rel = len(raw.rel_labels)
+    rel = numpy.fromiter(map(rel_codes.get, raw.rel_labels, repeat(-1, n_rel)), dtype=numpy.int64, count=n_rel)
+    keep = rel >= 0
+    if not keep.all():
+        head, tail, rel = head[keep], tail[keep], rel[keep]
     head, tail = symmetric_order(head, tail, rel, symmetric_codes(rel_codes, symmetric))
     return RelationSide(spans, *unique_relations(head, tail, rel, max(n, 1), max(len(rel_codes), 1)))
 
