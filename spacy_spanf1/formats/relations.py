@@ -11,7 +11,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..exceptions import InputError, PathLike
 from ..spans import Span, is_int
 
-__all__ = ["Relation", "brat_relation", "by_index", "checked_relation"]
+__all__ = [
+    "Relation",
+    "brat_relation",
+    "by_id",
+    "by_index",
+    "checked_relation",
+    "labelstudio_relations",
+    "prodigy_relations",
+]
 
 Relation = Tuple[Span, Span, str]
 
@@ -106,3 +114,108 @@ def brat_relation(line: str, entities: Dict[str, List[Span]], path: PathLike, li
             )
         ends.append(spans[0])
     return checked_relation(ends[0], ends[1], label, f"relation {rel_id}", path, lineno)
+
+
+def labelstudio_relations(
+    results: List[Dict[str, Any]], result_ids: List[Any], spans: List[Span], where: str, path: PathLike
+) -> Tuple[List[Relation], int]:
+    """Label Studio's relation results, `{"type": "relation", "from_id",
+    "to_id", "labels", "direction"}`, between the spans of its labels
+    results (`result_ids`: the result of each span): one relation per
+    label, from `from_id` to `to_id` ("right", the default), the other way
+    ("left"), or both ("bi"); and how many have no label (a labeling config
+    without <Relations> labels writes them so: they are counted, as read
+    and not scored, for the reader's `counts`)."""
+    by_id: Dict[Any, List[Span]] = {}
+    for rid, span in zip(result_ids, spans):
+        by_id.setdefault(rid, []).append(span)
+    found = []
+    unlabeled = 0
+    for k, result in enumerate(results):
+        name = f"{where}, relation {k} ({result.get('from_id')!s} -> {result.get('to_id')!s})"
+        ends = []
+        for key in ("from_id", "to_id"):
+            targets = by_id.get(result.get(key)) if result.get(key) is not None else None
+            if not targets:
+                raise InputError(f'{name} has "{key}" {result.get(key)!r}, which is not a labels result of it', path)
+            if len(targets) > 1:
+                raise InputError(
+                    f'{name} has "{key}" {result.get(key)!r}, a result of {len(targets)} labels (spans); '
+                    "a relation's argument is one span",
+                    path,
+                )
+            ends.append(targets[0])
+        labels = result.get("labels")
+        if labels is None or labels == []:
+            unlabeled += 1
+            continue
+        if not isinstance(labels, list):
+            raise InputError(f'{name} has "labels" {labels!r}, not a list of relation labels', path)
+        direction = result.get("direction", "right")
+        if direction not in ("right", "left", "bi"):
+            raise InputError(f'{name} has "direction" {direction!r}; Label Studio writes right, left or bi', path)
+        pairs = {"right": [(0, 1)], "left": [(1, 0)], "bi": [(0, 1), (1, 0)]}[direction]
+        for label in labels:
+            for h, t in pairs:
+                found.append(checked_relation(ends[h], ends[t], label, name, path, None))
+    return found, unlabeled
+
+
+def by_id(items: Any, ids: List[Any], spans: List[Span], path: PathLike, line: Optional[int]) -> List[Relation]:
+    """doccano's relations, `{"from_id", "to_id", "type"}`, between its
+    entities (`ids`: the "id" of each span's entity): from is the head."""
+    if not isinstance(items, list):
+        raise InputError(f'"relations" is a {type(items).__name__}, not a list', path, line)
+    entity: Dict[Any, Span] = {}
+    for entity_id, span in zip(ids, spans):
+        if entity_id is not None:
+            entity[entity_id] = span
+    found = []
+    for k, item in enumerate(items):
+        where = f"relation {k}"
+        if not isinstance(item, dict):
+            raise InputError(f'{where} is {item!r}; doccano writes {{"from_id", "to_id", "type"}}', path, line)
+        ends = []
+        for key in ("from_id", "to_id"):
+            if item.get(key) not in entity:
+                raise InputError(
+                    f'{where} has "{key}" {item.get(key)!r}, which is not the "id" of an entity', path, line
+                )
+            ends.append(entity[item[key]])
+        found.append(checked_relation(ends[0], ends[1], item.get("type"), where, path, line))
+    return found
+
+
+def prodigy_relations(items: Any, spans: List[Span], unit: str, path: PathLike, line: Optional[int]) -> List[Relation]:
+    """Prodigy's `rel.manual` relations, `{"head", "child", "head_span",
+    "child_span", "label"}`: the head span to the child span, each among
+    the record's spans (character offsets, or in token unit the inclusive
+    token offsets, as its spans are read)."""
+    if not isinstance(items, list):
+        raise InputError(f'"relations" is a {type(items).__name__}, not a list', path, line)
+    keys = ("start", "end", "label") if unit == "char" else ("token_start", "token_end", "label")
+    shift = 0 if unit == "char" else 1
+    known = set(spans)
+    found = []
+    for k, item in enumerate(items):
+        where = f"relation {k}"
+        if not isinstance(item, dict):
+            raise InputError(f"{where} is {item!r}, not an object", path, line)
+        ends = []
+        for role in ("head_span", "child_span"):
+            value = item.get(role)
+            if not isinstance(value, dict) or not all(key in value for key in keys):
+                raise InputError(
+                    f'{where} has no "{role}" with {", ".join(map(repr, keys))} (unit {unit}): rel.manual writes '
+                    "each relation's head_span and child_span",
+                    path,
+                    line,
+                )
+            start, end, label = (value[key] for key in keys)
+            span = Span(start, end + shift, label) if is_int(end) else None
+            if span not in known:
+                shown = (start, end + shift if is_int(end) else end, label)
+                raise InputError(f'{where} has a "{role}" {shown!r} that is not among the record\'s spans', path, line)
+            ends.append(span)
+        found.append(checked_relation(ends[0], ends[1], item.get("label"), where, path, line))
+    return found

@@ -164,3 +164,97 @@ def test_a_brat_argument_split_in_fragments_is_an_error(tmp_path):
     gold, pred = brat_dir(tmp_path, "gold", ann), brat_dir(tmp_path, "pred", GOLD_ANN)
     with pytest.raises(InputError, match=r"relation R1 \(in\) has Arg1 T1, which fragments=split makes 2 spans"):
         compare_files(gold, pred, format="brat", schemes="strict,rel_strict", fragments="split")
+
+
+def ls_labels(rid, start, end, label):
+    value = {"start": start, "end": end, "text": TEXT[start:end], "labels": [label]}
+    return {"id": rid, "from_name": "label", "to_name": "text", "type": "labels", "value": value}
+
+
+def ls_relation(from_id, to_id, labels, direction="right"):
+    return {"from_id": from_id, "to_id": to_id, "type": "relation", "direction": direction, "labels": labels}
+
+
+LS_SPANS = [ls_labels("a", *ADA), ls_labels("b", *CHARLES), ls_labels("c", *LONDON)]
+
+
+def test_labelstudio_relations(tmp_path):
+    gold = LS_SPANS + [ls_relation("a", "b", ["met"]), ls_relation("b", "c", ["in"])]
+    # "left": from b to a is a -> b; "bi" gives both directions (one of them gold)
+    pred = LS_SPANS + [ls_relation("b", "a", ["met"], "left"), ls_relation("b", "c", ["in"], "bi")]
+    task = {"id": 1, "data": {"text": TEXT}, "annotations": [{"result": gold}], "predictions": [{"result": pred}]}
+    path = write(tmp_path / "export.json", json.dumps([task]))
+    scores = compare_files(path, path, format="labelstudio", schemes="strict,rel_strict")
+    assert prf(scores.results["rel_strict"]) == (2, 1, 0)
+    # a relation result without a label (no <Relations> labels in the config) is read and not scored
+    task["predictions"] = [{"result": LS_SPANS + [ls_relation("a", "b", [])]}]
+    write(path, json.dumps([task]))
+    scores = compare_files(path, path, format="labelstudio", schemes="strict,rel_strict")
+    assert prf(scores.results["rel_strict"]) == (0, 0, 2)
+    assert scores.not_scored == {"pred": {"unlabeled_relations": 1}}
+    task["predictions"] = [{"result": LS_SPANS + [ls_relation("a", "z", ["met"])]}]
+    write(path, json.dumps([task]))
+    with pytest.raises(InputError, match=r'task 1, relation 0 \(a -> z\) has "to_id" \'z\', which is not a labels'):
+        compare_files(path, path, format="labelstudio", schemes="strict,rel_strict")
+
+
+def doccano_record(relations):
+    entities = [
+        {"id": 10 + i, "label": label, "start_offset": start, "end_offset": end}
+        for i, (start, end, label) in enumerate([ADA, CHARLES, LONDON])
+    ]
+    return {"id": 1, "text": TEXT, "entities": entities, "relations": relations}
+
+
+def test_doccano_relations(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [doccano_record([{"id": 0, "from_id": 10, "to_id": 11, "type": "met"}])])
+    pred = write_jsonl(
+        tmp_path / "p.jsonl",
+        [
+            doccano_record(
+                [{"id": 0, "from_id": 10, "to_id": 11, "type": "met"}, {"from_id": 11, "to_id": 12, "type": "in"}]
+            )
+        ],
+    )
+    scores = compare_files(gold, pred, format="doccano", schemes="strict,rel_strict")
+    assert prf(scores.results["rel_strict"]) == (1, 1, 0)
+    bad = write_jsonl(tmp_path / "b.jsonl", [doccano_record([{"from_id": 10, "to_id": 99, "type": "met"}])])
+    with pytest.raises(InputError, match=r'b\.jsonl:1: relation 0 has "to_id" 99, which is not the "id" of an entity'):
+        compare_files(gold, bad, format="doccano", schemes="strict,rel_strict")
+    bad = write_jsonl(tmp_path / "b.jsonl", [doccano_record([{"from_id": 10, "to_id": 11}])])
+    with pytest.raises(InputError, match=r"b\.jsonl:1: relation 0 has no label"):
+        compare_files(gold, bad, format="doccano", schemes="strict,rel_strict")
+
+
+TOKENS = ["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London", "."]
+
+
+def prodigy_record(relations, answer="accept"):
+    tokens, at = [], 0
+    for i, word in enumerate(TOKENS):
+        start = TEXT.index(word, at)
+        tokens.append({"text": word, "start": start, "end": start + len(word), "id": i})
+        at = start + len(word)
+
+    def pspan(start, end, label, token_start, token_end):
+        return {"start": start, "end": end, "token_start": token_start, "token_end": token_end, "label": label}
+
+    spans = [pspan(*ADA, 0, 1), pspan(*CHARLES, 3, 4), pspan(*LONDON, 6, 6)]
+    rels = [
+        {"head": h_tok, "child": c_tok, "head_span": spans[h], "child_span": spans[c], "label": label}
+        for h, c, label, h_tok, c_tok in relations
+    ]
+    return {"text": TEXT, "tokens": tokens, "spans": spans, "relations": rels, "answer": answer, "_input_hash": 7}
+
+
+def test_prodigy_rel_manual_relations(tmp_path):
+    gold = write_jsonl(tmp_path / "g.jsonl", [prodigy_record([(0, 1, "met", 1, 4), (1, 2, "in", 4, 6)])])
+    pred = write_jsonl(tmp_path / "p.jsonl", [prodigy_record([(1, 0, "met", 4, 1), (1, 2, "in", 4, 6)])])
+    for unit in ("char", "token"):
+        scores = compare_files(gold, pred, format="prodigy", schemes="strict,rel_strict", unit=unit)
+        assert prf(scores.results["rel_strict"]) == (1, 1, 1), unit
+    record = prodigy_record([(0, 1, "met", 1, 4)])
+    record["relations"][0]["child_span"] = {"start": 17, "end": 24, "token_start": 3, "token_end": 3, "label": "PER"}
+    bad = write_jsonl(tmp_path / "b.jsonl", [record])
+    with pytest.raises(InputError, match=r"b\.jsonl:1: relation 0 has a \"child_span\" \(17, 24, 'PER'\) that is not"):
+        compare_files(gold, bad, format="prodigy", schemes="strict,rel_strict")
