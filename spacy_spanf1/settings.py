@@ -80,6 +80,10 @@ NOTE_EXAMPLES = 5
 #: The most documents an HTML report shows (`--html-docs`): those with the
 #: most errors, which are all a run with --html keeps of its documents.
 HTML_DOCS = 200
+#: The score a label of a relation component's `doc._.rel` (the spaCy
+#: rel_component tutorial's dict) needs to be a relation, as the tutorial's
+#: own scorer takes it.
+RELATION_THRESHOLD = 0.5
 
 
 # --------------------------------------------------------------------------
