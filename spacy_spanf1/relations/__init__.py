@@ -9,8 +9,17 @@ document's spans (`arguments`, the engine's own pairing), from documents
 read onto arrays (`read`). Each scheme gives a SchemeResult of PRFCounts.
 """
 
-from .evaluate import check_relation_schemes, evaluate_relations
+from .errors import RelationError
+from .evaluate import check_relation_schemes, evaluate_relations, relation_errors
 from .read import ValueDoc
 from .scorer import RelationScorer, span_scheme_of
 
-__all__ = ["RelationScorer", "ValueDoc", "check_relation_schemes", "evaluate_relations", "span_scheme_of"]
+__all__ = [
+    "RelationError",
+    "RelationScorer",
+    "ValueDoc",
+    "check_relation_schemes",
+    "evaluate_relations",
+    "relation_errors",
+    "span_scheme_of",
+]

@@ -2,7 +2,7 @@
 relations, the span schemes beside them."""
 
 from itertools import islice
-from typing import Any, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..engine.result import SchemeResult
 from ..engine.scorer import SpanScorer
@@ -18,9 +18,10 @@ from ..settings import (
     check_unit,
     comma_list,
 )
+from .errors import RelationError
 from .scorer import RelationScorer
 
-__all__ = ["check_relation_schemes", "evaluate_relations"]
+__all__ = ["check_relation_schemes", "evaluate_relations", "relation_errors"]
 
 
 def check_relation_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
@@ -131,6 +132,49 @@ def evaluate_relations(
         per_doc=per_doc,
         span_scorer=spans,
     )
+    _feed(scorer, gold_docs, pred_docs)
+    found = {**scorer.results(), **(spans.results() if spans is not None else {})}
+    return {name: found[name] for name in names}
+
+
+def relation_errors(
+    gold_docs: Iterable[Any],
+    pred_docs: Iterable[Any],
+    *,
+    schemes: Optional[Sequence[str]] = None,
+    symmetric: Iterable[str] = (),
+    relation_labels: Optional[Iterable[str]] = None,
+    overlap_threshold: float = MatchSettings.overlap_threshold,
+    min_overlap: Optional[float] = MatchSettings.min_overlap,
+    unit: str = UNITS[0],
+) -> Dict[str, List[RelationError]]:
+    """The errors of the named relation schemes, documents and settings as
+    for `evaluate_relations`: each gold relation no prediction matches
+    ("missed") and each prediction that matches none ("spurious"), with its
+    arguments, which of them the span scheme left without a match, and
+    their texts when a document dict gives its "text" (char unit).
+
+    RETURNS (Dict[str, List[RelationError]]): scheme -> errors, by document.
+    """
+    names = [name for name in check_relation_schemes(schemes) if name in RELATION_SCHEMES]
+    check_unit(unit)
+    overlap_threshold = float(check_fraction("overlap_threshold", overlap_threshold))  # type: ignore[arg-type]
+    scorer = RelationScorer(
+        names,
+        symmetric=_label_set(symmetric, "symmetric"),
+        relation_labels=None if relation_labels is None else check_labels(relation_labels, "relation_labels"),
+        overlap_threshold=overlap_threshold,
+        min_overlap=check_fraction("min_overlap", min_overlap, optional=True),
+        unit=unit,
+        keep_errors=True,
+    )
+    _feed(scorer, gold_docs, pred_docs)
+    scorer.flush()
+    return scorer.errors
+
+
+def _feed(scorer: RelationScorer, gold_docs: Iterable[Any], pred_docs: Iterable[Any]) -> None:
+    """Both sides' documents into the scorer, a batch at a time."""
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
         gold_chunk = list(islice(gold_iter, scorer.batch_size))
@@ -145,5 +189,3 @@ def evaluate_relations(
         if not gold_chunk:
             break
         scorer.add_many(gold_chunk, pred_chunk)
-    found = {**scorer.results(), **(spans.results() if spans is not None else {})}
-    return {name: found[name] for name in names}

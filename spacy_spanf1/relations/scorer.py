@@ -12,7 +12,8 @@ from ..engine.result import Counts, SchemeResult
 from ..engine.scorer import BATCH_SIZE, SpanScorer
 from ..settings import UNITS, MatchSettings
 from .arguments import matched_arguments
-from .read import RelationBatch, read_relation_docs, symmetric_codes, symmetric_order
+from .errors import RelationError, batch_errors, relation_keys
+from .read import RelationBatch, read_relation_docs, symmetric_codes
 
 __all__ = ["RelationScorer", "relation_counts", "span_scheme_of"]
 
@@ -54,21 +55,15 @@ class _Tally:
 
 
 def relation_counts(
-    batch: RelationBatch, matched: numpy.ndarray, symmetric: numpy.ndarray
+    batch: RelationBatch, matched: numpy.ndarray, symmetric: numpy.ndarray, correct: Optional[numpy.ndarray] = None
 ) -> Tuple[numpy.ndarray, numpy.ndarray]:
     """(per relation label (n_labels × 3), per document (n_docs × 3)) [tp,
     fp, fn] of one relation scheme: a predicted relation is correct when its
     head and tail match (`matched`: pred span -> gold span or -1) the head
-    and tail of a gold relation of its label."""
+    and tail of a gold relation of its label (`correct`, when known)."""
     gold, pred = batch.gold, batch.pred
     n_labels = max(len(batch.relation_labels), 1)
-    n_gold = max(len(gold.spans.doc), 1)
-    head, tail = matched[pred.head], matched[pred.tail]
-    both = (head >= 0) & (tail >= 0)
-    head, tail = symmetric_order(head, tail, pred.label, symmetric)
-    gold_keys = (gold.head * n_gold + gold.tail) * n_labels + gold.label
-    pred_keys = (head * n_gold + tail) * n_labels + pred.label
-    correct = both & numpy.isin(pred_keys, gold_keys)
+    correct = relation_keys(batch, matched, symmetric)[0] if correct is None else correct
     tp = numpy.bincount(pred.label[correct], minlength=n_labels)
     table = numpy.stack(
         [
@@ -105,6 +100,8 @@ class RelationScorer:
     per_doc (bool): Keep one row of (tp, fp, fn) per document.
     span_scorer (Optional[SpanScorer]): Also given every batch's spans,
         for span schemes reported beside.
+    keep_errors (bool): Keep each scheme's errors (`errors`: scheme ->
+        RelationErrors, by document).
     """
 
     def __init__(
@@ -119,8 +116,11 @@ class RelationScorer:
         per_doc: bool = False,
         span_scorer: Optional[SpanScorer] = None,
         batch_size: int = BATCH_SIZE,
+        keep_errors: bool = False,
     ) -> None:
         self.schemes = tuple(schemes)
+        self.keep_errors = keep_errors
+        self.errors: Dict[str, List[RelationError]] = {name: [] for name in self.schemes}
         self.symmetric = symmetric
         self.relation_labels = None if relation_labels is None else tuple(relation_labels)
         self._wanted = None if relation_labels is None else frozenset(relation_labels)
@@ -170,7 +170,17 @@ class RelationScorer:
         )
         flags = symmetric_codes({label: code for code, label in enumerate(batch.relation_labels)}, self.symmetric)
         for name in self.schemes:
-            table, rows = relation_counts(batch, matched[span_scheme_of(name)], flags)
+            argument = matched[span_scheme_of(name)]
+            correct = None
+            if self.keep_errors:
+                correct, found, _ = relation_keys(batch, argument, flags)
+                texts = [
+                    doc.get("text") if isinstance(doc, dict) and self.unit == "char" else None for doc in gold_docs
+                ]
+                self.errors[name].extend(
+                    batch_errors(batch, argument, correct, found, self.n_docs - batch.n_docs, texts)
+                )
+            table, rows = relation_counts(batch, argument, flags, correct)
             self._tallies[name].add(batch.relation_labels, table, rows)
 
     def results(self) -> Dict[str, SchemeResult]:
