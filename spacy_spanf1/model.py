@@ -23,8 +23,9 @@ shape per feature:
 - `score` (a model's confidence, for sweeps): already here, as
   `Document.scores`, the (span, score) pairs as the file listed them.
 
-Relations between the spans of a document will be a field of Document of
-their own (pairs of span positions and a label).
+Relations between the spans of a document are a field of their own,
+`relations`: (head span, tail span, label) triples, the spans by value (so
+that sorting the spans does not move them).
 """
 
 from dataclasses import dataclass, field
@@ -115,6 +116,9 @@ class Document:
         `spans`, the sorted, disjoint (start, end) fragments of each span
         whose start and end are their outer bounds, None for a contiguous
         span (`spans.join_fragments` makes the engine's spans of both).
+    relations (Optional[List[Tuple[Span, Span, str]]]): Its relations,
+        (head, tail, label), head and tail among `spans`; None when its
+        format has none.
     """
 
     name: str
@@ -136,6 +140,7 @@ class Document:
     annotator: Optional[str] = None
     links: Optional[List[Tuple[Span, str]]] = None
     fragments: Optional[List[Optional[Fragments]]] = None
+    relations: Optional[List[Tuple[Span, Span, str]]] = None
 
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:

@@ -29,12 +29,17 @@ from .exceptions import SettingError
 from .label_map import MAP_UNLISTED, LabelMap, check_label_map
 from .values import *  # noqa: F403 (every name of values.py is one of this module: __all__)
 from .values import (
+    ALPHA,
     ATTRIBUTES,
+    CONFIDENCE,
     LINK_SCHEMES,
     METHODS,
     O_TOKENS,
+    RELATION_SCHEMES,
+    SEED,
     STRING_SCHEMES,
     TESTS,
+    VIEWS,
     check_beta,
     check_choice,
     check_count,
@@ -57,30 +62,10 @@ __all__ = [
     "MatchSettings",
     "ReadSettings",
     "RunSettings",
-    "VIEWS",
     "default_of",
     "split_keywords",
     *values.__all__,
 ]
-
-
-#: Statistics defaults (the bootstrap, the paired tests and the scorer's
-#: intervals all take these).
-SEED = 12345
-N_RESAMPLES = 1000
-CONFIDENCE = 0.95
-ALPHA = 0.05
-#: Rounds of each paired test when none are given.
-TEST_RESAMPLES: Mapping[str, int] = {"randomization": 10000, "bootstrap": N_RESAMPLES}
-#: Reports stay a readable size: the names of at most this many skipped
-#: documents are kept.
-SKIPPED_NAMES = 5
-#: ... and at most this many examples of each note of the readers (span
-#: texts that disagree with their offsets, documents missing a side).
-NOTE_EXAMPLES = 5
-#: The most documents an HTML report shows (`--html-docs`): those with the
-#: most errors, which are all a run with --html keeps of its documents.
-HTML_DOCS = 200
 
 
 # --------------------------------------------------------------------------
@@ -137,11 +122,6 @@ SCORER_SETTINGS: Tuple[str, ...] = (
     "map_unlisted",
     "view",
 )
-
-#: Which mentions a corpus with discontinuous spans scores: every mention;
-#: only the documents with a discontinuous gold mention (all their
-#: mentions); only the discontinuous mentions of both sides.
-VIEWS: Tuple[str, ...] = ("all", "disc_docs", "disc_mentions")
 
 
 @dataclass(frozen=True)
@@ -218,8 +198,12 @@ class MatchSettings(Settings):
 
     @property
     def span_schemes(self) -> Tuple[str, ...]:
-        """The schemes that match spans (all but the string and link schemes)."""
-        return tuple(name for name in self.schemes if name not in STRING_SCHEMES and name not in LINK_SCHEMES)
+        """The schemes that match spans (all but the string, link and relation schemes)."""
+        return tuple(
+            name
+            for name in self.schemes
+            if name not in STRING_SCHEMES and name not in LINK_SCHEMES and name not in RELATION_SCHEMES
+        )
 
     @property
     def string_schemes(self) -> Tuple[str, ...]:
@@ -229,6 +213,11 @@ class MatchSettings(Settings):
     def link_schemes(self) -> Tuple[str, ...]:
         """The link schemes (knowledge-base ids, `links`), scored beside the spans."""
         return tuple(name for name in self.schemes if name in LINK_SCHEMES)
+
+    @property
+    def relation_schemes(self) -> Tuple[str, ...]:
+        """The relation schemes (scored on the documents' relations)."""
+        return tuple(name for name in self.schemes if name in RELATION_SCHEMES)
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""

@@ -26,6 +26,7 @@ from ..settings import (
     HTML_DOCS,
     MISSING_PRED,
     SCHEMES,
+    RELATION_SCHEMES,
     STRING_SCHEMES,
     LINK_SCHEMES,
     TEXT_MISMATCH,
@@ -136,7 +137,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("sweep_source", ("SOURCE",), str, "sweep: a pipeline (an installed package name, or a directory with config.cfg), or a gold file", argument=True, required=True),
     Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}),
     # what shapes the numbers
-    Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule) and the link schemes {','.join(LINK_SCHEMES)} (compare knowledge-base ids: neleval's measures, GERBIL's weak match, spaCy's score_links)", extra={"show_default": False}),
+    Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule), the link schemes {','.join(LINK_SCHEMES)} (compare knowledge-base ids: neleval's measures, GERBIL's weak match, spaCy's score_links) and the relation schemes {','.join(RELATION_SCHEMES)} (relations between spans, of files that hold them)", extra={"show_default": False}),
     Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents); agree: write a .spacy consensus into Doc.spans[KEY]", of=MatchSettings),
     Option("unit", ("--unit", "-u"), _OPTIONAL_STR, 'Offsets the scores count: token or char. Default: token for a pipeline and spacy files (predictions aligned to the reference tokens as spaCy does), char for jsonl (--unit token reads "start"/"end" as offsets into each record\'s "tokens"), token for conll and kaggle', of=MatchSettings),
     Option("labels", ("--labels", "-l"), _OPTIONAL_STR, "Comma-separated labels to score (default: all); each must occur in gold or prediction", of=MatchSettings),

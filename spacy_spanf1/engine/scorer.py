@@ -154,6 +154,12 @@ class SpanScorer:
         keep_outcomes, kept_schemes, batch_size, batched. The string schemes
         need the documents' texts, which a scorer of spans does not have:
         SettingError."""
+        if match.relation_schemes:
+            raise SettingError(
+                f"the scheme {match.relation_schemes[0]!r} scores relations between spans: score them with "
+                "evaluate_relations, or files that hold relations (compare_files)",
+                "schemes",
+            )
         if match.string_schemes:
             raise SettingError(
                 f"the scheme {match.string_schemes[0]!r} compares the texts of spans: score files or a "

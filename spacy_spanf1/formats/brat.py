@@ -1,11 +1,13 @@
 """brat standoff: a directory of NAME.txt and NAME.ann files.
 
 Each NAME is a document (in sorted name order, key NAME). Text-bound lines
-`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
-events (E), attributes (A, M), notes (#) and equivalences (*) are not, and
-are counted in the Document's `counts`; a normalization
-`N1<TAB>Reference T1 Wikidata:Q42<TAB>TEXT` is the kb id of its entity
-(`Document.links`; an entity's further normalizations are counted). The .ann
+`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations
+`R1<TAB>LABEL Arg1:T1 Arg2:T2` are relations between them (the first
+argument the head, the second the tail: `Document.relations`); a
+normalization `N1<TAB>Reference T1 Wikidata:Q42<TAB>TEXT` is the kb id of
+its entity (`Document.links`; an entity's further normalizations are
+counted); events (E), attributes (A, M), notes (#) and equivalences (*)
+are not read, and are counted in the Document's `counts`. The .ann
 text of each entity is compared with the .txt at its offsets (brat joins
 the texts of fragments with a space); the offsets are authoritative, as in
 brat and BratEval: a disagreement is counted and shown (`offsets.py`,
@@ -32,12 +34,12 @@ from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read
 from .kb import brat_normalization
+from .relations import brat_relation
 
 FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split", "keep")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")
 #: Annotation id prefix -> what _counts calls the annotations that are not spans.
 NOT_SPANS: Dict[str, str] = {
-    "R": "relations",
     "E": "events",
     "A": "attributes",
     "M": "attributes",
@@ -148,6 +150,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
     seen: Dict[str, int] = {}
     ids: List[str] = []
     normalized: Dict[str, Tuple[str, int]] = {}  # entity -> (kb id, line)
+    relation_lines: List[Tuple[int, str]] = []
     for lineno, line in _ann_lines(ann_path):
         if not line.strip():
             continue
@@ -158,12 +161,15 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
             if target[:1] == "T" and target not in normalized:
                 normalized[target] = (kb_id, lineno)
                 continue
+        if prefix == "R":
+            relation_lines.append((lineno, line))
+            continue
         if prefix in NOT_SPANS:
             counts[NOT_SPANS[prefix]] = counts.get(NOT_SPANS[prefix], 0) + 1
             continue
         if prefix != "T":
             raise InputError(
-                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), {', '.join(NOT_SPANS)}",
+                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), R, {', '.join(NOT_SPANS)}",
                 ann_path,
                 lineno,
             )
@@ -186,6 +192,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
     )
     spans: Set[Any] = set()
     links: Optional[List[Tuple[Span, str]]] = [] if _normalizations(normalized, seen, ann_path) else None
+    entity_spans: Dict[str, List[Span]] = {}
     for ann_id, entity, frags, lineno in zip(ids, entities, placed, entity_lines):
         if fragments == "keep":
             _check_disjoint(sorted(frags), entity.where, ann_path, lineno)
@@ -193,6 +200,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         if len(groups) > 1 and fragments == "keep":
             pieces = tuple((max(start - shift, 0), end - shift) for start, end in groups)
             spans.add(FragmentedSpan(pieces[0][0], pieces[-1][1], entity.label, pieces))
+            entity_spans[ann_id] = [Span(pieces[0][0], pieces[-1][1], entity.label)]
             if links is not None:
                 links.append((Span(pieces[0][0], pieces[-1][1], entity.label), normalized.get(ann_id, ("", 0))[0]))
             continue
@@ -207,12 +215,13 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
                 )
             if fragments == "merge":
                 groups = [(groups[0][0], max(e for _, e in groups))]
-        for start, end in groups:
-            spans.add(Span(max(start - shift, 0), end - shift, entity.label))
-            if links is not None:
-                links.append(
-                    (Span(max(start - shift, 0), end - shift, entity.label), normalized.get(ann_id, ("", 0))[0])
-                )
+        placed_spans = [Span(max(start - shift, 0), end - shift, entity.label) for start, end in groups]
+        spans.update(placed_spans)
+        entity_spans[ann_id] = placed_spans
+        if links is not None:
+            kb_id = normalized.get(ann_id, ("", 0))[0]
+            links.extend((span, kb_id) for span in placed_spans)
+    relations = [brat_relation(line, entity_spans, ann_path, lineno) for lineno, line in relation_lines]
     ordered, kept = split_fragments(spans)
     return Document(
         document,
@@ -224,6 +233,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         counts=nonzero(counts),
         links=links,
         fragments=kept,
+        relations=relations or None,
     )
 
 

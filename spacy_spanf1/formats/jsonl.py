@@ -9,7 +9,9 @@ predicted line without "spans" predicts nothing (a predicted file none of
 whose lines has "spans" is an error). A span's "text", when given, is
 compared with the text at its offsets (option `text_mismatch`, as for brat);
 its "kb_id" (a string; null or "" for none) is its knowledge-base id, for
-the link schemes (`Document.links`).
+the link schemes (`Document.links`). A record's "relations", [{"head": i,
+"tail": j, "label": ...}], i and j indices into its "spans" as listed, are
+its `Document.relations`.
 Blank lines are not records. A record's "id" (a string, or an integer read
 as its str()) is its key: documents pair by id when the first record of
 both files has one (`pairing.pair_documents`), and then every record of
@@ -35,6 +37,7 @@ from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read
 from .kb import record_links
 from .jsonl_errors import first_span_error, json_reason, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
+from .relations import by_index
 from .records import (
     check_text,
     predicts_nothing_error,
@@ -97,9 +100,9 @@ def read_tokens(
 
 def record_meta(record: Dict[str, Any]) -> Dict[str, Any]:
     """A record's metadata, for breakdowns and grouped resampling: its fields
-    other than "text", "spans" and "tokens", and the contents of a "meta"
+    other than "text", "spans", "tokens" and "relations", and the contents of a "meta"
     object (spaCy's and Prodigy's place for them); `_`-fields are left out."""
-    meta = {k: v for k, v in record.items() if k not in ("text", "spans", "tokens", "meta") and not k.startswith("_")}
+    meta = {k: v for k, v in record.items() if k not in _NOT_META and k != "meta" and not k.startswith("_")}
     inner = record.get("meta")
     if isinstance(inner, dict):
         meta.update({k: v for k, v in inner.items() if isinstance(k, str) and not k.startswith("_")})
@@ -113,7 +116,7 @@ _json_loads = srsly.ujson.loads
 #: The fields of a span object, gathered in C.
 _SPAN_FIELDS = itemgetter("start", "end", "label")
 #: Fields that are not metadata: a record with no other has meta {}.
-_NOT_META = frozenset(("text", "spans", "tokens"))
+_NOT_META = frozenset(("text", "spans", "tokens", "relations"))
 #: Bytes of lines read and turned into documents at a time (about a hundred
 #: records of a few hundred characters). A block's documents stay in
 #: memory until they are paired and scored; a small block keeps them in
@@ -268,6 +271,9 @@ def _read_block(
             limits.append(0)
         else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
+        relations = None
+        if "relations" in record:  # indices into "spans" as listed
+            relations = by_index(record["relations"], found if type(items) is list else [], path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
         key = record_key(record) if "id" in record else None
         docs.append(
@@ -284,6 +290,7 @@ def _read_block(
                 notes=notes or EMPTY,
                 scores=scores,
                 links=links,
+                relations=relations,
             )
         )
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)

@@ -68,6 +68,8 @@ class DocPair:
     gold_fragments, pred_fragments: Only when a side has spans of several
         fragments: its `Document.fragments`, parallel to its spans
         (`scored_spans` joins them).
+    gold_relations, pred_relations: Each side's relations, (head span, tail
+        span, label), when its reader found any (`Document.relations`).
     """
 
     index: int
@@ -100,6 +102,9 @@ class DocPair:
         for span, pieces in zip(spans, fragments):
             shown.extend([span] if pieces is None else [Span(a, b, span.label) for a, b in pieces])
         return shown
+
+    gold_relations: Optional[List[Tuple[Span, Span, str]]] = None
+    pred_relations: Optional[List[Tuple[Span, Span, str]]] = None
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -304,6 +309,9 @@ def pair_documents(
             pair.gold_links, pair.pred_links = placed_links(format, gold, pred, options)
         if gold.fragments is not None or (pred is not None and pred.fragments is not None):
             _add_fragments(pair, gold, pred, align is not None or place is not None)
+        if align is None and place is None:  # relations name the spans as the reader read them
+            pair.gold_relations = gold.relations
+            pair.pred_relations = None if pred is None else pred.relations
         yield pair
 
 
