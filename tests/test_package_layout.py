@@ -5,7 +5,7 @@
 - no function outside the command line takes more than 12 parameters
   (the front doors' keywords that stand for a settings object's fields,
   defaulting to UNSET, are counted apart);
-- the defaults of the settings are written once, in `settings.py`;
+- the defaults of the settings are written once, in `values.py`;
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
 - the engine imports nothing above it (settings, exceptions, spans only);
@@ -198,7 +198,7 @@ def test_statistics_defaults_are_written_once(literal):
         for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if pattern.search(line.split("#")[0]) and not line.strip().startswith(("#", '"', "'"))
     ]
-    assert [f for f in found if not f.startswith("settings.py")] == [], found
+    assert [f for f in found if not f.startswith("values.py")] == [], found
 
 
 def test_threshold_defaults_are_written_once():
