@@ -164,11 +164,9 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
     """The documents of a block (char unit) whose every line is a plain
     record: a JSON object with a string "text" and a "spans" list of span
     objects of "start", "end" and "label", nothing else (no metadata, no
-    id, no tokens), and whose spans are all fine (`_plain_spans`). Each
-    step runs over the whole block in C; None as soon as one record is
-    not plain or one span is bad (`_read_block` then reads the block, and
-    says what is wrong with it): the same documents, notes and errors
-    either way."""
+    id, no tokens), and whose spans are all fine (`_plain_spans`), each
+    step over the whole block in C; else None (`_read_block` then reads
+    it, and says what is wrong): the same documents, notes and errors."""
     lines = list(map(_LINE, block))
     try:
         records = list(map(_json_loads, lines))  # a blank line is not JSON either
@@ -218,15 +216,12 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
 
 
 def _plain_spans(objects: List[Any], counts: List[int], limits: List[int]) -> Optional[Tuple[List[Span], Any]]:
-    """The Span tuples of a plain block's span objects (`counts` of them a
-    record, `limits` its text's length) and the records (positions in the
-    block) whose spans are not in order without overlap; None when one
-    object is not a span object of "start", "end" and "label" alone, or
-    one span is not fine (integer offsets with 0 <= start < end <= its
-    text's length, a non-empty string label, checked as `_check_block_spans`
-    checks them): `_read_block` then says which. Each check is one pass
-    over the block's columns in C (the same checks as `_check_block_spans`
-    makes, without finding the bad span)."""
+    """The Span tuples of a plain block's span objects (`counts` a record,
+    `limits` its text's length) and the records (positions in the block)
+    whose spans are not in order without overlap; None when an object is
+    not one of "start", "end" and "label" alone or a span is bad (the
+    checks of `_check_block_spans`, each one pass in C over a column,
+    without finding the bad span: `_read_block` then names it)."""
     if not objects:
         return [], ()
     try:
