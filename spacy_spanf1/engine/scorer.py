@@ -411,11 +411,13 @@ class SpanScorer:
     def _side(self, docs: List[Sequence[Span]]) -> Side:
         """The spans of checked, sorted documents, on arrays."""
         flat = list(chain.from_iterable(docs))
+        # the columns in one pass (itemgetter takes a tuple subclass's item the slow way)
+        starts, ends, labels = zip(*flat) if flat else ((), (), ())
         return Side(
             numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs]),
-            numpy.array(list(map(itemgetter(0), flat)), dtype=numpy.int64),
-            numpy.array(list(map(itemgetter(1), flat)), dtype=numpy.int64),
-            self.label_ids(list(map(itemgetter(2), flat))),
+            numpy.array(starts, dtype=numpy.int64),
+            numpy.array(ends, dtype=numpy.int64),
+            self.label_ids(labels),
         )
 
     def _add_batch(self, batch: Batch, offset: int, rows) -> None:
