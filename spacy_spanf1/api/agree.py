@@ -10,7 +10,7 @@ from ..agreements.files import read_annotator_files
 from ..agreements.measure import agreement_of, span_schemes_only
 from ..agreements.result import AgreementResult
 from ..exceptions import InputError, PathLike
-from ..keywords import UNSET, Maybe, front_door, refuse_set, settings_from
+from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
 from ..notes import warn_each
 from ..settings import AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
 from .scores import Labels, Schemes, checked_reader_options
@@ -25,7 +25,7 @@ UNUSED = {
 }
 
 
-@front_door
+@front_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings, read=ReadSettings)
 def agree_files(
     paths: Union[PathLike, Sequence[PathLike]],
     format: Maybe[Optional[str]] = UNSET,
@@ -88,40 +88,8 @@ def agree_files(
         pair is scored over the documents both did; the token figures count
         the documents' own tokens (or characters).
     """
-    options = checked_reader_options("agree_files", agree_files, reader_options)
-    match = span_schemes_only(
-        settings_from(
-            MatchSettings,
-            match,
-            "match",
-            schemes=schemes,
-            unit=unit,
-            labels=labels,
-            iou_threshold=iou_threshold,
-            overlap_threshold=overlap_threshold,
-            min_overlap=min_overlap,
-            label_map=label_map,
-            map_unlisted=map_unlisted,
-        )
-    )
-    agree = settings_from(AgreementSettings, agreement, "agreement", o_tokens=o_tokens, min_votes=min_votes)
-    analysis = settings_from(
-        AnalysisSettings,
-        analysis,
-        "analysis",
-        bootstrap=bootstrap,
-        confidence=confidence,
-        method=method,
-        seed=seed,
-        resample_by=resample_by,
-    )
-    read = settings_from(
-        ReadSettings,
-        read,
-        "read",
-        format=format,
-        options={**read.options, **options} if read is not None and options else (options or UNSET),
-    )
+    read = with_options(built(read), checked_reader_options("agree_files", agree_files, reader_options))
+    match, agreement, analysis = span_schemes_only(built(match)), built(agreement), built(analysis)
     for obj, unused in ((match, UNUSED["match"]), (read, UNUSED["read"]), (analysis, UNUSED["analysis"])):
         refuse_set(obj, unused, "agree_files")
     if isinstance(paths, (str, PurePath)):
@@ -138,10 +106,10 @@ def agree_files(
     groups = None
     if analysis.resample_by is not None and analysis.bootstrap is not None:
         groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc]) for doc, meta in enumerate(files.meta)]
-    result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups, fmt=files.format)
+    result = agreement_of(annotations, match, agreement, analysis, read_signature=read, groups=groups, fmt=files.format)
     result = result.replace(notes=files.notes, files=files)
     if consensus:
-        result = result.replace(consensus=scored_consensus(files.annotations, files.unit, match, agree.min_votes))
+        result = result.replace(consensus=scored_consensus(files.annotations, files.unit, match, agreement.min_votes))
     warn_each(result.warnings)
     return result
 
