@@ -33,7 +33,7 @@ _LAZY = {
     "ground_mentions": "mentions",
     "evaluate_mentions": "mentions",
     "sweep": "sweeps",
-    "agreement": "agreements",
+    "agreement": "api",
     "consensus": "agreements",
     "agree_files": "api",
     "sweep_files": "api",

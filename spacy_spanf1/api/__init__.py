@@ -2,8 +2,8 @@
 
 - `compare_files` (two files, or one holding both sides) and
   `evaluate_pipeline` (a spaCy pipeline over DocBins): `scores.py`;
-- `agree_files` (the agreement of annotators, and their consensus):
-  `agree.py`;
+- `agreement` (annotators given as span lists) and `agree_files` (as
+  files; and their consensus): `agree.py`;
 - `sweep_files`, `sweep_pipeline` and `sweep_source` (either, told apart by
   the source): `sweep.py`;
 - `prf_from_text` (the `prf` calculator): `prf.py`.
@@ -39,6 +39,7 @@ from .scores import compare_files, evaluate_pipeline
 #: name -> module.
 _LAZY = {
     "agree_files": "agree",
+    "agreement": "agree",
     "is_pipeline": "sweep",
     "sweep_files": "sweep",
     "sweep_pipeline": "sweep",
@@ -62,6 +63,7 @@ __all__ = [
     "InputError",
     "SettingError",
     "agree_files",
+    "agreement",
     "compare_files",
     "evaluate_pipeline",
     "is_pipeline",

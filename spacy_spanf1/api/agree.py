@@ -1,5 +1,6 @@
-"""`agree_files`: the agreement of annotators given as files, and, when
-asked for, their consensus with each annotator scored against it."""
+"""`agreement` (the agreement of annotators given as span lists) and
+`agree_files` (given as files, and, when asked for, their consensus with
+each annotator scored against it)."""
 
 from pathlib import PurePath
 from typing import Any, Dict, Optional, Sequence, Union
@@ -7,22 +8,102 @@ from typing import Any, Dict, Optional, Sequence, Union
 from ..agreements.annotations import read_annotations
 from ..agreements.consensus import scored_consensus
 from ..agreements.files import read_annotator_files
-from ..agreements.measure import agreement_of, span_schemes_only
+from ..agreements.measure import UNUSED, agreement_of, span_schemes_only
 from ..agreements.result import AgreementResult
-from ..exceptions import InputError, PathLike
+from ..exceptions import InputError, PathLike, SettingError
 from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
 from ..notes import warn_each
-from ..settings import AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
+from ..settings import UNITS, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
 from .scores import Labels, Schemes, checked_reader_options
 
-__all__ = ["agree_files"]
+__all__ = ["agree_files", "agreement"]
 
-#: What `agree_files` does not apply of the settings objects it takes.
-UNUSED = {
-    "match": ("spans_key", "beta"),
-    "read": ("gold_format", "pred_format", "gold_column", "pred_column"),
-    "analysis": ("baseline", "test", "alpha", "by", "buckets"),
-}
+
+@front_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings)
+def agreement(
+    annotations: Any,
+    *,
+    lengths: Optional[Sequence[int]] = None,
+    groups: Optional[Sequence[Any]] = None,
+    match: Optional[MatchSettings] = None,
+    agreement: Optional[AgreementSettings] = None,
+    analysis: Optional[AnalysisSettings] = None,
+    schemes: Maybe[Schemes] = UNSET,
+    unit: Maybe[Optional[str]] = UNSET,
+    labels: Maybe[Labels] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    o_tokens: Maybe[str] = UNSET,
+    min_votes: Maybe[Optional[int]] = UNSET,
+    bootstrap: Maybe[Optional[int]] = UNSET,
+    confidence: Maybe[float] = UNSET,
+    method: Maybe[str] = UNSET,
+    seed: Maybe[int] = UNSET,
+    resample_by: Maybe[Optional[str]] = UNSET,
+) -> AgreementResult:
+    """The agreement of N annotators over the same documents.
+
+    annotations (Mapping[str, Sequence]): annotator -> one entry per
+        document: its spans ((start, end, label) tuples, {"start", "end",
+        "label"} dicts or spaCy Spans, end exclusive), or None where that
+        annotator did not do the document. At least two annotators, the
+        same number of entries each, every pair sharing a document.
+    lengths (Optional[Sequence[int]]): Each document's number of units
+        (tokens, or characters in char unit), for the token figures. None:
+        no token figures with o_tokens "include" (the positions no one
+        marked are unknown); with "exclude", spans alone suffice.
+    groups (Optional[Sequence]): One hashable key per document: with
+        bootstrap, the documents of one key are resampled together (e.g.
+        the sentences of one source document), as `bootstrap_ci` takes
+        groups.
+    match (Optional[MatchSettings]): How spans are matched (span schemes
+        only); or its fields as keywords: schemes (required), unit ("token"
+        or "char": the offsets spaCy Spans give and the positions of the
+        token figures), labels, iou_threshold, overlap_threshold,
+        min_overlap (as evaluate_spans), label_map, map_unlisted.
+    agreement (Optional[AgreementSettings]): Or its fields as keywords:
+        o_tokens ("include" or "exclude": drop the positions every
+        annotator left O from the token figures), min_votes (signed only:
+        the consensus is `consensus`'s).
+    analysis (Optional[AnalysisSettings]): Or its fields as keywords:
+        bootstrap (resamples of the intervals of every pair's F, the mean F
+        and alpha; None: no intervals), confidence, method, seed.
+        resample_by is for files (`agree_files`): give groups instead.
+        A keyword given beside its object is written over the object's
+        field; an unknown keyword is a TypeError naming those it takes.
+    RETURNS (AgreementResult): `.pairwise[scheme][(a, b)]` (b scored
+        against a), `.mean_f`, `.micro_f`, `.micro`, `.mean_label_f`,
+        `.versus_others`, `.shared`, `.cohen_kappa` (two annotators),
+        `.fleiss_kappa` (documents every annotator did), `.alpha`,
+        `.intervals`, `.to_dict()`.
+
+    Ratios with a zero denominator are 0.0; a kappa or alpha that is
+    undefined (a single category) is nan.
+    """
+    match, agree, analysis = span_schemes_only(built(match)), built(agreement), built(analysis)
+    refuse_set(match, UNUSED["match"], "agreement")
+    refuse_set(analysis, UNUSED["analysis"], "agreement")
+    if analysis.resample_by is not None:
+        raise SettingError(
+            "'resample_by' names a metadata field of files (agree_files); with span lists give 'groups', "
+            "one key per document",
+            "resample_by",
+        )
+    unit = match.unit or UNITS[0]
+    read = read_annotations(
+        annotations,
+        unit,
+        labels=match.labels,
+        lengths=lengths,
+        label_map=match.label_map,
+        refuse_unlisted=match.map_unlisted == "error",
+    )
+    result = agreement_of(read, match, agree, analysis, groups=groups)
+    warn_each(result.warnings)
+    return result
 
 
 @front_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings, read=ReadSettings)
