@@ -470,3 +470,16 @@ SWEEP_SCORED = [
     [(0, 4, "PER", 0.9), (14, 18, "PER", 0.6)],
     [(0, 5, "PER", 0.8), (6, 9, "LOC", 0.2)],
 ]
+#: The keys of a scheme's sweep in the JSON (`SweepResult.to_dict()`).
+SWEEP_SCHEME_KEYS = {
+    "scheme",
+    "thresholds",
+    "p",
+    "r",
+    "f",
+    "ap",
+    "best",
+    "per_label",
+    "per_label_best",
+    "calibration",
+}

@@ -26,10 +26,9 @@ UserWarning (not inside `notes.warnings_shown`, where the caller shows
 them: the commands print them).
 """
 
-from typing import Any
-
 from ..corpus import FULL_COLLECTION, score_pairs
 from ..exceptions import InputError, SettingError
+from ..lazy import lazy_exports
 from ..results import CorpusScores
 from .prf import prf_from_stdin, prf_from_text
 from .scores import compare_files, evaluate_pipeline
@@ -47,14 +46,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY, globals())
 
 
 __all__ = [
