@@ -7,7 +7,7 @@ import typer
 
 from ..api import compare_files
 from .main import app, run_command
-from .options import command, formats_help
+from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, SCORE_OUTPUTS, command, formats_help
 from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
@@ -40,26 +40,12 @@ NAMES = (
     "tag_field",
     "token_field",
     "label_names",
-    "iou_threshold",
-    "overlap_threshold",
-    "min_overlap",
-    "label_map",
-    "map_unlisted",
-    "output_path",
-    "errors_path",
-    "html_path",
+    *MATCH_THRESHOLDS,
+    *SCORE_OUTPUTS,
     "silent",
     "confusion",
-    "bootstrap",
-    "confidence",
-    "method",
-    "seed",
-    "resample_by",
-    "baseline",
-    "test",
-    "alpha",
-    "by",
-    "buckets",
+    *INTERVALS,
+    *COMPARISON,
     "html_docs",
     "cluster",
     "scheduler",
