@@ -1,7 +1,7 @@
 """What the benchmarks share: where the reference libraries installed apart
 are (`find_references`), the clock the timers read (`clock`), a timer of
-repeated calls (`timed`), and a WNUT17 pipeline and corpus for the sharded
-runs.
+repeated calls (`timed`), where generated spans go (`spaced_spans`), and a
+WNUT17 pipeline and corpus for the sharded runs.
 
 The benchmarks import nothing from tests/; the references that are not pip
 packages (the Feedback Prize metric in pandas) and the IOB2 tags of spans
@@ -64,6 +64,18 @@ def timed(
         function()
         times.append(now() - start)
     return pick(times)
+
+
+def spaced_spans(rng, n_tokens: int):
+    """(start, length) of spans of 1-3 tokens laid left to right over a
+    document of n_tokens tokens, 1-6 tokens apart (neither side of a
+    generated corpus overlaps itself), drawn from rng (a random.Random) as
+    they are asked for."""
+    k = rng.randint(0, 3)
+    while k < n_tokens - 3:
+        length = rng.choice((1, 1, 2, 3))
+        yield k, length
+        k += length + rng.randint(1, 6)
 
 
 #: The WNUT17 CoNLL files of the sharded benchmark.

@@ -213,6 +213,10 @@ def python(*args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
+#: `compare` of gold.jsonl and pred.jsonl in the working directory under strict and iou.
+COMPARE_JSONL = ("compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou")
+
+
 def invoke(args, stdin=None):
     """Run the CLI in-process (typer's CliRunner), in the current directory."""
     from typer.testing import CliRunner
