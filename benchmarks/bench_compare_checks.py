@@ -18,7 +18,7 @@ import gc
 import sys
 import tempfile
 import time
-from itertools import accumulate, chain, repeat
+from itertools import chain
 from pathlib import Path
 
 import numpy
@@ -61,29 +61,7 @@ def unchecked_plain(block, path, text_mismatch):
     texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
     flat = list(map(jsonl._SPAN_FIELDS, chain.from_iterable(items)))
     linenos = [lineno for lineno, _ in block]
-    counts = list(map(len, items))
-    sizes, limits = numpy.array(counts, dtype=numpy.int64), list(map(len, texts))
-    unsorted = jsonl._check_block_spans(block, linenos, flat, sizes, limits, "char", path) if flat else set()
-    found = list(map(tuple.__new__, repeat(jsonl.Span), flat))
-    ends = list(accumulate(counts))
-    doc_spans = list(map(found.__getitem__, map(slice, [0, *ends[:-1]], ends)))
-    for k in unsorted:
-        doc_spans[k] = sorted(set(doc_spans[k]))
-    n = len(records)
-    return list(
-        map(
-            jsonl.Document,
-            map("line {}".format, linenos),
-            doc_spans,
-            texts,
-            repeat(None, n),
-            repeat(None, n),
-            [{} for _ in range(n)],
-            linenos,
-            repeat(None, n),
-            repeat(str(path), n),
-        )
-    )
+    return jsonl._plain_documents(block, linenos, texts, items, flat, path)
 
 
 class NoInsideWords:

@@ -193,6 +193,15 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
         for lineno, text in zip(linenos, texts):
             if not text.isascii():
                 check_text(text, 'the record\'s "text"', path, lineno)
+    return _plain_documents(block, linenos, texts, items, flat, path)
+
+
+def _plain_documents(
+    block: List[Tuple[int, str]], linenos: List[int], texts: List[str], items: List[Any], flat: List[Any], path: Any
+) -> List[Document]:
+    """The Documents of a block of plain records (their texts, their span
+    lists `items` and all their spans `flat`), the spans checked at once
+    and each document's sorted where they are not."""
     counts = list(map(len, items))
     sizes = numpy.array(counts, dtype=numpy.int64)
     limits = list(map(len, texts))
@@ -202,7 +211,7 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
     doc_spans = list(map(spans.__getitem__, map(slice, [0, *ends[:-1]], ends)))
     for k in unsorted:
         doc_spans[k] = sorted(set(doc_spans[k]))
-    n = len(records)
+    n = len(texts)
     return list(
         map(
             Document,
