@@ -13,7 +13,10 @@ within a round, and the fastest figure of each over the rounds counts
 ratio (the scorer against `get_ner_prf`, `compare` against its floor) is
 taken of those fastest figures. It prints each figure of both trees and
 AFTER / BEFORE, which should stay within 5 % for a change that is not
-about speed.
+about speed, and, per figure, the median and range of the ratios taken
+within each round (the two trees one after the other, under much the same
+load), which a quiet moment of one tree moves less than the fastest
+figures.
 
 With `--harness after` the package of BEFORE is timed by AFTER's
 benchmarks (and transcriptions/), so that a change of the benchmarks
@@ -30,6 +33,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -164,6 +168,22 @@ def interleaved(
     return rounds
 
 
+def paired_ratios(rounds: Dict[str, List[Dict[str, float]]]) -> Dict[str, List[float]]:
+    """Each figure's after / before within each round (the two trees ran
+    one after the other, so under much the same load of the machine), and
+    so for the ratios of two figures of one tree."""
+    paired: Dict[str, List[float]] = {}
+    for before, after in zip(rounds["before"], rounds["after"]):
+        for key in before:
+            if key in after and before[key]:
+                paired.setdefault(key, []).append(after[key] / before[key])
+        for ours, ref in RATIOS:
+            if all(k in r and r[k] for r in (before, after) for k in (ours, ref)):
+                ratio = (after[ours] / after[ref]) / (before[ours] / before[ref])
+                paired.setdefault(f"{ours[:-2]} / {ref[:-2]}", []).append(ratio)
+    return paired
+
+
 def main(
     before: Path = typer.Argument(..., help="The source tree measured first (the baseline)"),
     after: Optional[Path] = typer.Argument(None, help="The source tree to compare [default: this one]"),
@@ -204,10 +224,15 @@ def main(
         f"{repeat} rounds, fastest of each, {clock} clock, {harness} harness; "
         f"before = {trees['before']}, after = {trees['after']}"
     )
-    print(f"{'figure':<44}{'before':>10}{'after':>10}{'after / before':>16}")
+    paired = paired_ratios(rounds)
+    print(f"{'figure':<44}{'before':>10}{'after':>10}{'after / before':>16}{'paired: median (range)':>30}")
     for key in best["before"]:
         a, b = best["before"][key], best["after"][key]
-        print(f"{key:<44}{a:>10.3f}{b:>10.3f}{b / a:>16.3f}")
+        spread = ""
+        if key in paired:
+            ratios = paired[key]
+            spread = f"{statistics.median(ratios):.3f} ({min(ratios):.3f}-{max(ratios):.3f})"
+        print(f"{key:<44}{a:>10.3f}{b:>10.3f}{b / a:>16.3f}{spread:>30}")
     print("runs: " + json.dumps(rounds))
 
 
