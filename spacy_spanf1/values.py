@@ -9,7 +9,7 @@ The settings objects (`settings.py`) are built from these checks, and
 """
 
 import numbers
-from typing import Any, Iterable, Optional, Sequence, Tuple
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .exceptions import SettingError
 
@@ -40,6 +40,7 @@ __all__ = [
     "check_seed",
     "check_unit",
     "comma_list",
+    "scheme_names",
 ]
 
 #: Every scheme, in the order tables list them. The only list of names.
@@ -108,27 +109,42 @@ def comma_list(value: Any) -> Any:
     return value
 
 
-def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
-    """The schemes as a tuple of known names, in the order given (a string
-    is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(SCHEMES + STRING_SCHEMES)
+def scheme_names(
+    schemes: Any, setting: str, kind: str, valid: Sequence[str], others: Optional[Mapping[str, str]] = None
+) -> Tuple[str, ...]:
+    """The names of `schemes` (a string is a comma-separated list) as a
+    tuple, in the order given, each once and each in `valid`: else a
+    SettingError naming the setting and the valid names. kind: what the
+    messages call a name ("scheme", "link scheme"); others: names of
+    another kind, with what to say of each. There is no default."""
+    listed = ", ".join(valid)
     if schemes is None:
-        raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
+        raise SettingError(f"No '{setting}' given: name at least one {kind}. Valid {kind}s: {listed}", setting)
     schemes = tuple(comma_list(schemes))
     if not schemes:
-        raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
+        raise SettingError(f"'{setting}' is empty: name at least one {kind}. Valid {kind}s: {listed}", setting)
     for name in schemes:
-        if name not in SCHEMES and name not in STRING_SCHEMES:
-            raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
+        if others and name in others:
+            raise SettingError(f"{name!r} in '{setting}' is {others[name]}. Valid {kind}s: {listed}", setting)
+        if name not in valid:
+            raise SettingError(f"Unknown {kind} {name!r} in '{setting}'. Valid {kind}s: {listed}", setting)
+    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
+    if duplicates:
+        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
+    return schemes
+
+
+def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
+    """The schemes as a tuple of known names, in the order given (a string
+    is a comma-separated list), the first a span scheme. There is no
+    default scheme."""
+    schemes = scheme_names(schemes, setting, "scheme", SCHEMES + STRING_SCHEMES)
     if schemes[0] in STRING_SCHEMES:
         raise SettingError(
             f"'{setting}' starts with {schemes[0]!r}: the first (primary) scheme is a span scheme "
             f"({', '.join(SCHEMES)}); string schemes come after it",
             setting,
         )
-    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
-    if duplicates:
-        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
     return schemes
 
 
