@@ -84,7 +84,12 @@ def unknown_keyword(where: str, name: str, valid: Iterable[str]) -> TypeError:
     return TypeError(f"{where}() got an unexpected keyword argument {name!r}. Valid keywords: {', '.join(valid)}")
 
 
-def front_door(func: Optional[F] = None, **groups: Type[Settings]) -> Any:
+def front_door(
+    func: Optional[F] = None,
+    *,
+    check_extra: Optional[Callable[[str, Callable[..., Any], Mapping[str, Any]], Dict[str, Any]]] = None,
+    **groups: Type[Settings],
+) -> Any:
     """func, with an unknown keyword a TypeError naming the keywords it
     takes (Python's own error names only the one it does not). A door with
     `**reader_options` checks those itself.
@@ -95,13 +100,18 @@ def front_door(func: Optional[F] = None, **groups: Type[Settings]) -> Any:
     door's keywords that are the class's fields (`schemes`, `unit`, ...),
     which func then sees as UNSET. The door declares each keyword it takes
     in its own signature; which object a keyword fills is said once, here.
+    check_extra: for a door with `**reader_options`, called as
+    `check_extra(name, door, options)` with the keywords given there, before
+    any settings object is built, so that a misspelled keyword is named as
+    one (a TypeError) rather than as the setting it left out; it returns
+    the options func gets.
     """
     if func is None:
-        return lambda f: _door(f, groups)
-    return _door(func, groups)
+        return lambda f: _door(f, groups, check_extra)
+    return _door(func, groups, check_extra)
 
 
-def _door(func: F, groups: Dict[str, Type[Settings]]) -> F:
+def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Callable[..., Dict[str, Any]]]) -> F:
     signature = inspect.signature(func)
     parameters = signature.parameters
     valid = tuple(
@@ -109,7 +119,8 @@ def _door(func: F, groups: Dict[str, Type[Settings]]) -> F:
         for p in parameters.values()
         if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     )
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    extra = next((p.name for p in parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    takes_any = extra is not None
     names = frozenset(valid)
     owners: Dict[str, str] = {}
     for group, cls in groups.items():
@@ -127,10 +138,12 @@ def _door(func: F, groups: Dict[str, Type[Settings]]) -> F:
             for name in kwargs:
                 if name not in names:
                     raise unknown_keyword(func.__name__, name, valid)
-        if not groups:
+        if not groups and check_extra is None:
             return func(*args, **kwargs)
         bound = signature.bind(*args, **kwargs)
         arguments = bound.arguments  # args and kwargs follow its changes
+        if check_extra is not None and extra is not None and arguments.get(extra):
+            arguments[extra] = check_extra(func.__name__, door, arguments[extra])
         fields: Dict[str, Dict[str, Any]] = {group: {} for group in groups}
         for name in [name for name in arguments if name in owners]:
             fields[owners[name]][name] = arguments.pop(name)

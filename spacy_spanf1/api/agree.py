@@ -106,7 +106,13 @@ def agreement(
     return result
 
 
-@front_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings, read=ReadSettings)
+@front_door(
+    match=MatchSettings,
+    agreement=AgreementSettings,
+    analysis=AnalysisSettings,
+    read=ReadSettings,
+    check_extra=checked_reader_options,
+)
 def agree_files(
     paths: Union[PathLike, Sequence[PathLike]],
     format: Maybe[Optional[str]] = UNSET,
@@ -169,7 +175,7 @@ def agree_files(
         pair is scored over the documents both did; the token figures count
         the documents' own tokens (or characters).
     """
-    read = with_options(built(read), checked_reader_options("agree_files", agree_files, reader_options))
+    read = with_options(built(read), reader_options)
     match, agreement, analysis = span_schemes_only(built(match)), built(agreement), built(analysis)
     for obj, unused in ((match, UNUSED["match"]), (read, UNUSED["read"]), (analysis, UNUSED["analysis"])):
         refuse_set(obj, unused, "agree_files")

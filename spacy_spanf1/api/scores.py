@@ -41,7 +41,7 @@ def checked_reader_options(where: str, door: Callable[..., Any], options: Mappin
     return dict(options)
 
 
-@front_door(match=MatchSettings, read=ReadSettings, analysis=AnalysisSettings)
+@front_door(match=MatchSettings, read=ReadSettings, analysis=AnalysisSettings, check_extra=checked_reader_options)
 def compare_files(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
@@ -135,7 +135,7 @@ def compare_files(
         with the overlap scheme.
     """
     match, analysis = built(match), built(analysis)
-    read = with_options(built(read), checked_reader_options("compare_files", compare_files, reader_options))
+    read = with_options(built(read), reader_options)
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise SettingError(
             "'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline"

@@ -35,7 +35,13 @@ def _applied(
     return built(match), built(sweep), built(analysis)
 
 
-@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings, read=ReadSettings)
+@front_door(
+    match=MatchSettings,
+    sweep=SweepSettings,
+    analysis=AnalysisSettings,
+    read=ReadSettings,
+    check_extra=checked_reader_options,
+)
 def sweep_files(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
@@ -82,7 +88,7 @@ def sweep_files(
     score, or the span with a bad one.
     """
     match, sweep, analysis = _applied(match, sweep, analysis)
-    read = with_options(built(read), checked_reader_options("sweep_files", sweep_files, reader_options))
+    read = with_options(built(read), reader_options)
     refuse_set(read, UNUSED["read"], "a sweep")
     return sweep_scored_files(gold_path, pred_path, match, read, sweep, analysis)
 
@@ -141,7 +147,7 @@ def is_pipeline(source: Union[str, PurePath]) -> bool:
     return is_package(str(source))
 
 
-@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings)
+@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings, check_extra=checked_reader_options)
 def sweep_source(
     source: Union[str, PurePath],
     target: Optional[PathLike] = None,
@@ -172,7 +178,7 @@ def sweep_source(
     batch_size (None: sweep_pipeline's defaults) for a pipeline; one given
     to the other is a SettingError.
     """
-    options = checked_reader_options("sweep_source", sweep_source, reader_options)
+    options = reader_options
     match, sweep, analysis = _applied(match, sweep, analysis)
     for_files = {"read": read, **given(format=format), **{k: v for k, v in options.items() if v is not None}}
     for_pipeline: Dict[str, Any] = {
