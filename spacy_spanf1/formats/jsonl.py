@@ -192,7 +192,7 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
     doc_spans = list(map(spans.__getitem__, map(slice, [0, *ends[:-1]], ends)))
     for k in unsorted:
         doc_spans[k] = sorted(set(doc_spans[k]))
-    n = len(records)
+    n = len(texts)
     return list(
         map(
             Document,
