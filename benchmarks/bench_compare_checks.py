@@ -34,10 +34,10 @@ from spacy_spanf1 import SCHEMES  # noqa: E402
 from spacy_spanf1.api import compare_files  # noqa: E402
 from spacy_spanf1.corpus import stream  # noqa: E402
 from spacy_spanf1.engine.scorer import evaluate_spans  # noqa: E402
-from spacy_spanf1.formats import jsonl  # noqa: E402
+from spacy_spanf1.formats import jsonl, jsonl_plain  # noqa: E402
 
 S = list(SCHEMES)
-REAL = {"check": jsonl._plain_spans, "plain": jsonl._plain_block, "words": stream.InsideWords}
+REAL = {"check": jsonl_plain.plain_spans, "plain": jsonl_plain.plain_block, "words": stream.InsideWords}
 
 
 def spans(path):
@@ -48,9 +48,9 @@ def spans(path):
 def order_only(objects, counts, limits):
     """No span check: the Span tuples and which documents' spans are out of order."""
     starts, ends, labels = (
-        list(map(jsonl._START, objects)),
-        list(map(jsonl._END, objects)),
-        list(map(jsonl._SPAN_LABEL, objects)),
+        list(map(jsonl_plain.START, objects)),
+        list(map(jsonl_plain.END, objects)),
+        list(map(jsonl_plain.SPAN_LABEL, objects)),
     )
     if not objects:
         return [], ()
@@ -59,16 +59,16 @@ def order_only(objects, counts, limits):
     doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
     same = doc_of[1:] == doc_of[:-1]
     unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
-    return list(map(tuple.__new__, repeat(jsonl.Span), zip(starts, ends, labels))), unsorted
+    return list(map(tuple.__new__, repeat(jsonl_plain.Span), zip(starts, ends, labels))), unsorted
 
 
 def unchecked_plain(block, path, text_mismatch):
     """No record checks: every block taken as plain records as it is."""
-    records = list(map(jsonl._json_loads, list(map(jsonl._LINE, block))))
-    texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
+    records = list(map(jsonl_plain.json_loads, list(map(jsonl_plain.LINE, block))))
+    texts, items = list(map(jsonl_plain.TEXT, records)), list(map(jsonl_plain.SPANS, records))
     counts = list(map(len, items))
-    found, unsorted = jsonl._plain_spans(list(chain.from_iterable(items)), counts, list(map(len, texts)))
-    linenos = list(map(jsonl._LINENO, block))
+    found, unsorted = jsonl_plain.plain_spans(list(chain.from_iterable(items)), counts, list(map(len, texts)))
+    linenos = list(map(jsonl_plain.LINENO, block))
     ends = list(accumulate(counts))
     doc_spans = list(map(found.__getitem__, map(slice, [0, *ends[:-1]], ends)))
     for k in unsorted:
@@ -76,7 +76,7 @@ def unchecked_plain(block, path, text_mismatch):
     n = len(records)
     return list(
         map(
-            jsonl.Document,
+            jsonl_plain.Document,
             map("line ".__add__, map(str, linenos)),
             doc_spans,
             texts,
@@ -129,15 +129,17 @@ def parts(gold: str, pred: str, rounds: int) -> None:
     blocks = [block for path in (gold, pred) for block in read_line_blocks(path, jsonl.BLOCK_BYTES)]
     columns = []
     for block in blocks:
-        records = list(map(jsonl._json_loads, [line for _, line in block]))
-        texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
+        records = list(map(jsonl_plain.json_loads, [line for _, line in block]))
+        texts, items = list(map(jsonl_plain.TEXT, records)), list(map(jsonl_plain.SPANS, records))
         columns.append((list(chain.from_iterable(items)), list(map(len, items)), list(map(len, texts))))
     gold_docs, pred_docs = list(jsonl.read_jsonl(gold)), list(jsonl.read_jsonl(pred))
     lines = [line for block in blocks for _, line in block]
     found = {
-        "read in columns, every check (_plain_block)": lambda: (jsonl._plain_block(b, gold, "warn") for b in blocks),
+        "read in columns, every check (plain_block)": lambda: (
+            jsonl_plain.plain_block(b, gold, "warn") for b in blocks
+        ),
         "read in columns, no record check": lambda: (unchecked_plain(b, gold, "warn") for b in blocks),
-        "spans of each block, checked (_plain_spans)": lambda: (jsonl._plain_spans(*c) for c in columns),
+        "spans of each block, checked (plain_spans)": lambda: (jsonl_plain.plain_spans(*c) for c in columns),
         "the same spans unchecked (only their order found)": lambda: (order_only(*c) for c in columns),
         "text check of each pair (==)": lambda: (g.text == p.text for g, p in zip(gold_docs, pred_docs)),
         "inside-word check (first 10,000 spans a side)": lambda: (
@@ -176,13 +178,13 @@ def main(
 
         def variant(check=True, plain=True, words=True):
             def run():
-                jsonl._plain_spans = REAL["check"] if check else order_only
-                jsonl._plain_block = REAL["plain"] if plain else unchecked_plain
+                jsonl_plain.plain_spans = REAL["check"] if check else order_only
+                jsonl_plain.plain_block = REAL["plain"] if plain else unchecked_plain
                 stream.InsideWords = REAL["words"] if words else NoInsideWords
                 try:
                     compare_files(gold, pred, schemes=S, format="jsonl")
                 finally:
-                    jsonl._plain_spans, jsonl._plain_block = REAL["check"], REAL["plain"]
+                    jsonl_plain.plain_spans, jsonl_plain.plain_block = REAL["check"], REAL["plain"]
                     stream.InsideWords = REAL["words"]
 
             return run

@@ -397,7 +397,8 @@ class SpanScorer:
         """The spans of checked, sorted documents, on arrays."""
         flat = list(chain.from_iterable(docs))
         # the columns in one pass (itemgetter takes a tuple subclass's item the slow way)
-        starts, ends, labels = zip(*flat) if flat else ((), (), ())
+        # (a span of several fragments has a fourth field, its fragments: left out)
+        starts, ends, labels = tuple(zip(*flat))[:3] if flat else ((), (), ())
         return Side(
             numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs]),
             numpy.array(starts, dtype=numpy.int64),

@@ -23,7 +23,7 @@ parsed with srsly; the spans of a block are checked at once
 """
 
 import json
-from itertools import accumulate, chain, repeat
+from itertools import repeat
 from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -35,6 +35,7 @@ from ..spans import Span, checked_offsets, is_int, join_fragments, normal_fragme
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .kb import record_links
+from . import jsonl_plain
 from .jsonl_errors import first_span_error, json_reason, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
 from .relations import by_index
@@ -111,8 +112,6 @@ def record_meta(record: Dict[str, Any]) -> Dict[str, Any]:
     return meta
 
 
-#: srsly's parser without its wrapper (a line of "-" parses to 0, not a dict).
-_json_loads = srsly.ujson.loads
 #: The fields of a span object, gathered in C.
 _SPAN_FIELDS = itemgetter("start", "end", "label")
 #: Fields that are not metadata: a record with no other has meta {}.
@@ -138,114 +137,11 @@ def _block_documents(
     The block runs with the cyclic garbage collector paused: parsed JSON
     holds no cycles, and a collection every few hundred records would walk
     the block's documents again and again. A block of plain records (the
-    usual one) is read column by column (`_plain_block`); any other, record
+    usual one) is read column by column (`jsonl_plain.plain_block`); any other, record
     by record (`_read_block`), which says what is wrong with a record."""
     with gc_paused():
-        docs = _plain_block(block, path, text_mismatch) if unit == "char" else None
+        docs = jsonl_plain.plain_block(block, path, text_mismatch) if unit == "char" else None
         return docs if docs is not None else _read_block(block, path, unit, text_mismatch, chars_without_tokens)
-
-
-#: The fields of a plain record, gathered in C.
-_TEXT, _SPANS = itemgetter("text"), itemgetter("spans")
-_PLAIN = frozenset(("text", "spans"))
-#: A block's (line number, line) pairs, taken apart in C.
-_LINENO, _LINE = itemgetter(0), itemgetter(1)
-#: The fields of span objects, one column at a time.
-_START, _END, _SPAN_LABEL = itemgetter("start"), itemgetter("end"), itemgetter("label")
-
-
-def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: str) -> Optional[List[Document]]:
-    """The documents of a block (char unit) whose every line is a plain
-    record: a JSON object with a string "text" and a "spans" list of span
-    objects of "start", "end" and "label", nothing else (no metadata, no
-    id, no tokens), and whose spans are all fine (`_plain_spans`), each
-    step over the whole block in C; else None (`_read_block` then reads
-    it, and says what is wrong): the same documents, notes and errors."""
-    lines = list(map(_LINE, block))
-    try:
-        records = list(map(_json_loads, lines))  # a blank line is not JSON either
-        if set(map(type, records)) != {dict} or not all(map(_PLAIN.issuperset, records)):
-            return None
-        texts = list(map(_TEXT, records))
-        items = list(map(_SPANS, records))
-        if set(map(type, texts)) != {str} or set(map(type, items)) != {list}:
-            return None
-        # `_read_block` gives a line holding '"score"' scores, even one whose
-        # spans have none: in a plain record, only a string that is "score"
-        # or ends with '"score' (an escaped quote) puts it there, the text
-        # or a label (`_plain_spans` looks at the labels)
-        if any(map(str.endswith, texts, repeat("score"))):
-            return None
-    except (ValueError, KeyError, TypeError):  # not JSON, a field missing
-        return None
-    counts = list(map(len, items))
-    found = _plain_spans(list(chain.from_iterable(items)), counts, list(map(len, texts)))
-    if found is None:
-        return None
-    spans, unsorted = found
-    linenos = list(map(_LINENO, block))
-    if not all(map(str.isascii, texts)):
-        for lineno, text in zip(linenos, texts):
-            if not text.isascii():
-                check_text(text, 'the record\'s "text"', path, lineno)
-    ends = list(accumulate(counts))
-    doc_spans = list(map(spans.__getitem__, map(slice, [0, *ends[:-1]], ends)))
-    for k in unsorted:
-        doc_spans[k] = sorted(set(doc_spans[k]))
-    n = len(texts)
-    return list(
-        map(
-            Document,
-            map("line ".__add__, map(str, linenos)),
-            doc_spans,
-            texts,
-            repeat(None, n),
-            repeat(None, n),
-            [{} for _ in range(n)],
-            linenos,
-            repeat(None, n),
-            repeat(str(path), n),
-        )
-    )
-
-
-def _plain_spans(objects: List[Any], counts: List[int], limits: List[int]) -> Optional[Tuple[List[Span], Any]]:
-    """The Span tuples of a plain block's span objects (`counts` a record,
-    `limits` its text's length) and the records (positions in the block)
-    whose spans are not in order without overlap; None when an object is
-    not one of "start", "end" and "label" alone or a span is bad (the
-    checks of `_check_block_spans`, each one pass in C over a column,
-    without finding the bad span: `_read_block` then names it)."""
-    if not objects:
-        return [], ()
-    try:
-        starts = list(map(_START, objects))
-        ends = list(map(_END, objects))
-        labels = list(map(_SPAN_LABEL, objects))
-        names = set(labels)
-    except (KeyError, TypeError):  # not an object, a field missing, an unhashable label
-        return None
-    # (every object has the three fields, so three a span means no other field)
-    if sum(map(len, objects)) != 3 * len(objects) or set(map(type, names)) != {str} or "" in names:
-        return None
-    if any(label.endswith("score") for label in names):  # '"score"' in the line (see `_plain_block`)
-        return None
-    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
-        return None
-    n = len(objects)
-    try:
-        start = numpy.fromiter(starts, dtype=numpy.int64, count=n)
-        end = numpy.fromiter(ends, dtype=numpy.int64, count=n)
-    except OverflowError:
-        return None
-    sizes = numpy.array(counts, dtype=numpy.int64)
-    if ((start < 0) | (start >= end) | (end > numpy.repeat(numpy.array(limits, dtype=numpy.int64), sizes))).any():
-        return None
-    doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
-    same = doc_of[1:] == doc_of[:-1]
-    unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
-    # Span tuples made in C: zip hands tuple.__new__ one tuple it reuses
-    return list(map(tuple.__new__, repeat(Span), zip(starts, ends, labels))), unsorted
 
 
 def _read_block(
@@ -263,7 +159,7 @@ def _read_block(
         if not line or line.isspace():
             continue  # blank lines are not records
         try:
-            record = _json_loads(line)
+            record = jsonl_plain.json_loads(line)
         except ValueError:
             record = None
         if type(record) is not dict:  # or not JSON: `_record` says what it is

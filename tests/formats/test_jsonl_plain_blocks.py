@@ -1,5 +1,5 @@
 """The JSONL reader reads a block of plain records column by column
-(`_plain_block`) and any other block record by record (`_read_block`): the
+(`jsonl_plain.plain_block`) and any other block record by record (`_read_block`): the
 two give the same documents, notes and errors."""
 
 import json
@@ -9,7 +9,7 @@ from dataclasses import asdict
 import pytest
 
 from spacy_spanf1.exceptions import InputError
-from spacy_spanf1.formats import jsonl
+from spacy_spanf1.formats import jsonl, jsonl_plain
 from spacy_spanf1.spans import Span
 
 
@@ -36,7 +36,7 @@ def test_a_plain_block_is_read_in_columns():
         json.dumps({"spans": [], "text": "nothing here"}),
         json.dumps({"text": "Ada Ada", "spans": [{"start": 0, "end": 3, "label": "PER"}] * 2}),
     ]
-    docs = jsonl._plain_block(list(enumerate(lines, 1)), "f.jsonl", "warn")
+    docs = jsonl_plain.plain_block(list(enumerate(lines, 1)), "f.jsonl", "warn")
     assert docs is not None
     assert [(d.name, d.line, d.text, d.spans, d.meta, d.key) for d in docs] == [
         ("line 1", 1, "Ada met Bob", [Span(0, 3, "PER"), Span(8, 11, "PER")], {}, None),  # sorted
@@ -44,7 +44,7 @@ def test_a_plain_block_is_read_in_columns():
         ("line 3", 3, "Ada Ada", [Span(0, 3, "PER")], {}, None),  # identical spans once
     ]
     assert all(type(span) is Span for doc in docs for span in doc.spans)
-    assert _outcome(jsonl._plain_block, list(enumerate(lines, 1)), "warn") == _outcome(
+    assert _outcome(jsonl_plain.plain_block, list(enumerate(lines, 1)), "warn") == _outcome(
         _by_record, list(enumerate(lines, 1)), "warn"
     )
 
@@ -66,9 +66,9 @@ def test_a_plain_block_is_read_in_columns():
 )
 def test_a_block_with_any_other_record_is_read_record_by_record(record):
     block = [(1, json.dumps({"text": "a", "spans": []})), (2, json.dumps(record))]
-    assert jsonl._plain_block(block, "f.jsonl", "warn") is None
+    assert jsonl_plain.plain_block(block, "f.jsonl", "warn") is None
     block = [(1, json.dumps({"text": "a", "spans": []})), (2, "")]  # a blank line
-    assert jsonl._plain_block(block, "f.jsonl", "warn") is None
+    assert jsonl_plain.plain_block(block, "f.jsonl", "warn") is None
 
 
 def test_both_readings_give_the_same_documents_and_errors():
@@ -95,7 +95,7 @@ def test_both_readings_give_the_same_documents_and_errors():
     for _ in range(3000):
         block = [(i + 1, record()) for i in range(rng.randint(1, 5))]
         for mismatch in ("warn", "ignore"):
-            found = _outcome(jsonl._plain_block, block, mismatch)
+            found = _outcome(jsonl_plain.plain_block, block, mismatch)
             if found is not None:
                 columns += 1
                 assert found == _outcome(_by_record, block, mismatch), block
