@@ -198,7 +198,11 @@ def deliver_errors(scores: CorpusScores, keep: Keep) -> CorpusScores:
     if result.kept is None or (keep.on_errors is None and keep.max_error_docs is None):
         return scores
     stream = ErrorStream(scores.primary, keep, scores.error_counts)
-    # A batch at a time, as it was scored: its parts share their offset.
+    # A batch at a time, as it was scored: its parts share their offset;
+    # with the documents of the batch's errors (a callback that reads the
+    # documents given reads each once).
     for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0)):
-        stream.add(list(batch), scores.pairs)
+        parts = list(batch)
+        docs = sorted({error.doc for error in errors_of(parts)})
+        stream.add(parts, {doc: scores.pairs[doc] for doc in docs})
     return stream.finish(scores)

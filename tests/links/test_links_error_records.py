@@ -185,3 +185,20 @@ def test_the_page_shows_the_ids(tmp_path):
     page2 = tmp_path / "plain.html"
     result = invoke(["compare", gold, pred, "-s", "strict", "--html", page2])
     assert 'class="kb"' not in page2.read_text(encoding="utf-8")
+
+
+def test_a_sharded_run_writes_each_link_record_once(tmp_path):
+    # two folders of shards, a document each: the streamed errors come
+    # once the shards are merged, a batch of each shard's errors at a
+    # time; each document's link records are written once
+    for side, records in (("gold", GOLD), ("pred", PRED)):
+        folder = tmp_path / side
+        folder.mkdir()
+        write_jsonl(folder / "a.jsonl", records[1:])
+        write_jsonl(folder / "b.jsonl", [dict(records[1], text=TEXT1)])
+    out = tmp_path / "errors.jsonl"
+    result = invoke(["compare", tmp_path / "gold", tmp_path / "pred", "-s", "strict,strong_all_match", "--errors", out])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    linked = [(r["doc"], r["kind"], r["gold"]["text"]) for r in read_lines(out) if r["scheme"] == "strong_all_match"]
+    # by hand: in each document Ann's wrong id (NIL -> Q5) and Rome missed
+    assert linked == [(0, "wrong_id", "Ann"), (0, "missed", "Rome"), (1, "wrong_id", "Ann"), (1, "missed", "Rome")]
