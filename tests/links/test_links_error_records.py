@@ -202,3 +202,16 @@ def test_a_sharded_run_writes_each_link_record_once(tmp_path):
     linked = [(r["doc"], r["kind"], r["gold"]["text"]) for r in read_lines(out) if r["scheme"] == "strong_all_match"]
     # by hand: in each document Ann's wrong id (NIL -> Q5) and Rome missed
     assert linked == [(0, "wrong_id", "Ann"), (0, "missed", "Rome"), (1, "wrong_id", "Ann"), (1, "missed", "Rome")]
+
+
+def test_a_span_renamed_by_a_label_map_keeps_its_id(tmp_path):
+    gold, pred = files(tmp_path)
+    label_map = tmp_path / "map.json"
+    label_map.write_text(json.dumps({"gold": {"LOC": "GPE"}}))
+    out = tmp_path / "errors.jsonl"
+    result = invoke(["compare", gold, pred, "-s", "strict,nel", "--label-map", label_map, "--errors", out])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    # by hand: London is gold GPE (Q84) against predicted LOC (Q90)
+    london = next(r for r in read_lines(out) if r["doc"] == 0)
+    assert london["kind"] == "wrong_type"
+    assert london["gold"] == dict(LONDON_GOLD, label="GPE") and london["pred"] == [LONDON_PRED]
