@@ -189,7 +189,7 @@ def test_the_page_shows_the_ids(tmp_path):
 
 def test_a_sharded_run_writes_each_link_record_once(tmp_path):
     # two folders of shards, a document each: the streamed errors come
-    # once the shards are merged, a batch of each shard's errors at a
+    # once the shards are merged, a scored batch at a
     # time; each document's link records are written once
     for side, records in (("gold", GOLD), ("pred", PRED)):
         folder = tmp_path / side
