@@ -9,6 +9,7 @@ from .exceptions import InputError, SettingError
 from .engine.result import SchemeResult
 from .settings import (
     LINK_SCHEMES,
+    RELATION_SCHEMES,
     SCHEMES,
     AgreementSettings,
     AnalysisSettings,
@@ -40,6 +41,7 @@ _LAZY = {
     "sweep_pipeline": "api",
     "SweepSettings": "sweeps",
     "evaluate_links": "links",
+    "evaluate_relations": "relations",
 }
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
@@ -64,6 +66,7 @@ __all__ = [
     "LINK_SCHEMES",
     "MatchSettings",
     "PRFCounts",
+    "RELATION_SCHEMES",
     "ReadSettings",
     "RunSettings",
     "SCHEMES",
@@ -86,6 +89,7 @@ __all__ = [
     "evaluate_examples",
     "evaluate_links",
     "evaluate_pipeline",
+    "evaluate_relations",
     "evaluate_spans",
     "evaluate_mentions",
     "evaluate_tags",

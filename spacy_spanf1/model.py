@@ -23,8 +23,9 @@ shape per feature:
 - `score` (a model's confidence, for sweeps): already here, as
   `Document.scores`, the (span, score) pairs as the file listed them.
 
-Relations between the spans of a document will be a field of Document of
-their own (pairs of span positions and a label).
+Relations between the spans of a document are a field of their own,
+`relations`: (head span, tail span, label) triples, the spans by value (so
+that sorting the spans does not move them).
 """
 
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from .notes import Notes
 from .spans import Span
+
+#: The (start, end) fragments of one span.
+Fragments = Tuple[Tuple[int, int], ...]
 
 
 class _Empty(Mapping):
@@ -107,6 +111,14 @@ class Document:
         knowledge-base ids: (span, kb id) pairs, the spans in the unit of
         `spans` ("" for a span listed without one: NIL), for the link
         schemes.
+    fragments (Optional[List[Optional[Fragments]]]): Only when some span
+        has several fragments (a discontinuous entity): parallel to
+        `spans`, the sorted, disjoint (start, end) fragments of each span
+        whose start and end are their outer bounds, None for a contiguous
+        span (`spans.join_fragments` makes the engine's spans of both).
+    relations (Optional[List[Tuple[Span, Span, str]]]): Its relations,
+        (head, tail, label), head and tail among `spans`; None when its
+        format has none.
     """
 
     name: str
@@ -127,6 +139,8 @@ class Document:
     span_groups: Mapping[str, int] = EMPTY
     annotator: Optional[str] = None
     links: Optional[List[Tuple[Span, str]]] = None
+    fragments: Optional[List[Optional[Fragments]]] = None
+    relations: Optional[List[Tuple[Span, Span, str]]] = None
 
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:

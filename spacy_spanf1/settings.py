@@ -29,12 +29,17 @@ from .exceptions import SettingError
 from .label_map import MAP_UNLISTED, LabelMap, check_label_map
 from .values import *  # noqa: F403 (every name of values.py is one of this module: __all__)
 from .values import (
+    ALPHA,
     ATTRIBUTES,
+    CONFIDENCE,
     LINK_SCHEMES,
     METHODS,
     O_TOKENS,
+    RELATION_SCHEMES,
+    SEED,
     STRING_SCHEMES,
     TESTS,
+    VIEWS,
     check_beta,
     check_choice,
     check_count,
@@ -61,25 +66,6 @@ __all__ = [
     "split_keywords",
     *values.__all__,
 ]
-
-
-#: Statistics defaults (the bootstrap, the paired tests and the scorer's
-#: intervals all take these).
-SEED = 12345
-N_RESAMPLES = 1000
-CONFIDENCE = 0.95
-ALPHA = 0.05
-#: Rounds of each paired test when none are given.
-TEST_RESAMPLES: Mapping[str, int] = {"randomization": 10000, "bootstrap": N_RESAMPLES}
-#: Reports stay a readable size: the names of at most this many skipped
-#: documents are kept.
-SKIPPED_NAMES = 5
-#: ... and at most this many examples of each note of the readers (span
-#: texts that disagree with their offsets, documents missing a side).
-NOTE_EXAMPLES = 5
-#: The most documents an HTML report shows (`--html-docs`): those with the
-#: most errors, which are all a run with --html keeps of its documents.
-HTML_DOCS = 200
 
 
 # --------------------------------------------------------------------------
@@ -134,6 +120,7 @@ SCORER_SETTINGS: Tuple[str, ...] = (
     "labels",
     "label_map",
     "map_unlisted",
+    "view",
 )
 
 
@@ -156,6 +143,9 @@ class MatchSettings(Settings):
         before matching (a dict: `label_map.LabelMap.from_dict`); None: none.
     map_unlisted (str): "keep" the labels the map does not name (counted
         in a note) or "error".
+    view (str): Which mentions count (`VIEWS`): "all"; "disc_docs", the
+        documents with a discontinuous gold span; "disc_mentions", the
+        discontinuous spans of both sides only.
     """
 
     schemes: Tuple[str, ...] = None  # type: ignore[assignment]  # required: None is an error naming it
@@ -168,6 +158,7 @@ class MatchSettings(Settings):
     beta: float = 1.0
     label_map: Optional[LabelMap] = None
     map_unlisted: str = MAP_UNLISTED[0]
+    view: str = VIEWS[0]
 
     if TYPE_CHECKING:
         # What it is built from: `_check` makes the schemes and labels tuples.
@@ -183,6 +174,7 @@ class MatchSettings(Settings):
             beta: float = ...,
             label_map: Union[LabelMap, Mapping[str, Any], None] = ...,
             map_unlisted: str = ...,
+            view: str = ...,
         ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
@@ -197,6 +189,7 @@ class MatchSettings(Settings):
             "beta": check_beta(self.beta),
             "label_map": check_label_map(self.label_map),
             "map_unlisted": check_choice("map_unlisted", self.map_unlisted, MAP_UNLISTED),
+            "view": check_choice("view", self.view, VIEWS),
         }
 
     @property
@@ -205,8 +198,12 @@ class MatchSettings(Settings):
 
     @property
     def span_schemes(self) -> Tuple[str, ...]:
-        """The schemes that match spans (all but the string and link schemes)."""
-        return tuple(name for name in self.schemes if name not in STRING_SCHEMES and name not in LINK_SCHEMES)
+        """The schemes that match spans (all but the string, link and relation schemes)."""
+        return tuple(
+            name
+            for name in self.schemes
+            if name not in STRING_SCHEMES and name not in LINK_SCHEMES and name not in RELATION_SCHEMES
+        )
 
     @property
     def string_schemes(self) -> Tuple[str, ...]:
@@ -216,6 +213,11 @@ class MatchSettings(Settings):
     def link_schemes(self) -> Tuple[str, ...]:
         """The link schemes (knowledge-base ids, `links`), scored beside the spans."""
         return tuple(name for name in self.schemes if name in LINK_SCHEMES)
+
+    @property
+    def relation_schemes(self) -> Tuple[str, ...]:
+        """The relation schemes (scored on the documents' relations)."""
+        return tuple(name for name in self.schemes if name in RELATION_SCHEMES)
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""

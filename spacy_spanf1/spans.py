@@ -5,7 +5,7 @@ out of spaCy objects lives in `integrations/spacy.py`.
 """
 
 from numbers import Integral
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, TypeGuard, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple, TypeGuard, Union, cast
 
 import numpy
 from .settings import UNITS
@@ -17,6 +17,147 @@ class Span(NamedTuple):
     start: int
     end: int
     label: str
+
+
+class FragmentedSpan(NamedTuple):
+    """A labelled span of several fragments (a discontinuous entity):
+    start and end are its outer bounds, fragments its (start, end) pieces,
+    sorted, at least two, none touching another (`span_of_fragments` makes
+    them so). Every scheme scores it as the set of positions its fragments
+    cover."""
+
+    start: int
+    end: int
+    label: str
+    fragments: Tuple[Tuple[int, int], ...]
+
+
+#: A span as the engine reads it: contiguous, or of several fragments.
+AnySpan = Union[Span, FragmentedSpan]
+
+
+def span_fragments(span: Any) -> Tuple[Tuple[int, int], ...]:
+    """The (start, end) fragments of a span of either kind."""
+    return span[3] if len(span) > 3 else ((span[0], span[1]),)
+
+
+def span_size(span: Any) -> int:
+    """How many positions a span of either kind covers."""
+    if len(span) > 3:
+        return sum(end - start for start, end in span[3])
+    return span[1] - span[0]
+
+
+def is_fragmented(span: Any) -> bool:
+    """Whether a span has several fragments."""
+    return len(span) > 3
+
+
+def normal_fragments(
+    pieces: Any, where: str, *, overlapping: bool = True, limit: Optional[int] = None
+) -> Tuple[Tuple[int, int], ...]:
+    """The fragments of one span, checked, sorted and merged where they
+    touch or overlap. overlapping=False: two fragments that share a
+    position are an error (a format that forbids them). limit: the end no
+    fragment may pass. A ValueError says what is wrong, naming `where`."""
+    if isinstance(pieces, (str, bytes)) or not hasattr(pieces, "__iter__"):
+        raise ValueError(f"Span {where} has fragments {pieces!r}; fragments are a list of [start, end] pairs")
+    pairs = []
+    for piece in pieces:
+        if type(piece) in (list, tuple) and len(piece) == 2:  # the usual fragment, checked at once
+            start, end = piece
+            if type(start) is int and type(end) is int and 0 <= start < end and (limit is None or end <= limit):
+                pairs.append((start, end))
+                continue
+        if not isinstance(piece, (tuple, list)) or len(piece) != 2:
+            raise ValueError(f"Span {where} has the fragment {piece!r}; a fragment is a [start, end] pair")
+        start, end = piece
+        if not (is_int(start) and is_int(end)):
+            raise ValueError(f"Span {where} has the fragment {piece!r}; fragment offsets are integers")
+        if start >= end:
+            raise ValueError(
+                f"Span {where} has the empty fragment [{start}, {end}]; a fragment needs start < end (end exclusive)"
+            )
+        if start < 0 or (limit is not None and end > limit):
+            bound = "" if limit is None else f" <= {limit}"
+            raise ValueError(
+                f"Span {where} has the fragment [{start}, {end}] out of the text: fragments need 0 <= start < end{bound}"
+            )
+        pairs.append((int(start), int(end)))
+    if not pairs:
+        raise ValueError(f"Span {where} has no fragments; give at least one [start, end] pair")
+    pairs.sort()
+    merged = [pairs[0]]
+    for start, end in pairs[1:]:
+        last_start, last_end = merged[-1]
+        if start < last_end and not overlapping:
+            raise ValueError(
+                f"Span {where} has the overlapping fragments [{last_start}, {last_end}] and [{start}, {end}]; "
+                "the fragments of one span may not share a position"
+            )
+        if start <= last_end:
+            merged[-1] = (last_start, max(last_end, end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def shared_positions(a: Sequence[Tuple[int, int]], b: Sequence[Tuple[int, int]]) -> int:
+    """Positions two sorted, disjoint fragment lists share."""
+    i = j = total = 0
+    while i < len(a) and j < len(b):
+        start = max(a[i][0], b[j][0])
+        end = min(a[i][1], b[j][1])
+        if start < end:
+            total += end - start
+        if a[i][1] <= b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def union_fragments(spans: Sequence[Span]) -> Tuple[Tuple[int, int], ...]:
+    """The positions several spans cover, as sorted, disjoint fragments."""
+    pieces = sorted(piece for span in spans for piece in span_fragments(span))
+    merged: List[Tuple[int, int]] = []
+    for start, end in pieces:
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return tuple(merged)
+
+
+def span_of_fragments(fragments: Sequence[Tuple[int, int]], label: str) -> AnySpan:
+    """The span of normal fragments (`normal_fragments`): an ordinary Span
+    when there is one."""
+    if len(fragments) == 1:
+        return Span(fragments[0][0], fragments[0][1], label)
+    return FragmentedSpan(fragments[0][0], fragments[-1][1], label, tuple(fragments))
+
+
+def join_fragments(spans: Sequence[Span], fragments: Optional[Sequence[Any]]) -> List[Any]:
+    """The engine's spans of a reader's: each span whose `fragments` entry
+    is not None becomes a FragmentedSpan; sorted (a document's spans and
+    their parallel fragments, `model.Document.fragments`)."""
+    if fragments is None:
+        return list(spans)
+    joined = [
+        span if pieces is None else FragmentedSpan(span[0], span[1], span[2], tuple(pieces))
+        for span, pieces in zip(spans, fragments)
+    ]
+    return sorted(set(joined))
+
+
+def split_fragments(spans: Iterable[Any]) -> Tuple[List[Span], Optional[List[Any]]]:
+    """A reader's (sorted spans, parallel fragments or None) of spans of
+    either kind, identical spans once."""
+    ordered = sorted(set(spans))
+    if not any(len(span) > 3 for span in ordered):
+        return ordered, None
+    return [Span(s[0], s[1], s[2]) for s in ordered], [s[3] if len(s) > 3 else None for s in ordered]
 
 
 def is_int(value: Any) -> TypeGuard[int]:
@@ -51,10 +192,20 @@ def spacy_span_tuples(items: Any, unit: str = UNITS[0]) -> Any:
 
 def read_span(item: Any, where: str, unit: str = UNITS[0]) -> Span:
     """One span from a (start, end, label) tuple, a {"start", "end",
-    "label"} dict or a spaCy Span (offsets in `unit`), checked. `where` says
-    where it came from, for errors."""
+    "label"} dict, a {"fragments": [[start, end], ...], "label"} dict (a
+    FragmentedSpan, or a Span when the fragments make one piece) or a spaCy
+    Span (offsets in `unit`), checked. `where` says where it came from, for
+    errors."""
+    if type(item) is tuple and len(item) == 3:  # the usual span, checked at once
+        start, end, label = item
+        if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end:
+            return Span(start, end, label)
     if is_spacy_span(item):
         [item] = spacy_span_tuples([item], unit)
+    if isinstance(item, dict) and "fragments" in item:
+        return cast(Span, _fragmented_span(item, where))  # read as a Span: its start, end and label
+    if isinstance(item, FragmentedSpan):
+        return cast(Span, _fragmented_span({"fragments": item.fragments, "label": item.label}, where))
     if isinstance(item, dict):
         missing = [key for key in ("start", "end", "label") if key not in item]
         if missing:
@@ -75,6 +226,25 @@ def read_span(item: Any, where: str, unit: str = UNITS[0]) -> Span:
     if problem is not None:
         raise ValueError(f"Span {where} {problem}")
     return Span(int(start), int(end), label)
+
+
+def _fragmented_span(item: Dict[str, Any], where: str) -> AnySpan:
+    """The span of a {"fragments", "label"} dict; "start" and "end", when
+    given, must be its outer bounds."""
+    if "label" not in item:
+        raise ValueError(f"Span {where} lacks 'label': {item!r}")
+    fragments = normal_fragments(item["fragments"], where)
+    label = item["label"]
+    problem = span_problem(fragments[0][0], fragments[-1][1], label)
+    if problem is not None:
+        raise ValueError(f"Span {where} {problem}")
+    for key, bound in (("start", fragments[0][0]), ("end", fragments[-1][1])):
+        if key in item and item[key] != bound:
+            raise ValueError(
+                f"Span {where} has {key}={item[key]!r}, but its fragments {[list(f) for f in fragments]} "
+                f"give {key}={bound}; leave out start and end or give the fragments' outer bounds"
+            )
+    return span_of_fragments(fragments, label)
 
 
 def span_problem(
@@ -169,7 +339,7 @@ def checked_offsets(
     return None, None, None
 
 
-def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[0]) -> List[Span]:
+def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[0]) -> List[Any]:
     """The checked spans of one document as a sorted list, identical spans
     counted once (spaCy's set semantics).
 
@@ -178,8 +348,16 @@ def read_doc_spans(items: Iterable[Any], side: str, doc: int, unit: str = UNITS[
     """
     if isinstance(items, (str, bytes, dict)):
         raise ValueError(f"Document {doc} of the {side} spans is a {type(items).__name__}, not a list of spans.")
+    spans: Set[Any] = set()
+    add = spans.add
     try:
-        spans = {read_span(item, f"{i} of {side} document {doc}", unit) for i, item in enumerate(items)}
+        for i, item in enumerate(items):
+            if type(item) is tuple and len(item) == 3:  # the usual span, checked at once
+                start, end, label = item
+                if type(start) is int and type(end) is int and type(label) is str and 0 <= start < end:
+                    add(Span(start, end, label))
+                    continue
+            add(read_span(item, f"{i} of {side} document {doc}", unit))
     except TypeError:
         raise ValueError(f"Document {doc} of the {side} spans is {items!r}, not a list of spans.") from None
     return sorted(spans)

@@ -9,11 +9,21 @@ The settings objects (`settings.py`) are built from these checks, and
 """
 
 import numbers
-from typing import Any, Iterable, Optional, Sequence, Tuple
+from typing import Any, Iterable, Mapping, Optional, Sequence, Tuple
 
 from .exceptions import SettingError
 
 __all__ = [
+    "ALPHA",
+    "CONFIDENCE",
+    "HTML_DOCS",
+    "NOTE_EXAMPLES",
+    "N_RESAMPLES",
+    "RELATION_THRESHOLD",
+    "SEED",
+    "SKIPPED_NAMES",
+    "TEST_RESAMPLES",
+    "VIEWS",
     "ATTRIBUTES",
     "DOC_ATTRIBUTES",
     "GROUNDINGS",
@@ -21,6 +31,7 @@ __all__ = [
     "METHODS",
     "MISSING_PRED",
     "O_TOKENS",
+    "RELATION_SCHEMES",
     "SCHEMES",
     "SEMEVAL_SCHEMES",
     "SPAN_ATTRIBUTES",
@@ -41,6 +52,33 @@ __all__ = [
     "check_unit",
     "comma_list",
 ]
+
+#: Statistics defaults (the bootstrap, the paired tests and the scorer's
+#: intervals all take these).
+SEED = 12345
+N_RESAMPLES = 1000
+CONFIDENCE = 0.95
+ALPHA = 0.05
+#: Rounds of each paired test when none are given.
+TEST_RESAMPLES: Mapping[str, int] = {"randomization": 10000, "bootstrap": N_RESAMPLES}
+#: Reports stay a readable size: the names of at most this many skipped
+#: documents are kept.
+SKIPPED_NAMES = 5
+#: ... and at most this many examples of each note of the readers (span
+#: texts that disagree with their offsets, documents missing a side).
+NOTE_EXAMPLES = 5
+#: The most documents an HTML report shows (`--html-docs`): those with the
+#: most errors, which are all a run with --html keeps of its documents.
+HTML_DOCS = 200
+#: The score a label of a relation component's `doc._.rel` (the spaCy
+#: rel_component tutorial's dict) needs to be a relation, as the tutorial's
+#: own scorer takes it.
+RELATION_THRESHOLD = 0.5
+
+#: Which mentions a corpus with discontinuous spans scores: every mention;
+#: only the documents with a discontinuous gold mention (all their
+#: mentions); only the discontinuous mentions of both sides.
+VIEWS: Tuple[str, ...] = ("all", "disc_docs", "disc_mentions")
 
 #: Every scheme, in the order tables list them. The only list of names.
 SCHEMES: Tuple[str, ...] = ("strict", "exact", "partial", "type", "iou", "overlap")
@@ -69,6 +107,9 @@ LINK_SCHEMES: Tuple[str, ...] = (
     "weak_all_match",
     "nel",
 )
+#: The relation schemes (`evaluate_relations`), one for each one-to-one
+#: span scheme: `rel_S` pairs the arguments of relations as S pairs spans.
+RELATION_SCHEMES: Tuple[str, ...] = ("rel_strict", "rel_exact", "rel_partial", "rel_type", "rel_overlap")
 UNITS: Tuple[str, ...] = ("token", "char")
 #: Paired tests and bootstrap interval methods.
 TESTS: Tuple[str, ...] = ("randomization", "bootstrap")
@@ -111,17 +152,22 @@ def comma_list(value: Any) -> Any:
 def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
     """The schemes as a tuple of known names, in the order given (a string
     is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(SCHEMES + STRING_SCHEMES + LINK_SCHEMES)
+    valid = ", ".join(SCHEMES + STRING_SCHEMES + LINK_SCHEMES + RELATION_SCHEMES)
     if schemes is None:
         raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
     schemes = tuple(comma_list(schemes))
     if not schemes:
         raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
     for name in schemes:
-        if name not in SCHEMES and name not in STRING_SCHEMES and name not in LINK_SCHEMES:
+        if (
+            name not in SCHEMES
+            and name not in STRING_SCHEMES
+            and name not in LINK_SCHEMES
+            and name not in RELATION_SCHEMES
+        ):
             raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
-    if schemes[0] in STRING_SCHEMES or schemes[0] in LINK_SCHEMES:
-        kind = "string" if schemes[0] in STRING_SCHEMES else "link"
+    if schemes[0] in STRING_SCHEMES or schemes[0] in LINK_SCHEMES or schemes[0] in RELATION_SCHEMES:
+        kind = "string" if schemes[0] in STRING_SCHEMES else "link" if schemes[0] in LINK_SCHEMES else "relation"
         raise SettingError(
             f"'{setting}' starts with {schemes[0]!r}: the first (primary) scheme is a span scheme "
             f"({', '.join(SCHEMES)}); {kind} schemes come after it",

@@ -239,6 +239,7 @@ def test_signature_names_every_match_setting():
         "beta": 1.0,
         "label_map": None,
         "map_unlisted": "keep",
+        "view": "all",
     }
     assert signed["read"] is None and signed["analysis"] is None
 

@@ -59,6 +59,7 @@ def compare_files(
     beta: Maybe[float] = UNSET,
     label_map: Maybe[Any] = UNSET,
     map_unlisted: Maybe[str] = UNSET,
+    view: Maybe[str] = UNSET,
     format: Maybe[Optional[str]] = UNSET,
     gold_format: Maybe[Optional[str]] = UNSET,
     pred_format: Maybe[Optional[str]] = UNSET,
@@ -94,7 +95,9 @@ def compare_files(
         as keywords: schemes (required), unit, spans_key, labels (a list,
         or a comma-separated string), iou_threshold, overlap_threshold,
         min_overlap, beta, label_map (a dict, a LabelMap or the path of
-        a JSON file of one), map_unlisted.
+        a JSON file of one), map_unlisted, view ("all", "disc_docs":
+        the documents with a discontinuous gold span, "disc_mentions": the
+        discontinuous spans only).
     read (Optional[ReadSettings]): How the files are read; or its fields
         as keywords: format, gold_format and pred_format (the format of one
         side: a .spacy gold with .jsonl predictions), gold_column and
@@ -149,6 +152,7 @@ def compare_files(
         beta=beta,
         label_map=label_map,
         map_unlisted=map_unlisted,
+        view=view,
     )
     read = settings_from(
         ReadSettings,
@@ -260,6 +264,7 @@ def evaluate_pipeline(
     beta: Maybe[float] = UNSET,
     label_map: Maybe[Any] = UNSET,
     map_unlisted: Maybe[str] = UNSET,
+    view: Maybe[str] = UNSET,
     n_process: Maybe[int] = UNSET,
     batch_size: Maybe[int] = UNSET,
     shard_docs: Maybe[Optional[int]] = UNSET,
@@ -319,6 +324,7 @@ def evaluate_pipeline(
         beta=beta,
         label_map=label_map,
         map_unlisted=map_unlisted,
+        view=view,
     )
     run = settings_from(RunSettings, run, "run", n_process=n_process, batch_size=batch_size, shard_docs=shard_docs)
     analysis = settings_from(

@@ -9,6 +9,7 @@ from ..api import compare_files
 from .main import app, run_command
 from .options import command, formats_help
 from .output import score_and_report
+from .views import views_side_by_side
 
 #: The arguments and options of the command, as cli/options.py declares them.
 NAMES = (
@@ -46,6 +47,7 @@ NAMES = (
     "min_overlap",
     "label_map",
     "map_unlisted",
+    "view",
     "output_path",
     "errors_path",
     "html_path",
@@ -72,6 +74,9 @@ def compare_command(gold_path: Path, pred_path: Optional[Path], **options: Any) 
     """`compare_files`, printed and written as the command does (options: schemes,
     output_path, errors_path, html_path, silent, html_docs, and the settings
     of `compare_files`). RETURNS (Dict[str, Any]): `CorpusScores.to_dict()`."""
+    views = str(options.get("view") or "").split(",")
+    if len(views) > 1:  # each view scored, then shown side by side
+        return views_side_by_side(compare_files, gold_path, pred_path, views=views, **options)
     return score_and_report(compare_files, gold_path, pred_path, **options)
 
 

@@ -16,7 +16,7 @@ from wasabi import color
 
 from ..about import __version__
 from ..exceptions import InputError, SettingError
-from ..settings import LINK_SCHEMES, SCHEMES, STRING_SCHEMES
+from ..settings import LINK_SCHEMES, RELATION_SCHEMES, SCHEMES, STRING_SCHEMES
 from .options import flag, flags_of
 from .output import use_color
 
@@ -164,7 +164,7 @@ def one_schemes(schemes: Optional[List[str]]) -> str:
     if not schemes:
         raise SettingError(
             f"Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
-            f"Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES + LINK_SCHEMES)}"
+            f"Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES + LINK_SCHEMES + RELATION_SCHEMES)}"
         )
     if len(schemes) > 1:
         given = " ".join(f"-s {s}" for s in schemes)

@@ -26,6 +26,7 @@ from ..settings import (
     HTML_DOCS,
     MISSING_PRED,
     SCHEMES,
+    RELATION_SCHEMES,
     STRING_SCHEMES,
     LINK_SCHEMES,
     TEXT_MISMATCH,
@@ -136,7 +137,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("sweep_source", ("SOURCE",), str, "sweep: a pipeline (an installed package name, or a directory with config.cfg), or a gold file", argument=True, required=True),
     Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}),
     # what shapes the numbers
-    Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule) and the link schemes {','.join(LINK_SCHEMES)} (compare knowledge-base ids: neleval's measures, GERBIL's weak match, spaCy's score_links)", extra={"show_default": False}),
+    Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule), the link schemes {','.join(LINK_SCHEMES)} (compare knowledge-base ids: neleval's measures, GERBIL's weak match, spaCy's score_links) and the relation schemes {','.join(RELATION_SCHEMES)} (relations between spans, of files that hold them)", extra={"show_default": False}),
     Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents); agree: write a .spacy consensus into Doc.spans[KEY]", of=MatchSettings),
     Option("unit", ("--unit", "-u"), _OPTIONAL_STR, 'Offsets the scores count: token or char. Default: token for a pipeline and spacy files (predictions aligned to the reference tokens as spaCy does), char for jsonl (--unit token reads "start"/"end" as offsets into each record\'s "tokens"), token for conll and kaggle', of=MatchSettings),
     Option("labels", ("--labels", "-l"), _OPTIONAL_STR, "Comma-separated labels to score (default: all); each must occur in gold or prediction", of=MatchSettings),
@@ -145,6 +146,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
     Option("label_map", ("--label-map",), _OPTIONAL_PATH, 'A JSON file of labels renamed, merged or dropped before matching: {"PERSON": "PER", "NORP": null} on both sides, or {"gold": {...}, "pred": {...}}; labels it does not name are scored as they are and listed', of=MatchSettings, extra={"show_default": False}),
     Option("map_unlisted", ("--map-unlisted",), str, f"With --label-map, labels the map does not name: {', '.join(MAP_UNLISTED)} (error: refuse them)", of=MatchSettings),
+    Option("view", ("--view",), str, "Which mentions count, for discontinuous spans: all, disc_docs (the documents with a discontinuous gold span), disc_mentions (discontinuous spans only); several, comma-separated, are reported side by side", of=MatchSettings),
     # what shapes reading
     Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
     Option("gold_format", ("--gold-format",), _OPTIONAL_STR, f"compare: the format of GOLD alone ({', '.join(format_names())}), over --format (e.g. --gold-format spacy --pred-format jsonl); default: --format, else from GOLD's extension", extra={"show_default": False}),
@@ -154,7 +156,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("pred_column", ("--pred-column",), _OPTIONAL_INT, "conll, one file holding both sides: the predicted tag column, 0-based, negative from the end (e.g. --gold-column 1 --pred-column 2, or -2 and -1)", extra={"show_default": False}),
     Option("tag_mode", ("--tag-mode",), _OPTIONAL_STR, f"conll: how tags become spans, as seqeval: {', '.join(TAG_MODES)} [default: conll]", extra={"show_default": False}),
     Option("tag_scheme", ("--tag-scheme",), _OPTIONAL_STR, f"conll, with --tag-mode strict: {', '.join(TAG_SCHEMES)}", extra={"show_default": False}),
-    Option("fragments", ("--fragments",), _OPTIONAL_STR, "brat: discontinuous entities: error (default), merge (one span) or split (one span per fragment); fragments split only by whitespace are always merged", extra={"show_default": False}),
+    Option("fragments", ("--fragments",), _OPTIONAL_STR, "brat: discontinuous entities: error (default), keep (one span of several fragments), merge (one span) or split (one span per fragment); fragments split only by whitespace are always merged", extra={"show_default": False}),
     Option("kb_column", ("--kb-column",), _OPTIONAL_STR, "aida: the column of the kb ids: yago (default: the YAGO2 entity) or wikipedia (the Wikipedia URL); --NME-- is NIL", extra={"show_default": False}),
     Option("newlines", ("--newlines",), _OPTIONAL_STR, "brat: brat (default: offsets count \\r\\n as one character, as brat reads the .txt) or keep", extra={"show_default": False}),
     Option("text_mismatch", ("--text-mismatch",), _OPTIONAL_STR, f"brat, jsonl, labelstudio, prodigy: a span whose quoted text is not the text at its offsets: {', '.join(TEXT_MISMATCH)} (default {TEXT_MISMATCH[0]}: scored at its offsets, counted and shown; offsets explained by UTF-16 code units or CRLF line breaks are converted and counted)", extra={"show_default": False}),

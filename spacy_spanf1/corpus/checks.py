@@ -109,10 +109,14 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
     found: List[str] = []
     if match.spans_key is None and not result.totals.possible and any(scores.span_groups.values()):
         found.append(f"the gold has no entities but span groups {_span_groups(scores)}: pass {_spans_key_hint(scores)}")
+    # a view of the discontinuous spans may hold none of a side: said of the view
+    where = "in the whole corpus" if match.view == "all" else f"in the view {match.view}"
     if not result.totals.possible and not result.totals.predicted:
-        found.append("no gold span and no predicted span in the whole corpus: every score is 0 by definition")
+        found.append(f"no gold span and no predicted span {where}: every score is 0 by definition")
     elif not result.totals.possible:
-        found.append("no gold span in the whole corpus: recall is 0 by definition and every prediction is spurious")
+        found.append(f"no gold span {where}: recall is 0 by definition and every prediction is spurious")
+    elif not result.totals.predicted and match.view != "all":
+        found.append(f"no predicted span {where}: precision is 0 by definition")
     elif not result.totals.predicted:
         found.append(
             "no predicted span in the whole corpus: does the prediction hold any (entity annotation, "

@@ -11,6 +11,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from ..engine.scorer import BATCH_SIZE, SpanScorer
 from ..links.counter import LinkCounter, UnscoredIds
 from ..mentions.strings import StringCounter
+from ..relations import RelationScorer, ValueDoc
 from ..notes import InsideWords
 from ..exceptions import InputError
 from ..formats import DocPair, Pairs, PairStats
@@ -104,8 +105,21 @@ def score_pairs(
     strings = StringCounter(match.string_schemes, match.labels, keep.per_doc) if match.string_schemes else None
     # The link schemes compare knowledge-base ids, counted beside them too.
     links = LinkCounter(match.link_schemes, unit, keep.per_doc, batch_size) if match.link_schemes else None
+    # The relation schemes score the documents' relations, beside the span scorer too.
+    relations = None
+    if match.relation_schemes:
+        relations = RelationScorer(
+            match.relation_schemes,
+            overlap_threshold=match.overlap_threshold,
+            min_overlap=match.min_overlap,
+            unit=unit,
+            per_doc=keep.per_doc,
+            batch_size=batch_size,
+        )
+    unscored_relations = {"gold": 0, "pred": 0}  # read, and no relation scheme named
+    beside = strings is not None or links is not None or relations is not None
     scorer = SpanScorer.from_settings(
-        match.replace(schemes=match.span_schemes) if strings is not None or links is not None else match,
+        match.replace(schemes=match.span_schemes) if beside else match,
         keep_errors=with_errors,
         kept_schemes=(primary,) if errors.bounded else None,
         batch_size=batch_size,
@@ -154,10 +168,18 @@ def score_pairs(
                     doc_meta[name].append(meta_value(pair, name, setting))
                 if keep.doc_lengths:
                     doc_lengths.append(doc_length(pair, unit))
-                if keep.spans:
-                    gold_spans.append(list(pair.gold))
-                    pred_spans.append(list(pair.pred))
-            scorer.add(pair.gold, pair.pred)
+                if keep.spans:  # as scored: spans of several fragments with their fragments
+                    scored = (
+                        (pair.gold, pair.pred)
+                        if pair.gold_fragments is None and pair.pred_fragments is None
+                        else pair.scored_spans()
+                    )
+                    gold_spans.append(list(scored[0]))
+                    pred_spans.append(list(scored[1]))
+            if pair.gold_fragments is None and pair.pred_fragments is None:
+                scorer.add(pair.gold, pair.pred)
+            else:  # spans of several fragments
+                scorer.add(*pair.scored_spans(), fragmented=True)
             if checks_words and pair.offsets is None and inside_words is not None:
                 inside_words.add("gold", pair.name, pair.text, pair.gold)
                 inside_words.add("pred", pair.name, pair.text, pair.pred)
@@ -168,6 +190,14 @@ def score_pairs(
                 links.add(pair)
             elif pair.gold_links is not None or pair.pred_links is not None:
                 unscored_ids.add(pair)
+            if relations is not None:
+                relations.add(
+                    ValueDoc(pair.gold, pair.gold_relations, pair.name),
+                    ValueDoc(pair.pred, pair.pred_relations, pair.name),
+                )
+            elif pair.gold_relations or pair.pred_relations:
+                unscored_relations["gold"] += len(pair.gold_relations or ())
+                unscored_relations["pred"] += len(pair.pred_relations or ())
             if keep.gold_labels:
                 found_gold.update(span.label for span in pair.gold)
             if with_errors:
@@ -185,11 +215,21 @@ def score_pairs(
         stats = PairStats(n, 0)
     unscored_ids.count_into(stats)
     results = scorer.results()
-    if strings is not None or links is not None:
-        results = {**results, **(strings.results() if strings else {}), **(links.results() if links else {})}
+    if beside:
+        results = {
+            **results,
+            **(strings.results() if strings else {}),
+            **(links.results() if links else {}),
+            **(relations.results() if relations else {}),
+        }
         results = {name: results[name] for name in match.schemes}
         for side, found in links.notes().items() if links is not None else ():
             stats.add_notes(side, found)
+    not_scored = {side: dict(counts) for side, counts in stats.not_scored.items()}
+    for side, n in unscored_relations.items():
+        if n:
+            counts = not_scored.setdefault(side, {})
+            counts["relations"] = counts.get("relations", 0) + n
     scores = CorpusScores(
         results,
         documents=stats.documents,
@@ -199,7 +239,7 @@ def score_pairs(
         sources=cast(Tuple[str, str], tuple(sources)),
         labels_seen=tuple(scorer.labels_seen),
         gold_labels=tuple(sorted(found_gold)),
-        not_scored={side: dict(counts) for side, counts in stats.not_scored.items()},
+        not_scored=not_scored,
         spans_keys=tuple(sorted(stats.spans_keys)),
         doc_meta=doc_meta,
         doc_lengths=doc_lengths if keep.doc_lengths else None,

@@ -225,11 +225,13 @@ def iou_document(
     tally: Dict[str, List[int]],
     confusion: Dict[Tuple[str, str], int],
     units: List[Unit],
+    measure=combined_iou,
 ) -> None:
     """Add one document's `iou` counts to tally (label -> [tp, fp, fn]) and
     its confusion counts; append its outcomes to units: one per group of
     same-label predictions over a gold span, per gold span not matched, per
-    prediction over no gold span."""
+    prediction over no gold span. measure(g, group): the combined IoU
+    (`fragments.positions_iou` for spans of several fragments)."""
     by_gold: Dict[int, Dict[str, List[int]]] = defaultdict(dict)
     overlapped = set()
     for gi, pi, _ in pairs:
@@ -247,7 +249,7 @@ def iou_document(
         # The groups in order of their first prediction's start, as
         # presidio-evaluator 0.3.2 takes them for its confusion cells.
         for k, (pred_label, members) in enumerate(groups.items()):
-            iou = combined_iou(g, [pred[pi] for pi in members])
+            iou = measure(g, [pred[pi] for pi in members])
             if pred_label == label:
                 if iou >= threshold:
                     matched = True

@@ -23,7 +23,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple, cast
 
 import numpy
 
-from ..spans import Span
+from ..spans import Span, shared_positions, span_fragments, span_size, union_fragments
 
 #: Every error kind, in the order reports list them.
 ERROR_KINDS: Tuple[str, ...] = ("missed", "spurious", "wrong_type", "wrong_boundaries", "low_overlap")
@@ -91,12 +91,26 @@ def overlap_measures(gold: Optional[Span], pred: Sequence[Span]) -> Tuple[float,
     predictions sorted by start; zeros when a side is missing."""
     if gold is None or not pred:
         return 0.0, 0.0, 0.0
+    if len(gold) > 3 or any(len(p) > 3 for p in pred):  # spans of several fragments
+        return positions_measures(gold, pred)
     clipped = [(max(gold[0], p[0]), min(gold[1], p[1])) for p in pred]
     clipped = [(a, b) for a, b in clipped if a < b]
     inter = _covered(clipped) if clipped else 0
     union_pred = _covered([(p[0], p[1]) for p in pred])
     gold_len = gold[1] - gold[0]
     return inter / (gold_len + union_pred - inter), inter / gold_len, inter / union_pred
+
+
+def positions_measures(gold: Optional[Span], pred: Sequence[Span]) -> Tuple[float, float, float]:
+    """(combined IoU, gold coverage, prediction coverage) over positions,
+    as `outcomes.overlap_measures` gives them for contiguous spans."""
+    if gold is None or not pred:
+        return 0.0, 0.0, 0.0
+    union = union_fragments(pred)
+    inter = shared_positions(span_fragments(gold), union)
+    gold_size = span_size(gold)
+    union_size = sum(end - start for start, end in union)
+    return inter / (gold_size + union_size - inter), inter / gold_size, inter / union_size
 
 
 def error_from_outcome(outcome: SpanOutcome) -> SpanError:

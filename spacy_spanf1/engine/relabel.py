@@ -10,7 +10,7 @@ The labels the map does not name are counted per side
 (`Relabel.unmapped`), or refused.
 """
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
 import numpy
 
@@ -71,17 +71,18 @@ class Relabel:
         if name not in self.label_map.sides:
             return list(spans)
         mapping = self._maps[name]
-        first: Dict[Tuple[int, int, str], int] = {}
+        first: Dict[Any, int] = {}
         mapped: List[Tuple[Span, int]] = []
         for span in spans:
             new = mapping.get(span[2], span[2])
             if new is None:
                 continue
             raw = label_ids[span[2]]
-            key = (span[0], span[1], new)
+            # a span of several fragments keeps them (a tuple key like a Span's)
+            key = Span(span[0], span[1], new) if len(span) == 3 else span._replace(label=new)
             first[key] = min(first.get(key, raw), raw)
-            mapped.append((Span(span[0], span[1], new), raw))
-        return sorted(span for span, raw in mapped if first[(span[0], span[1], span[2])] == raw)
+            mapped.append((key, raw))
+        return sorted(span for span, raw in mapped if first[span] == raw)
 
     def _count_unlisted(self, name: str, counts: numpy.ndarray, names: List[str], first_doc: int) -> None:
         listed = self._listed[name]

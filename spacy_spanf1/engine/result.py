@@ -18,7 +18,7 @@ from .confusion import Confusion
 from .counts import PRFCounts, SemEvalCounts
 from .metrics import mean
 from .outcomes import ERROR_KINDS, OutcomeBlock, SpanError, SpanOutcome, error_from_outcome, outcome_order
-from ..settings import LINK_SCHEMES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES
+from ..settings import LINK_SCHEMES, RELATION_SCHEMES, SCHEMES, SEMEVAL_SCHEMES, STRING_SCHEMES
 
 __all__ = ["Counts", "SchemeResult", "count_errors", "errors_of", "outcomes_of", "parts_by_doc"]
 
@@ -94,7 +94,11 @@ class SchemeResult:
 
     @property
     def macro_f1(self) -> float:
-        """Mean F1 over the labels present in gold or prediction."""
+        """Mean F1 over the labels present in gold or prediction; of a
+        relation scheme, over every label of `per_label` (the relation
+        labels named, each with or without support)."""
+        if self.scheme in RELATION_SCHEMES:
+            return mean(c.f1 for c in self.per_label.values())
         return mean(c.f1 for c in self.per_label.values() if not c.is_empty)
 
     @property
@@ -179,7 +183,7 @@ class SchemeResult:
         scheme = data.get("scheme") if scheme is None else scheme
         label_counts = data.get("label_counts")
         confusion = data.get("confusion")
-        known = SCHEMES + STRING_SCHEMES + LINK_SCHEMES
+        known = SCHEMES + STRING_SCHEMES + LINK_SCHEMES + RELATION_SCHEMES
         if scheme not in known:
             raise ValueError(f"Unknown scheme {scheme!r}. Valid schemes: {', '.join(known)}")
         kind = SemEvalCounts if scheme in SEMEVAL_SCHEMES else PRFCounts

@@ -4,7 +4,8 @@ import warnings
 from collections import defaultdict
 from functools import partial
 from itertools import chain, islice
-from operator import itemgetter
+from itertools import repeat as repeated
+from operator import contains, itemgetter
 
 import numpy
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Sized, Tuple, Union, cast
@@ -12,11 +13,13 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 from .counts import PRFCounts, SemEvalCounts
 from .matching import (
     SEMEVAL_RULES,
+    combined_iou,
     find_overlaps,
     iou_document,
     overlap_document,
     semeval_counts,
 )
+from . import fragments as fragment_matching
 from .batched import Batch
 from .columns import Side, Units, overlapping_docs
 from .confusion import Confusion, overlap_confusion
@@ -70,6 +73,11 @@ class SpanScorer:
     batch_size (int): Documents scored together.
     batched (bool): False scores every document on its own with
         `matching.py` (the reference the batched path is tested against).
+    view (str): Which mentions count, for corpora with discontinuous spans
+        (spans of several fragments): "all"; "disc_docs", the documents
+        with a discontinuous gold span; "disc_mentions", the discontinuous
+        spans of both sides only. A document with a span of several
+        fragments is scored on its own over position sets (`fragments.py`).
     """
 
     def __init__(
@@ -88,6 +96,7 @@ class SpanScorer:
         kept_schemes: Optional[Sequence[str]] = None,
         batch_size: int = BATCH_SIZE,
         batched: bool = True,
+        view: str = MatchSettings.view,
     ) -> None:
         settings = MatchSettings(
             schemes,
@@ -97,6 +106,7 @@ class SpanScorer:
             min_overlap=min_overlap,
             label_map=label_map,
             map_unlisted=map_unlisted,
+            view=view,
         )
         if settings.link_schemes:
             raise SettingError(
@@ -122,6 +132,7 @@ class SpanScorer:
         )
         self.batch_size = batch_size
         self.batched = batched
+        self.view = settings.view
         self.n_docs = 0
         self._semeval = [s for s in self.schemes if s in SEMEVAL_RULES]
         self._semeval_totals = {s: [0, 0, 0, 0, 0] for s in self._semeval}
@@ -135,6 +146,7 @@ class SpanScorer:
         self._label_ids: Dict[str, int] = {}
         self._gold_buffer: List[Sequence[Span]] = []
         self._pred_buffer: List[Sequence[Span]] = []
+        self._fragmented_buffer: List[int] = []
 
     @classmethod
     def from_settings(cls, match: MatchSettings, **keep: Any) -> "SpanScorer":
@@ -142,6 +154,12 @@ class SpanScorer:
         keep_outcomes, kept_schemes, batch_size, batched. The string schemes
         need the documents' texts, which a scorer of spans does not have:
         SettingError."""
+        if match.relation_schemes:
+            raise SettingError(
+                f"the scheme {match.relation_schemes[0]!r} scores relations between spans: score them with "
+                "evaluate_relations, or files that hold relations (compare_files)",
+                "schemes",
+            )
         if match.string_schemes:
             raise SettingError(
                 f"the scheme {match.string_schemes[0]!r} compares the texts of spans: score files or a "
@@ -159,10 +177,14 @@ class SpanScorer:
     def _want_units(self) -> bool:
         return self.per_doc or self.kept is not None
 
-    def add(self, gold: Sequence[Span], pred: Sequence[Span]) -> None:
+    def add(self, gold: Sequence[Span], pred: Sequence[Span], fragmented: bool = False) -> None:
         """Score one document. Both lists hold Span tuples sorted by
         (start, end, label); identical spans in a list count as often as
-        they occur."""
+        they occur. fragmented: some span of either list is a
+        `FragmentedSpan` (spans of several fragments are scored only when
+        the caller says so: contiguous documents are not searched for them)."""
+        if fragmented:
+            self._fragmented_buffer.append(len(self._gold_buffer))
         self._gold_buffer.append(gold)
         self._pred_buffer.append(pred)
         if len(self._gold_buffer) >= self.batch_size:
@@ -174,11 +196,13 @@ class SpanScorer:
         if not gold_docs:
             return
         self._gold_buffer, self._pred_buffer = [], []
+        fragmented, self._fragmented_buffer = self._fragmented_buffer, []
         self._score(
             self._side(gold_docs),
             self._side(pred_docs),
             len(gold_docs),
             lambda doc: (gold_docs[doc], pred_docs[doc]),
+            _fragment_masks(gold_docs, pred_docs, fragmented) if fragmented else None,
         )
 
     def add_many(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any], unit: str = UNITS[0]) -> None:
@@ -193,17 +217,19 @@ class SpanScorer:
         pred_docs = [spacy_span_tuples(d, unit) for d in pred_docs]
         gold = self._plain_side(gold_docs)
         pred = self._plain_side(pred_docs)
+        masks = None
         if gold is None or pred is None:
             gold_docs = [read_doc_spans(d, "gold", offset + i, unit) for i, d in enumerate(gold_docs)]
             pred_docs = [read_doc_spans(d, "pred", offset + i, unit) for i, d in enumerate(pred_docs)]
             gold, pred = self._side(gold_docs), self._side(pred_docs)
             spans_of = lambda doc: (gold_docs[doc], pred_docs[doc])  # noqa: E731
+            masks = _fragment_masks(gold_docs, pred_docs, range(len(gold_docs)))
         else:
             spans_of = lambda doc: (  # noqa: E731
                 read_doc_spans(gold_docs[doc], "gold", offset + doc, unit),
                 read_doc_spans(pred_docs[doc], "pred", offset + doc, unit),
             )
-        self._score(gold, pred, len(gold_docs), spans_of)
+        self._score(gold, pred, len(gold_docs), spans_of, masks)
 
     def outcome_parts(self, scheme: str, start: int = 0) -> List[Tuple[int, Any]]:
         """The (document offset, outcomes) parts of `scheme` kept so far,
@@ -239,12 +265,21 @@ class SpanScorer:
         self._score(gold, pred, n, spans_of)
 
     def _score(
-        self, gold: Side, pred: Side, n: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]
+        self,
+        gold: Side,
+        pred: Side,
+        n: int,
+        spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]],
+        fragmented: Optional[Tuple[numpy.ndarray, numpy.ndarray]] = None,
     ) -> None:
         """Score n documents: those in which no side overlaps itself as one
-        batch, the others one by one (spans_of(doc) -> (gold, pred) lists)."""
+        batch, the others one by one (spans_of(doc) -> (gold, pred) lists).
+        fragmented: (documents with a gold span of several fragments,
+        documents with one on either side), boolean masks; None: none has."""
         offset = self.n_docs
         self.n_docs += n
+        if self.view != "all":
+            gold, pred, spans_of, fragmented = self._viewed(gold, pred, n, spans_of, fragmented)
         if self.relabel is not None:
             gold, pred, spans_of = self._relabelled(gold, pred, offset, spans_of)
         if self.labels is not None:
@@ -253,6 +288,8 @@ class SpanScorer:
             pred = _select(pred, allowed[pred.label]) if len(allowed) else pred
         if self.batched:
             alone = overlapping_docs(gold, n) | overlapping_docs(pred, n)
+            if fragmented is not None:
+                alone |= self._fragmented_alone(fragmented[1], spans_of)
         else:
             alone = numpy.ones(n, dtype=bool)
         rows = None
@@ -268,6 +305,36 @@ class SpanScorer:
         if rows is not None:
             for scheme, table in rows.items():
                 self._rows[scheme].append(table)
+
+    def _fragmented_alone(self, fragmented: numpy.ndarray, spans_of) -> numpy.ndarray:
+        """The documents with spans of several fragments that must be
+        scored on their own over position sets: all of them when errors are
+        kept (which show the fragments) or under `disc_mentions` (whose
+        spans spans_of filters); else those whose outer bounds would not
+        score the same (`fragments.intervals_suffice`)."""
+        if self.kept is not None or self.view == "disc_mentions":
+            return fragmented
+        alone = fragmented.copy()
+        suffice = fragment_matching.intervals_suffice
+        for doc in numpy.flatnonzero(fragmented).tolist():
+            if suffice(*spans_of(doc)):
+                alone[doc] = False
+        return alone
+
+    def _viewed(self, gold: Side, pred: Side, n: int, spans_of, fragmented):
+        """Both sides, spans_of and the masks as the view sees them: the
+        documents it drops keep no span."""
+        if fragmented is None:
+            fragmented = (numpy.zeros(n, dtype=bool), numpy.zeros(n, dtype=bool))
+        keep = fragmented[0] if self.view == "disc_docs" else fragmented[1]
+        gold, pred = _select(gold, keep[gold.doc]), _select(pred, keep[pred.doc])
+        view = self.view
+
+        def viewed_spans_of(doc: int) -> Tuple[Sequence[Span], Sequence[Span]]:
+            gold_spans, pred_spans = spans_of(doc)
+            return fragment_matching.view_spans(gold_spans, view), fragment_matching.view_spans(pred_spans, view)
+
+        return gold, pred, viewed_spans_of, (fragmented[0] & keep, fragmented[1] & keep)
 
     def _relabelled(
         self, gold: Side, pred: Side, offset: int, spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]]
@@ -300,7 +367,7 @@ class SpanScorer:
             lengths = [len(d) for d in docs]
             flat = list(chain.from_iterable(docs))
             if flat and type(flat[0]) is dict:
-                if set(map(type, flat)) != {dict}:
+                if set(map(type, flat)) != {dict} or any(map(contains, flat, repeated("fragments"))):
                     return None
                 columns = _DICT_COLUMNS
             elif set(map(len, flat)) - {3}:
@@ -398,11 +465,16 @@ class SpanScorer:
             pred = [s for s in pred if s[2] in self.labels]
         if not gold and not pred:
             return
-        pairs = find_overlaps(gold, pred) if gold and pred else []
+        fragmented = fragment_matching.has_fragments(gold) or fragment_matching.has_fragments(pred)
+        if fragmented:  # spans as sets of positions
+            pairs = fragment_matching.fragment_overlaps(gold, pred) if gold and pred else []
+        else:
+            pairs = find_overlaps(gold, pred) if gold and pred else []
         want = self._want_units
         units: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         if self._semeval:
-            self._add_semeval(gold, pred, pairs, units if want else None)
+            counts = fragment_matching.fragment_semeval_counts if fragmented else semeval_counts
+            self._add_semeval(gold, pred, pairs, units if want else None, counts)
         if "iou" in self._tallies:
             iou_document(
                 gold,
@@ -412,11 +484,12 @@ class SpanScorer:
                 self._tallies["iou"],
                 self._confusion["iou"],
                 units["iou"],
+                fragment_matching.positions_iou if fragmented else combined_iou,
             )
         if "overlap" in self._tallies:
             overlap_document(
-                gold,
-                pred,
+                fragment_matching.sized(gold) if fragmented else gold,
+                fragment_matching.sized(pred) if fragmented else pred,
                 pairs,
                 self.overlap_threshold,
                 self._tallies["overlap"],
@@ -446,7 +519,7 @@ class SpanScorer:
             if kept:
                 self._outcomes[scheme].append((offset, kept))
 
-    def _add_semeval(self, gold, pred, pairs, units) -> None:
+    def _add_semeval(self, gold, pred, pairs, units, counts_of=semeval_counts) -> None:
         candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         label_candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         for gi, pi, shared in sorted(pairs, key=lambda pair: (pair[1], pair[0])):
@@ -461,9 +534,14 @@ class SpanScorer:
             pred_by_label[p[2]].append(pi)
         all_gold, all_pred = range(len(gold)), range(len(pred))
         labels = set(gold_by_label) | set(pred_by_label)
+        paired = {pred[pi][2] for pi in label_candidates}
+        # Per label every span has the label, so `strict` and `exact` count
+        # alike: the counts of each leftover rule are made once; a label
+        # without a same-label pair misses its gold and spends its predictions.
+        by_leftover: Dict[str, List[Tuple[str, Tuple[int, ...]]]] = {}
         for scheme in self._semeval:
             rule = SEMEVAL_RULES[scheme]
-            counts = semeval_counts(
+            counts = counts_of(
                 gold,
                 pred,
                 all_gold,
@@ -478,16 +556,26 @@ class SpanScorer:
             for i in range(5):
                 total[i] += counts[i]
             tally = self._tallies[scheme]
-            for label in labels:
-                label_counts = semeval_counts(
-                    gold,
-                    pred,
-                    gold_by_label.get(label, ()),
-                    pred_by_label.get(label, ()),
-                    label_candidates,
-                    rule,
-                    self.min_overlap,
-                )
+            per_label = by_leftover.get(rule.leftover)
+            if per_label is None:
+                per_label = by_leftover[rule.leftover] = [
+                    (
+                        label,
+                        counts_of(
+                            gold,
+                            pred,
+                            gold_by_label.get(label, ()),
+                            pred_by_label.get(label, ()),
+                            label_candidates,
+                            rule,
+                            self.min_overlap,
+                        )
+                        if label in paired
+                        else (0, 0, 0, len(gold_by_label.get(label, ())), len(pred_by_label.get(label, ()))),
+                    )
+                    for label in labels
+                ]
+            for label, label_counts in per_label:
                 row = tally[label]
                 for i in range(5):
                     row[i] += label_counts[i]
@@ -547,13 +635,16 @@ def evaluate_spans(
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
+    view: str = MatchSettings.view,
 ) -> Dict[str, SchemeResult]:
     """Score predicted spans against gold spans under the named schemes.
 
     gold_docs, pred_docs (Iterable): One list of spans per document, in the
         same order; a span is a (start, end, label) tuple with an exclusive
         end (offsets of any integer type), a {"start", "end", "label"} dict,
-        or a spaCy Span (a document may be `doc.ents` or a SpanGroup).
+        or a spaCy Span (a document may be `doc.ents` or a SpanGroup); a
+        discontinuous span is a {"fragments": [[start, end], ...], "label"}
+        dict (fragments sorted and merged where they touch or overlap).
         Generators are fine: the documents are read once, a batch at a time.
     schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
         Required: there is no default scheme.
@@ -568,6 +659,10 @@ def evaluate_spans(
     per_doc (bool): Keep one row of counts per document (`result.per_doc`).
     keep_errors (bool): Keep the errors of every scheme (`result.errors`).
     keep_outcomes (bool): Keep every span's outcome (`result.outcomes`).
+    view (str): "all" mentions; "disc_docs": only the documents with a
+        discontinuous gold span; "disc_mentions": only discontinuous spans,
+        predicted against gold (the views of the discontinuous-NER
+        literature).
     RETURNS (Dict[str, SchemeResult]): scheme -> result.
 
     A ratio whose denominator is zero is 0.0. A label in `labels` that
@@ -582,6 +677,7 @@ def evaluate_spans(
         min_overlap=min_overlap,
         label_map=label_map,
         map_unlisted=map_unlisted,
+        view=view,
     )
     scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
@@ -628,6 +724,23 @@ def _n_docs(docs: Iterable[Any], rest: Iterable[Any], read: int) -> int:
     if hasattr(docs, "__len__"):
         return len(cast(Sized, docs))
     return read + sum(1 for _ in rest)
+
+
+def _fragment_masks(
+    gold_docs: Sequence[Sequence[Any]], pred_docs: Sequence[Sequence[Any]], candidates: Iterable[int]
+) -> Optional[Tuple[numpy.ndarray, numpy.ndarray]]:
+    """(documents with a gold span of several fragments, documents with one
+    on either side) among the candidate documents; None when none has."""
+    n = len(gold_docs)
+    gold_mask = numpy.zeros(n, dtype=bool)
+    any_mask = numpy.zeros(n, dtype=bool)
+    has = fragment_matching.has_fragments
+    for doc in candidates:
+        if has(gold_docs[doc]):
+            gold_mask[doc] = any_mask[doc] = True
+        elif has(pred_docs[doc]):
+            any_mask[doc] = True
+    return (gold_mask, any_mask) if any_mask.any() else None
 
 
 def _zeros(n: int) -> List[int]:

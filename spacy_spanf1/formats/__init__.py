@@ -40,6 +40,7 @@ BUILTIN: Tuple[str, ...] = (
     "huggingface",
     "mentions",
     "aida",
+    "inline",
 )
 
 for _module in BUILTIN:

@@ -1,11 +1,13 @@
 """brat standoff: a directory of NAME.txt and NAME.ann files.
 
 Each NAME is a document (in sorted name order, key NAME). Text-bound lines
-`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations (R),
-events (E), attributes (A, M), notes (#) and equivalences (*) are not, and
-are counted in the Document's `counts`; a normalization
-`N1<TAB>Reference T1 Wikidata:Q42<TAB>TEXT` is the kb id of its entity
-(`Document.links`; an entity's further normalizations are counted). The .ann
+`T1<TAB>LABEL START END[;START END...]<TAB>TEXT` are spans; relations
+`R1<TAB>LABEL Arg1:T1 Arg2:T2` are relations between them (the first
+argument the head, the second the tail: `Document.relations`); a
+normalization `N1<TAB>Reference T1 Wikidata:Q42<TAB>TEXT` is the kb id of
+its entity (`Document.links`; an entity's further normalizations are
+counted); events (E), attributes (A, M), notes (#) and equivalences (*)
+are not read, and are counted in the Document's `counts`. The .ann
 text of each entity is compared with the .txt at its offsets (brat joins
 the texts of fragments with a space); the offsets are authoritative, as in
 brat and BratEval: a disagreement is counted and shown (`offsets.py`,
@@ -26,18 +28,18 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..registry import formats
-from ..spans import Span
+from ..spans import FragmentedSpan, Span, split_fragments
 from .base import EMPTY, Document, Format, InputError, PathLike, decode_utf8, nonzero
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read
 from .kb import brat_normalization
+from .relations import brat_relation
 
-FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split")
+FRAGMENTS: Tuple[str, ...] = ("error", "merge", "split", "keep")
 NEWLINES: Tuple[str, ...] = ("brat", "keep")
 #: Annotation id prefix -> what _counts calls the annotations that are not spans.
 NOT_SPANS: Dict[str, str] = {
-    "R": "relations",
     "E": "events",
     "A": "attributes",
     "M": "attributes",
@@ -54,7 +56,9 @@ class BratFormat(Format):
 
     fragments (Optional[str]): A discontinuous entity: "error" (default:
         InputError naming it), "merge" (one span from its first start to its
-        last end) or "split" (one span per fragment). Fragments with only
+        last end), "split" (one span per fragment) or "keep" (one span of
+        several fragments, scored as the positions they cover; fragments
+        that overlap are then an error). Fragments with only
         whitespace between them (brat splits an entity at line breaks) are
         merged whatever the setting.
     newlines (Optional[str]): "brat" (default: offsets count "\\r\\n" as one
@@ -146,6 +150,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
     seen: Dict[str, int] = {}
     ids: List[str] = []
     normalized: Dict[str, Tuple[str, int]] = {}  # entity -> (kb id, line)
+    relation_lines: List[Tuple[int, str]] = []
     for lineno, line in _ann_lines(ann_path):
         if not line.strip():
             continue
@@ -156,12 +161,15 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
             if target[:1] == "T" and target not in normalized:
                 normalized[target] = (kb_id, lineno)
                 continue
+        if prefix == "R":
+            relation_lines.append((lineno, line))
+            continue
         if prefix in NOT_SPANS:
             counts[NOT_SPANS[prefix]] = counts.get(NOT_SPANS[prefix], 0) + 1
             continue
         if prefix != "T":
             raise InputError(
-                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), {', '.join(NOT_SPANS)}",
+                f"unknown annotation line {_cut(line)!r}; brat ids start with T (text-bound), R, {', '.join(NOT_SPANS)}",
                 ann_path,
                 lineno,
             )
@@ -182,35 +190,50 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
         line=None,
         hint=_newline_hint(has_cr, newlines),
     )
-    spans = set()
+    spans: Set[Any] = set()
     links: Optional[List[Tuple[Span, str]]] = [] if _normalizations(normalized, seen, ann_path) else None
+    entity_spans: Dict[str, List[Span]] = {}
     for ann_id, entity, frags, lineno in zip(ids, entities, placed, entity_lines):
+        if fragments == "keep":
+            _check_disjoint(sorted(frags), entity.where, ann_path, lineno)
         groups = _join_whitespace(sorted(frags), brat_text)
+        if len(groups) > 1 and fragments == "keep":
+            pieces = tuple((max(start - shift, 0), end - shift) for start, end in groups)
+            spans.add(FragmentedSpan(pieces[0][0], pieces[-1][1], entity.label, pieces))
+            entity_spans[ann_id] = [Span(pieces[0][0], pieces[-1][1], entity.label)]
+            if links is not None:
+                links.append((Span(pieces[0][0], pieces[-1][1], entity.label), normalized.get(ann_id, ("", 0))[0]))
+            continue
         if len(groups) > 1:
             if fragments == "error":
                 raise InputError(
                     f"{entity.where} ({entity.label}) is discontinuous ({len(groups)} fragments); pass "
-                    f"fragments=merge (one span) or fragments=split (one span per fragment)",
+                    f"fragments=keep (one span of several fragments), fragments=merge (one span) or "
+                    f"fragments=split (one span per fragment)",
                     ann_path,
                     lineno,
                 )
             if fragments == "merge":
                 groups = [(groups[0][0], max(e for _, e in groups))]
-        for start, end in groups:
-            spans.add(Span(max(start - shift, 0), end - shift, entity.label))
-            if links is not None:
-                links.append(
-                    (Span(max(start - shift, 0), end - shift, entity.label), normalized.get(ann_id, ("", 0))[0])
-                )
+        placed_spans = [Span(max(start - shift, 0), end - shift, entity.label) for start, end in groups]
+        spans.update(placed_spans)
+        entity_spans[ann_id] = placed_spans
+        if links is not None:
+            kb_id = normalized.get(ann_id, ("", 0))[0]
+            links.extend((span, kb_id) for span in placed_spans)
+    relations = [brat_relation(line, entity_spans, ann_path, lineno) for lineno, line in relation_lines]
+    ordered, kept = split_fragments(spans)
     return Document(
         document,
-        sorted(spans),
+        ordered,
         text,
         key=name,
         source=ann_path,
         notes=notes or EMPTY,
         counts=nonzero(counts),
         links=links,
+        fragments=kept,
+        relations=relations or None,
     )
 
 
@@ -247,6 +270,18 @@ def _parse_textbound(
         frags.append((start, end))
     written = parts[2] if len(parts) == 3 else None
     return label, frags, written
+
+
+def _check_disjoint(frags: List[Tuple[int, int]], where: str, path: PathLike, lineno: int) -> None:
+    """InputError when two fragments of one entity share a character."""
+    for (a_start, a_end), (b_start, b_end) in zip(frags, frags[1:]):
+        if b_start < a_end:
+            raise InputError(
+                f"{where} has the overlapping fragments {a_start} {a_end} and {b_start} {b_end}; "
+                "the fragments of one entity may not share a character",
+                path,
+                lineno,
+            )
 
 
 def _join_whitespace(frags: List[Tuple[int, int]], text: str) -> List[Tuple[int, int]]:

@@ -5,7 +5,8 @@ sequence-labeling export; doccano 1.x writes the same list under "labels")
 or `{"text": ..., "entities": [{"id",
 "start_offset", "end_offset", "label"}], "relations": [...]}` (the export
 of projects with relations; doccano before 1.0 wrote the same objects under
-"annotations", with a "user"); relations are counted, other fields go to
+"annotations", with a "user"); relations (`from_id`, `to_id`: entity
+ids; `type`: the label) are relations between them, other fields go to
 meta. A predicted span may carry a score for sweeps: a fourth item
 `[start, end, label, score]`, or an entity's "score"; the scores are kept
 only when a record has one. A label that is an id, not a name, is an error. Documents pair by order (doccano's "id" is kept in meta). Offsets
@@ -24,6 +25,7 @@ from ..spans import Span
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import QuotedSpan, place_spans
+from .relations import by_id
 from .records import (
     SpanFields,
     check_read,
@@ -66,7 +68,8 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             both = " and ".join(f'"{f}"' for f in present)
             raise InputError(f"the record has {both}; doccano writes one of them", path, lineno)
         notes: Notes = {}
-        scores = None
+        scores = found = None
+        listed: List[Span] = []
         if not present:
             spans = no_annotation(side)
         else:
@@ -81,9 +84,10 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             spans = sorted(set(listed))
             if any(score is not None for score in listed_scores):
                 scores = list(zip(listed, listed_scores))
-        relations = record.get("relations")
-        if isinstance(relations, list):
-            counts["relations"] = len(relations)
+        if record.get("relations"):  # between entities, by their "id"
+            entities = record[present[0]] if present and present[0] not in LIST_FIELDS else []
+            ids = [item.get("id") for item in entities]
+            found = by_id(record["relations"], ids, listed, path, lineno)
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
         yield Document(
             f"line {lineno}",
@@ -95,6 +99,7 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             notes=notes or EMPTY,
             counts=nonzero(counts),
             scores=scores,
+            relations=found,
         )
     fields.finish()
 

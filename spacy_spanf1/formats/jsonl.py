@@ -9,7 +9,9 @@ predicted line without "spans" predicts nothing (a predicted file none of
 whose lines has "spans" is an error). A span's "text", when given, is
 compared with the text at its offsets (option `text_mismatch`, as for brat);
 its "kb_id" (a string; null or "" for none) is its knowledge-base id, for
-the link schemes (`Document.links`).
+the link schemes (`Document.links`). A record's "relations", [{"head": i,
+"tail": j, "label": ...}], i and j indices into its "spans" as listed, are
+its `Document.relations`.
 Blank lines are not records. A record's "id" (a string, or an integer read
 as its str()) is its key: documents pair by id when the first record of
 both files has one (`pairing.pair_documents`), and then every record of
@@ -29,12 +31,13 @@ import numpy
 import srsly
 
 from ..registry import formats
-from ..spans import Span, checked_offsets, is_int
+from ..spans import Span, checked_offsets, is_int, join_fragments, normal_fragments, split_fragments
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, gc_paused, read_line_blocks
 from .kb import record_links
-from .jsonl_errors import first_span_error, other_span_field_error, prodigy_error
+from .jsonl_errors import first_span_error, json_reason, other_span_field_error, prodigy_error
 from .offsets import check_text_mismatch, place_spans
+from .relations import by_index
 from .records import (
     check_text,
     predicts_nothing_error,
@@ -55,7 +58,7 @@ def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
         try:
             record = json.loads(line)
         except ValueError:
-            raise InputError(f"invalid JSON ({_json_reason(line, err)})", path, lineno) from None
+            raise InputError(f"invalid JSON ({json_reason(line, err)})", path, lineno) from None
     if not isinstance(record, dict):
         raise InputError(
             f'expected a JSON object {{"text": ..., "spans": [...]}}, got {type(record).__name__}',
@@ -63,18 +66,6 @@ def _record(line: str, path: PathLike, lineno: int) -> Dict[str, Any]:
             lineno,
         )
     return record
-
-
-def _json_reason(line: str, err: Exception) -> str:
-    import json
-
-    try:
-        json.loads(line)
-    except json.JSONDecodeError as exact:
-        return f"{exact.msg}, column {exact.colno}"
-    except ValueError as exact:  # e.g. numbers out of range
-        return str(exact)
-    return str(err)
 
 
 def read_tokens(
@@ -109,9 +100,9 @@ def read_tokens(
 
 def record_meta(record: Dict[str, Any]) -> Dict[str, Any]:
     """A record's metadata, for breakdowns and grouped resampling: its fields
-    other than "text", "spans" and "tokens", and the contents of a "meta"
+    other than "text", "spans", "tokens" and "relations", and the contents of a "meta"
     object (spaCy's and Prodigy's place for them); `_`-fields are left out."""
-    meta = {k: v for k, v in record.items() if k not in ("text", "spans", "tokens", "meta") and not k.startswith("_")}
+    meta = {k: v for k, v in record.items() if k not in _NOT_META and k != "meta" and not k.startswith("_")}
     inner = record.get("meta")
     if isinstance(inner, dict):
         meta.update({k: v for k, v in inner.items() if isinstance(k, str) and not k.startswith("_")})
@@ -125,7 +116,7 @@ _json_loads = srsly.ujson.loads
 #: The fields of a span object, gathered in C.
 _SPAN_FIELDS = itemgetter("start", "end", "label")
 #: Fields that are not metadata: a record with no other has meta {}.
-_NOT_META = frozenset(("text", "spans", "tokens"))
+_NOT_META = frozenset(("text", "spans", "tokens", "relations"))
 #: Bytes of lines read and turned into documents at a time (about a hundred
 #: records of a few hundred characters). A block's documents stay in
 #: memory until they are paired and scored; a small block keeps them in
@@ -232,6 +223,7 @@ def _read_block(
     flat: List[Tuple[Any, Any, Any]] = []
     counts: List[int] = []  # spans per document; -1: no "spans" (no annotation)
     limits: List[int] = []
+    fragmented: Dict[int, List[Any]] = {}  # document -> its spans' fragments (None: contiguous), as listed
     for lineno, line in block:
         if not line or line.isspace():
             continue  # blank lines are not records
@@ -258,6 +250,8 @@ def _read_block(
         notes = scores = links = None
         if type(items) is list:
             limit = len(text) if tokens is None else len(tokens)
+            if '"fragments"' in line:  # spans of several fragments: their outer bounds, and the fragments apart
+                items, fragmented[len(docs)] = _fragment_items(items, limit, path, lineno)
             try:
                 found = list(map(_SPAN_FIELDS, items))
             except (TypeError, KeyError):
@@ -277,6 +271,9 @@ def _read_block(
             limits.append(0)
         else:
             raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
+        relations = None
+        if "relations" in record:  # indices into "spans" as listed
+            relations = by_index(record["relations"], found if type(items) is list else [], path, lineno)
         meta = {} if _NOT_META.issuperset(record) else record_meta(record)
         key = record_key(record) if "id" in record else None
         docs.append(
@@ -293,6 +290,7 @@ def _read_block(
                 notes=notes or EMPTY,
                 scores=scores,
                 links=links,
+                relations=relations,
             )
         )
     sizes = numpy.maximum(numpy.array(counts, dtype=numpy.int64), 0)
@@ -305,8 +303,36 @@ def _read_block(
         if n < 0:
             continue
         doc.spans = sorted(set(spans[pos : pos + n])) if k in unsorted else spans[pos : pos + n]
+        if k in fragmented:
+            doc.spans, doc.fragments = split_fragments(join_fragments(spans[pos : pos + n], fragmented[k]))
         pos += n
     return docs
+
+
+def _fragment_items(items: List[Any], limit: int, path: PathLike, lineno: int) -> Tuple[List[Any], List[Any]]:
+    """A record's span objects with "fragments" given their outer "start"
+    and "end", and each span's normal fragments (None for one without)."""
+    out, fragments = [], []
+    for i, item in enumerate(items):
+        if type(item) is dict and "fragments" in item:
+            try:
+                pieces = normal_fragments(item["fragments"], str(i), limit=limit)
+            except ValueError as err:
+                raise InputError(str(err)[0].lower() + str(err)[1:], path, lineno) from None
+            for key, bound in (("start", pieces[0][0]), ("end", pieces[-1][1])):
+                if key in item and item[key] != bound:
+                    raise InputError(
+                        f"span {i} has {key}={item[key]!r}, but its fragments give {key}={bound}; "
+                        "leave out start and end or give the fragments' outer bounds",
+                        path,
+                        lineno,
+                    )
+            item = {**item, "start": pieces[0][0], "end": pieces[-1][1]}
+            fragments.append(pieces if len(pieces) > 1 else None)
+        else:
+            fragments.append(None)
+        out.append(item)
+    return out, fragments
 
 
 def _line_scores(line: str, found: List[Tuple[Any, Any, Any]]) -> List[Tuple[Span, Any]]:

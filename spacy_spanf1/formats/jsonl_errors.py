@@ -1,5 +1,6 @@
-"""The errors of JSONL records that are not this format's: a Prodigy file,
-spans under another format's field, and the first bad span of a record."""
+"""The errors of JSONL lines and records: a line that is not JSON, a
+Prodigy file, spans under another format's field, and the first bad span
+of a record."""
 
 from typing import Any, Dict, Tuple
 
@@ -61,3 +62,17 @@ def first_span_error(limit: int, items: list, unit: str, path: PathLike, lineno:
         if problem is not None:
             raise InputError(f"{where} {problem}", path, lineno)
     raise AssertionError("no bad span found")  # pragma: no cover
+
+
+def json_reason(line: str, err: Exception) -> str:
+    """Why a line is not JSON, as Python's json module says it (srsly's
+    messages name no column)."""
+    import json
+
+    try:
+        json.loads(line)
+    except json.JSONDecodeError as exact:
+        return f"{exact.msg}, column {exact.colno}"
+    except ValueError as exact:  # e.g. numbers out of range
+        return str(exact)
+    return str(err)

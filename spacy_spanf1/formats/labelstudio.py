@@ -3,7 +3,8 @@
 A task is `{"id", "data": {"text": ...}, "annotations": [{"result": [...]}],
 "predictions": [{"result": [...]}], "meta"}`; results of type "labels" are
 spans (`value.start`, `value.end`, `value.labels`: one span per label),
-checked against `value.text` when present. One file can hold both sides:
+checked against `value.text` when present; results of type "relation"
+(`from_id`, `to_id`, `labels`, `direction`) are relations between them. One file can hold both sides:
 the gold side reads annotations, the pred side reads predictions (option
 `pred_from`, default "predictions"; "annotations" reads a second export's
 annotations as the prediction).
@@ -26,6 +27,7 @@ from ..notes import Notes
 from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from .records import check_read, quoted_span, record_text
+from .relations import Relation, labelstudio_relations
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
 
@@ -175,13 +177,13 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
-        scores = None
+        scores = relations = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
             spans = None
         else:
-            spans, notes, scores = _spans(entry, text, where, path, counts, text_mismatch)
+            spans, notes, scores, relations = _spans(entry, text, where, path, counts, text_mismatch)
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
@@ -196,6 +198,7 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
             notes=notes or EMPTY,
             counts=nonzero(counts),
             scores=scores,
+            relations=relations,
         )
 
 
@@ -282,12 +285,14 @@ def _annotator_matches(completed_by: Any, wanted: str) -> bool:
 
 def _spans(
     entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dict[str, int], text_mismatch: str
-) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]]]:
-    """The spans of an annotation or prediction, its reader's notes, and
-    when any result (or the prediction) has a "score", each span's score:
-    the result's own, else the prediction's."""
+) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]]]:
+    """The spans of an annotation or prediction, its reader's notes, when
+    any result (or the prediction) has a "score", each span's score (the
+    result's own, else the prediction's), and its relation results."""
     results = entry.get("result", [])
     given: List[Any] = []
+    linked: List[Dict[str, Any]] = []  # relation results
+    result_ids: List[Any] = []  # the id of the result of each span
     if not isinstance(results, list):
         raise InputError(f'{where} has a "result" that is not a list', path)
     quoted: List[QuotedSpan] = []
@@ -297,7 +302,7 @@ def _spans(
             raise InputError(f"{where}, {rid} is a {type(result).__name__}, not an object", path)
         kind = result.get("type")
         if kind == "relation":
-            counts["relations"] = counts.get("relations", 0) + 1
+            linked.append(result)
             continue
         if kind != "labels":
             counts["other_results"] = counts.get("other_results", 0) + 1
@@ -312,10 +317,14 @@ def _spans(
         for label in labels:
             quoted.append(quoted_span(start, end, label, value.get("text"), f"{where}, {rid}", path, None))
             given.append(result.get("score", entry.get("score")))
+            result_ids.append(result.get("id"))
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
     listed = [Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)]
     scores = list(zip(listed, given)) if any(g is not None for g in given) else None
-    return sorted(set(listed)), notes, scores
+    relations = None
+    if linked:
+        relations, counts["unlabeled_relations"] = labelstudio_relations(linked, result_ids, listed, where, path)
+    return sorted(set(listed)), notes, scores, relations
 
 
 LABELSTUDIO = LabelStudioFormat()

@@ -32,7 +32,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Set, 
 
 from ..exceptions import InputError
 from ..settings import MISSING_PRED, NOTE_EXAMPLES, SKIPPED_NAMES, check_choice
-from ..spans import Span
+from ..spans import Span, join_fragments
 from ..notes import Notes, merge_notes, note
 from .base import EMPTY, Document, Format
 from .identity import identity_error, token_offsets
@@ -65,6 +65,11 @@ class DocPair:
     gold_links, pred_links: Each side's (span, kb id) pairs, when its
         reader found knowledge-base ids (`Document.links`), for the link
         schemes; None: every span of that side is NIL.
+    gold_fragments, pred_fragments: Only when a side has spans of several
+        fragments: its `Document.fragments`, parallel to its spans
+        (`scored_spans` joins them).
+    gold_relations, pred_relations: Each side's relations, (head span, tail
+        span, label), when its reader found any (`Document.relations`).
     """
 
     index: int
@@ -79,6 +84,27 @@ class DocPair:
     pred_scores: Optional[List[Tuple[Span, Any]]] = None
     gold_links: Optional[List[Tuple[Span, str]]] = None
     pred_links: Optional[List[Tuple[Span, str]]] = None
+    gold_fragments: Optional[List[Any]] = None
+    pred_fragments: Optional[List[Any]] = None
+
+    def scored_spans(self) -> Tuple[List[Any], List[Any]]:
+        """(gold, pred) as the engine scores them: spans of several
+        fragments as `FragmentedSpan`s (`spans.join_fragments`)."""
+        return join_fragments(self.gold, self.gold_fragments), join_fragments(self.pred, self.pred_fragments)
+
+    def shown_spans(self, side: str) -> List[Span]:
+        """One side's spans as a page marks them: a span of several
+        fragments as each of its fragments."""
+        spans, fragments = (self.gold, self.gold_fragments) if side == "gold" else (self.pred, self.pred_fragments)
+        if fragments is None:
+            return spans
+        shown: List[Span] = []
+        for span, pieces in zip(spans, fragments):
+            shown.extend([span] if pieces is None else [Span(a, b, span.label) for a, b in pieces])
+        return shown
+
+    gold_relations: Optional[List[Tuple[Span, Span, str]]] = None
+    pred_relations: Optional[List[Tuple[Span, Span, str]]] = None
 
     def strings(self, side: str) -> List[Tuple[str, str]]:
         """The (text, label) pairs of one side's spans, for the string
@@ -281,7 +307,24 @@ def pair_documents(
             from ..links.examples import placed_links  # the ids placed as the spans are
 
             pair.gold_links, pair.pred_links = placed_links(format, gold, pred, options)
+        if gold.fragments is not None or (pred is not None and pred.fragments is not None):
+            _add_fragments(pair, gold, pred, align is not None or place is not None)
+        if align is None and place is None:  # relations name the spans as the reader read them
+            pair.gold_relations = gold.relations
+            pair.pred_relations = None if pred is None else pred.relations
         yield pair
+
+
+def _add_fragments(pair: DocPair, gold: Document, pred: Optional[Document], moved: bool) -> None:
+    """The fragments of both sides on the pair; spans that pairing moved
+    (aligned, placed) cannot keep theirs: an error naming the document."""
+    if moved:
+        raise InputError(
+            f"{gold.name} has spans of several fragments, which this format's alignment cannot carry; "
+            "read both sides with one format whose offsets need no alignment"
+        )
+    pair.gold_fragments = gold.fragments
+    pair.pred_fragments = None if pred is None else pred.fragments
 
 
 def _count_error(sources: Tuple[str, str], n_gold: int, n_pred: int, what: str) -> InputError:

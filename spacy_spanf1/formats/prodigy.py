@@ -10,7 +10,9 @@ answer are yielded with spans None (skipped by the pairing code) and
 counted. On the pred side every record is taken as it is. The key is
 `_input_hash` when present. A span that gives both character and token
 offsets must give the same characters by both; a span's "text" is compared
-with the text at its offsets (option `text_mismatch`).
+with the text at its offsets (option `text_mismatch`). `rel.manual`'s
+"relations" (`head_span` to `child_span`, `label`) are relations between
+the record's spans.
 """
 
 from pathlib import Path
@@ -22,6 +24,7 @@ from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import check_text_mismatch, place_spans
 from .records import SpanFields, check_read, json_lines, quoted_span, record_text
+from .relations import prodigy_relations
 
 #: Fields that are read, or Prodigy's own bookkeeping: not passed to meta
 #: (nor is any other field whose name starts with "_").
@@ -74,8 +77,9 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
             scores = None
         else:
             spans, notes, scores = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
-        if isinstance(record.get("relations"), list):
-            counts["relations"] = len(record["relations"])
+        relations = None
+        if spans is not None and record.get("relations"):  # rel.manual: between its spans
+            relations = prodigy_relations(record["relations"], spans, unit, path, lineno)
         meta = {k: v for k, v in record.items() if k not in READ_FIELDS and not k.startswith("_")}
         if isinstance(record.get("meta"), dict):
             meta.update(record["meta"])
@@ -94,6 +98,7 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
             counts=nonzero(counts),
             scores=scores,
             annotator=_annotator(record),
+            relations=relations,
         )
     fields.finish()
 

@@ -161,8 +161,9 @@ def render_html(
         out.append(f'<section class="doc" id="doc-{index}" data-doc="{index}">')
         out.append(f"<h3>Document {index} · {esc(pair.name)}</h3>")
         out.append('<div class="sides">')
-        out.append(f'<div class="panel gold"><h4>Gold</h4>{render_spans(pair, pair.gold, colors)}</div>')
-        out.append(f'<div class="panel pred"><h4>Predicted</h4>{render_spans(pair, pair.pred, colors)}</div>')
+        gold, pred = pair.shown_spans("gold"), pair.shown_spans("pred")
+        out.append(f'<div class="panel gold"><h4>Gold</h4>{render_spans(pair, gold, colors)}</div>')
+        out.append(f'<div class="panel pred"><h4>Predicted</h4>{render_spans(pair, pred, colors)}</div>')
         out.append("</div>")
         out.append(
             table_start(

@@ -34,11 +34,13 @@ from ..spans import Span
 #: predicted spans (`SPAN_KEYS` each), its IoU and coverage both ways.
 RECORD_KEYS = ("doc", "name", "scheme", "kind", "count", "gold", "pred", "iou", "gold_coverage", "pred_coverage")
 #: The keys of a span of a record: its offsets in the corpus unit (None
-#: for a mention without a place in the text), label and text.
+#: for a mention without a place in the text), label and text; a span of
+#: several fragments has its outer bounds, the texts of its fragments
+#: joined by a space (as brat joins them) and a last key, "fragments".
 SPAN_KEYS = ("start", "end", "label", "text")
-#: The key a span of a record has after SPAN_KEYS when the run reads
-#: knowledge-base ids (a link scheme is named): the span's id, "NIL" for
-#: a span without one (`kb_ids_of`).
+#: The key a span of a record has last (after "fragments") when the run
+#: reads knowledge-base ids (a link scheme is named): the span's id, "NIL"
+#: for a span without one (`kb_ids_of`).
 KB_KEY = "kb_id"
 #: The kind of the error records of a mention that is not in the text
 #: (mentions without offsets): a spurious prediction, named apart.
@@ -99,6 +101,10 @@ def span_record(pair: DocPair, span: Span, kb_ids: Optional[KbIds] = None) -> Di
     unplaced = pair.pred_unplaced
     if unplaced and span[0] in unplaced:
         found: Dict[str, Any] = {"start": None, "end": None, "label": span[2], "text": unplaced[span[0]][0]}
+    elif len(span) > 3:  # a span of several fragments: its outer bounds, the texts of its fragments, the fragments
+        start, end, label, fragments = span
+        texts = [pair.text[a:b] if pair.offsets is None else pair.span_text(Span(a, b, label)) for a, b in fragments]
+        found = {"start": start, "end": end, "label": label, "text": " ".join(texts), "fragments": fragments}
     else:
         start, end, label = span
         text = pair.text[start:end] if pair.offsets is None else pair.span_text(span)
@@ -215,6 +221,8 @@ def error_lines(
         return encoded
 
     def span(item: Span, text: str, offsets: Any, pair: DocPair, side: Optional[KbIds] = None) -> str:
+        if len(item) > 3:  # of several fragments
+            return dumps(span_record(pair, item, side))
         start, end, label = item
         if pair.pred_unplaced and start in pair.pred_unplaced:
             return dumps(span_record(pair, item, side))

@@ -13,7 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional
 
 from ..exceptions import InputError
-from ..settings import DOC_ATTRIBUTES, LINK_SCHEMES, SPAN_ATTRIBUTES, STRING_SCHEMES, AnalysisSettings, MatchSettings
+from ..settings import (
+    DOC_ATTRIBUTES,
+    LINK_SCHEMES,
+    RELATION_SCHEMES,
+    SPAN_ATTRIBUTES,
+    STRING_SCHEMES,
+    AnalysisSettings,
+    MatchSettings,
+)
 from .bootstrap import bootstrap_ci
 from .breakdown import breakdown
 from .paired import paired_test
@@ -175,8 +183,11 @@ def _breakdowns_of(scores: Any, settings: AnalysisSettings, match: Optional[Matc
     common["unit"] = scores.unit
     breakdowns: Dict[str, Any] = {}
     intervals: Dict[str, Any] = {}
-    # Breakdowns match spans again; the string schemes compare texts and are left out.
-    span_schemes = [scheme for scheme in scores.results if scheme not in STRING_SCHEMES + LINK_SCHEMES]
+    # Breakdowns match spans again; the string schemes compare texts, the link
+    # schemes ids and the relation schemes relations: they are left out.
+    span_schemes = [
+        scheme for scheme in scores.results if scheme not in STRING_SCHEMES + LINK_SCHEMES + RELATION_SCHEMES
+    ]
     for name in settings.by:
         if name in SPAN_ATTRIBUTES:
             found = breakdown(gold_docs, pred_docs, schemes=span_schemes, by=name, buckets=settings.buckets, **common)

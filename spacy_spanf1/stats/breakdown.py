@@ -34,6 +34,7 @@ SETTINGS: Tuple[str, ...] = (
     "label_map",
     "map_unlisted",
     "unit",
+    "view",
 )
 
 #: The counts on each side: what a predicted unit and a gold span can add to.
@@ -161,7 +162,7 @@ def breakdown(
         document's length is the largest span end in it over both sides
         (before the `labels` filter), 0 for a document without spans.
     settings: iou_threshold, overlap_threshold, min_overlap, labels,
-        label_map, map_unlisted, unit, passed on to evaluate_spans.
+        label_map, map_unlisted, unit, view, passed on to evaluate_spans.
     RETURNS (Dict[str, List[Bucket]]): scheme -> buckets in bucket order.
 
     Text values give one bucket per value, sorted (a label found only in

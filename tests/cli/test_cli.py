@@ -847,7 +847,7 @@ def test_format_registered_from_outside(tmp_path, monkeypatch):
         assert_clean_failure(
             unknown,
             2,
-            "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, mentions, aida, test-fmt",
+            "Valid formats: spacy, jsonl, conll, kaggle, brat, labelstudio, doccano, prodigy, tags, mentions, aida, inline, test-fmt",
         )
     finally:
         catalogue._remove(("spacy_spanf1", "formats", "test-fmt"))

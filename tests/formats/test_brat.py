@@ -106,8 +106,11 @@ def test_brat_other_annotations_counted_not_spans(tmp_path):
     )
     doc = read("brat", brat_dir(tmp_path, {"d": (TEXT, ann)}))[0]
     assert doc.spans == GOLD
+    # relations are read (Arg1 the head, Arg2 the tail); a compare without a
+    # relation scheme counts them as not scored
+    by_id = dict(zip(["T1", "T2", "T3"], sorted(GOLD)))
+    assert doc.relations == [(by_id["T1"], by_id["T2"], "Knows"), (by_id["T2"], by_id["T3"], "In")]
     assert doc.counts == {
-        "relations": 2,
         "events": 1,
         "attributes": 2,
         "notes": 1,

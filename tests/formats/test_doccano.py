@@ -33,7 +33,9 @@ def test_doccano_label_and_entities_forms_equal(tmp_path):
     )
     a, b = read("doccano", label)[0], read("doccano", entities)[0]
     assert a.spans == b.spans == GOLD
-    assert a.meta == b.meta == {"id": 7, "Comments": []} and not a.counts and b.counts == {"relations": 1}
+    assert a.meta == b.meta == {"id": 7, "Comments": []} and not a.counts and not b.counts
+    # the relation, between entities 1 and 2 by their ids, is read (not counted as not scored)
+    assert a.relations is None and b.relations == [(GOLD[0], GOLD[1], "knows")]
     jg = as_jsonl(tmp_path, "g.jsonl", TEXT, GOLD)
     assert jg[0].spans == a.spans and jg[0].text == a.text
     pred = write_jsonl(

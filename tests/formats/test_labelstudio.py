@@ -121,7 +121,10 @@ def test_labelstudio_relations_and_other_results_counted(tmp_path):
     ]
     path = ls_export(tmp_path, [ls_task(annotations=[{"result": result}])])
     doc = read("labelstudio", path)[0]
-    assert doc.spans == GOLD and doc.counts == {"relations": 1, "other_results": 1}
+    # a relation without a label (a labeling config without <Relations>
+    # labels) is read and not scored; labelled relations are Document.relations
+    assert doc.spans == GOLD and doc.counts == {"unlabeled_relations": 1, "other_results": 1}
+    assert doc.relations == []
 
 
 def test_labelstudio_text_field(tmp_path):

@@ -219,7 +219,10 @@ def test_not_scored_counts_exact_at_50000_documents(tmp_path):
             *(
                 {
                     "text": f"Ann met Bo {i}",
-                    "label": [[0, 3, "PER"]],
+                    "entities": [
+                        {"id": 1, "start_offset": 0, "end_offset": 3, "label": "PER"},
+                        {"id": 2, "start_offset": 8, "end_offset": 10, "label": "PER"},
+                    ],
                     "relations": [{"from_id": 1, "to_id": 2, "type": "x"}],
                 }
                 for i in range(n)
