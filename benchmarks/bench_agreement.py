@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import LABELS, SCHEMES, make_corpus  # noqa: E402
 from common import timed  # noqa: E402
 from spacy_spanf1 import evaluate_spans  # noqa: E402
-from spacy_spanf1.agreements import agreement  # noqa: E402
+from spacy_spanf1 import agreement  # noqa: E402
 from spacy_spanf1.agreements.tokens import (  # noqa: E402
     MISSING,
     Positions,

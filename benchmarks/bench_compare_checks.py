@@ -37,7 +37,7 @@ from spacy_spanf1.engine.scorer import evaluate_spans  # noqa: E402
 from spacy_spanf1.formats import jsonl  # noqa: E402
 
 S = list(SCHEMES)
-REAL = {"check": jsonl._check_block_spans, "plain": jsonl._plain_block, "words": stream.InsideWords}
+REAL = {"check": jsonl._plain_spans, "plain": jsonl._plain_block, "words": stream.InsideWords}
 
 
 def spans(path):
@@ -45,26 +45,30 @@ def spans(path):
         yield [(s["start"], s["end"], s["label"]) for s in record.get("spans", ())]
 
 
-def order_only(block, linenos, flat, sizes, limits, unit, path):
-    """No span check: only which documents' spans are out of order."""
-    starts, ends, labels = zip(*flat)
+def order_only(objects, counts, limits):
+    """No span check: the Span tuples and which documents' spans are out of order."""
+    starts, ends, labels = (
+        list(map(jsonl._START, objects)),
+        list(map(jsonl._END, objects)),
+        list(map(jsonl._SPAN_LABEL, objects)),
+    )
+    if not objects:
+        return [], ()
     start, end = numpy.array(starts, dtype=numpy.int64), numpy.array(ends, dtype=numpy.int64)
+    sizes = numpy.array(counts, dtype=numpy.int64)
     doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
     same = doc_of[1:] == doc_of[:-1]
-    return set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
+    unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
+    return list(map(tuple.__new__, repeat(jsonl.Span), zip(starts, ends, labels))), unsorted
 
 
 def unchecked_plain(block, path, text_mismatch):
     """No record checks: every block taken as plain records as it is."""
-    lines = [line for _, line in block]
-    records = list(map(jsonl._json_loads, lines))
+    records = list(map(jsonl._json_loads, list(map(jsonl._LINE, block))))
     texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
-    flat = list(map(jsonl._SPAN_FIELDS, chain.from_iterable(items)))
-    linenos = [lineno for lineno, _ in block]
     counts = list(map(len, items))
-    sizes, limits = numpy.array(counts, dtype=numpy.int64), list(map(len, texts))
-    unsorted = jsonl._check_block_spans(block, linenos, flat, sizes, limits, "char", path) if flat else set()
-    found = list(map(tuple.__new__, repeat(jsonl.Span), flat))
+    found, unsorted = jsonl._plain_spans(list(chain.from_iterable(items)), counts, list(map(len, texts)))
+    linenos = list(map(jsonl._LINENO, block))
     ends = list(accumulate(counts))
     doc_spans = list(map(found.__getitem__, map(slice, [0, *ends[:-1]], ends)))
     for k in unsorted:
@@ -73,7 +77,7 @@ def unchecked_plain(block, path, text_mismatch):
     return list(
         map(
             jsonl.Document,
-            map("line {}".format, linenos),
+            map("line ".__add__, map(str, linenos)),
             doc_spans,
             texts,
             repeat(None, n),
@@ -127,20 +131,14 @@ def parts(gold: str, pred: str, rounds: int) -> None:
     for block in blocks:
         records = list(map(jsonl._json_loads, [line for _, line in block]))
         texts, items = list(map(jsonl._TEXT, records)), list(map(jsonl._SPANS, records))
-        flat = list(map(jsonl._SPAN_FIELDS, chain.from_iterable(items)))
-        counts = list(map(len, items))
-        columns.append(
-            (block, [n for n, _ in block], flat, numpy.array(counts, dtype=numpy.int64), list(map(len, texts)))
-        )
+        columns.append((list(chain.from_iterable(items)), list(map(len, items)), list(map(len, texts))))
     gold_docs, pred_docs = list(jsonl.read_jsonl(gold)), list(jsonl.read_jsonl(pred))
     lines = [line for block in blocks for _, line in block]
     found = {
         "read in columns, every check (_plain_block)": lambda: (jsonl._plain_block(b, gold, "warn") for b in blocks),
         "read in columns, no record check": lambda: (unchecked_plain(b, gold, "warn") for b in blocks),
-        "span check of each block (_check_block_spans)": lambda: (
-            jsonl._check_block_spans(*c, "char", gold) for c in columns
-        ),
-        "only the order of each document's spans": lambda: (order_only(*c, "char", gold) for c in columns),
+        "spans of each block, checked (_plain_spans)": lambda: (jsonl._plain_spans(*c) for c in columns),
+        "the same spans unchecked (only their order found)": lambda: (order_only(*c) for c in columns),
         "text check of each pair (==)": lambda: (g.text == p.text for g, p in zip(gold_docs, pred_docs)),
         "inside-word check (first 10,000 spans a side)": lambda: (
             _inside_words(InsideWords(), gold_docs, pred_docs) or ()
@@ -178,13 +176,13 @@ def main(
 
         def variant(check=True, plain=True, words=True):
             def run():
-                jsonl._check_block_spans = REAL["check"] if check else order_only
+                jsonl._plain_spans = REAL["check"] if check else order_only
                 jsonl._plain_block = REAL["plain"] if plain else unchecked_plain
                 stream.InsideWords = REAL["words"] if words else NoInsideWords
                 try:
                     compare_files(gold, pred, schemes=S, format="jsonl")
                 finally:
-                    jsonl._check_block_spans, jsonl._plain_block = REAL["check"], REAL["plain"]
+                    jsonl._plain_spans, jsonl._plain_block = REAL["check"], REAL["plain"]
                     stream.InsideWords = REAL["words"]
 
             return run

@@ -41,6 +41,9 @@ import typer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from common import spaced_spans  # noqa: E402
 
 from spacy_spanf1 import LINK_SCHEMES, evaluate_spans  # noqa: E402
 from spacy_spanf1.links import TAGGING, evaluate_links  # noqa: E402
@@ -64,9 +67,7 @@ def make_docs(n: int, seed: int) -> Tuple[List[List[Dict[str, Any]]], List[List[
     gold_docs, pred_docs = [], []
     for _ in range(n):
         gold, pred = [], []
-        k = rng.randint(0, 3)
-        while k < N_TOKENS - 3:
-            length = rng.choice((1, 1, 2, 3))
+        for k, length in spaced_spans(rng, N_TOKENS):
             label, kb = rng.choice(LABELS), some_id()
             gold.append({"start": k, "end": k + length, "label": label, "kb_id": kb})
             r = rng.random()
@@ -80,7 +81,6 @@ def make_docs(n: int, seed: int) -> Tuple[List[List[Dict[str, Any]]], List[List[
                 pred.append({"start": k, "end": k + length, "label": rng.choice(LABELS), "kb_id": kb})
             elif r < 0.95:
                 pred.append({"start": k, "end": k + 1, "label": label, "kb_id": kb})
-            k += length + rng.randint(1, 6)
         gold_docs.append(gold)
         pred_docs.append(pred)
     return gold_docs, pred_docs

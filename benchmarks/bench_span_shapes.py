@@ -24,6 +24,9 @@ import typer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from common import spaced_spans  # noqa: E402
 
 from spacy_spanf1 import evaluate_spans  # noqa: E402
 
@@ -40,9 +43,7 @@ def make_docs(n: int, seed: int) -> Tuple[List[List[Tuple[int, int, str]]], List
     gold_docs, pred_docs = [], []
     for _ in range(n):
         gold, pred = [], []
-        k = rng.randint(0, 3)
-        while k < N_TOKENS - 3:
-            length = rng.choice((1, 1, 2, 3))
+        for k, length in spaced_spans(rng, N_TOKENS):
             span = (k, k + length, rng.choice(LABELS))
             gold.append(span)
             r = rng.random()
@@ -52,7 +53,6 @@ def make_docs(n: int, seed: int) -> Tuple[List[List[Tuple[int, int, str]]], List
                 pred.append((k, k + length, rng.choice(LABELS)))
             elif r < 0.95:
                 pred.append((k, k + 1, span[2]))
-            k += length + rng.randint(1, 6)
         gold_docs.append(gold)
         pred_docs.append(pred)
     return gold_docs, pred_docs

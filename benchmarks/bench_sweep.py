@@ -40,21 +40,31 @@ from spacy_spanf1.sweeps import sweep
 LABELS = ("PER", "ORG", "LOC", "MISC")
 
 
+def gold_spans(rng):
+    """A document's four gold spans of 1-2 tokens, starts 3 apart at least."""
+    starts = numpy.sort(rng.choice(12, size=4, replace=False)) * 3
+    return [(int(s), int(s) + int(rng.integers(1, 3)), LABELS[int(rng.integers(4))]) for s in starts]
+
+
+def predicted(rng, s, e, label):
+    """The prediction of one gold span: itself (60 %), one token longer
+    (before the next gold span's start), another label, or none."""
+    kind = rng.random()
+    if kind < 0.6:
+        return [(s, e, label)]
+    if kind < 0.75:
+        return [(s, e + 1, label)]
+    if kind < 0.9:
+        return [(s, e, LABELS[int(rng.integers(4))])]
+    return []
+
+
 def make_corpus(n_docs: int, seed: int = 0):
     rng = numpy.random.default_rng(seed)
     gold, pred = [], []
     for doc in range(n_docs):
-        starts = numpy.sort(rng.choice(12, size=4, replace=False)) * 3
-        g = [(int(s), int(s) + int(rng.integers(1, 3)), LABELS[int(rng.integers(4))]) for s in starts]
-        p = []
-        for s, e, label in g:
-            kind = rng.random()
-            if kind < 0.6:
-                p.append((s, e, label))
-            elif kind < 0.75:
-                p.append((s, e + 1, label))
-            elif kind < 0.9:
-                p.append((s, e, LABELS[int(rng.integers(4))]))
+        g = gold_spans(rng)
+        p = [span for s, e, label in g for span in predicted(rng, s, e, label)]
         p.append((40, 41, LABELS[int(rng.integers(4))]))  # spurious
         if doc % 10 == 0:
             s, e, label = g[0]
@@ -72,19 +82,14 @@ def make_dense_flat(n_docs: int, seed: int = 0):
     rng = numpy.random.default_rng(seed)
     gold, pred = [], []
     for doc in range(n_docs):
-        starts = numpy.sort(rng.choice(12, size=4, replace=False)) * 3
-        g = [(int(s), int(s) + int(rng.integers(1, 3)), LABELS[int(rng.integers(4))]) for s in starts]
+        g = gold_spans(rng)
         p = []
         for i, (s, e, label) in enumerate(g):
-            kind = rng.random()
             if doc % 10 == 0 and i == 0 and e - s == 2:
+                rng.random()  # the draw of predicted(), so that the corpus stays the seed's
                 p += [(s, s + 1, label), (s + 1, e, label)]  # two halves: two steps of one cluster
-            elif kind < 0.6:
-                p.append((s, e, label))
-            elif kind < 0.75:
-                p.append((s, e + 1, label))  # before the next gold span's start (starts 3 apart)
-            elif kind < 0.9:
-                p.append((s, e, LABELS[int(rng.integers(4))]))
+            else:
+                p += predicted(rng, s, e, label)
         p.append((40, 41, LABELS[int(rng.integers(4))]))  # spurious
         gold.append(g)
         pred.append([(s, e, label, float(rng.random())) for s, e, label in p])

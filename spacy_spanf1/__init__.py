@@ -18,6 +18,7 @@ from .settings import (
     RunSettings,
 )
 from .spans import Span
+from .lazy import lazy_exports
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
 #: Names exported lazily (module __getattr__), so that `import spacy_spanf1`
@@ -34,7 +35,7 @@ _LAZY = {
     "ground_mentions": "mentions",
     "evaluate_mentions": "mentions",
     "sweep": "sweeps",
-    "agreement": "agreements",
+    "agreement": "api",
     "consensus": "agreements",
     "agree_files": "api",
     "sweep_files": "api",
@@ -48,14 +49,7 @@ _LAZY = {
 # the packages are imported.
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY, globals())
 
 
 __all__ = [

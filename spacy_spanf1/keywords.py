@@ -9,18 +9,29 @@ every keyword that was given written over its field, and checked again
 (so `compare_files(g, p, match=m, schemes="iou")` scores m's settings
 under iou: a keyword given beside an object wins, as
 `MatchSettings.replace` would have it). `front_door` makes an unknown
-keyword a TypeError that lists the keywords the door takes.
+keyword a TypeError that lists the keywords the door takes, and builds a
+door's settings objects of its keywords before the door's body runs.
 """
 
 import enum
 import functools
 import inspect
-from typing import Any, Callable, Iterable, Optional, Type, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Type, TypeVar, Union, cast
 
 from .exceptions import SettingError
-from .settings import Settings, comma_list, default_of
+from .settings import ReadSettings, Settings, comma_list, default_of, field_names
 
-__all__ = ["UNSET", "Unset", "front_door", "given", "refuse_set", "settings_from", "unknown_keyword"]
+__all__ = [
+    "UNSET",
+    "Unset",
+    "built",
+    "front_door",
+    "given",
+    "refuse_set",
+    "settings_from",
+    "unknown_keyword",
+    "with_options",
+]
 
 
 class Unset(enum.Enum):
@@ -73,18 +84,53 @@ def unknown_keyword(where: str, name: str, valid: Iterable[str]) -> TypeError:
     return TypeError(f"{where}() got an unexpected keyword argument {name!r}. Valid keywords: {', '.join(valid)}")
 
 
-def front_door(func: F) -> F:
+def front_door(
+    func: Optional[F] = None,
+    *,
+    check_extra: Optional[Callable[[str, Callable[..., Any], Mapping[str, Any]], Dict[str, Any]]] = None,
+    **groups: Type[Settings],
+) -> Any:
     """func, with an unknown keyword a TypeError naming the keywords it
     takes (Python's own error names only the one it does not). A door with
-    `**reader_options` checks those itself."""
-    parameters = inspect.signature(func).parameters.values()
+    `**reader_options` checks those itself.
+
+    groups: `@front_door(match=MatchSettings, read=ReadSettings)`: before
+    func runs, its parameter `match` becomes the MatchSettings
+    `settings_from` builds of the object given (or None) and of the
+    door's keywords that are the class's fields (`schemes`, `unit`, ...),
+    which func then sees as UNSET. The door declares each keyword it takes
+    in its own signature; which object a keyword fills is said once, here.
+    check_extra: for a door with `**reader_options`, called as
+    `check_extra(name, door, options)` with the keywords given there, before
+    any settings object is built, so that a misspelled keyword is named as
+    one (a TypeError) rather than as the setting it left out; it returns
+    the options func gets.
+    """
+    if func is None:
+        return lambda f: _door(f, groups, check_extra)
+    return _door(func, groups, check_extra)
+
+
+def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Callable[..., Dict[str, Any]]]) -> F:
+    signature = inspect.signature(func)
+    parameters = signature.parameters
     valid = tuple(
         p.name
-        for p in parameters
+        for p in parameters.values()
         if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     )
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters)
+    extra = next((p.name for p in parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    takes_any = extra is not None
     names = frozenset(valid)
+    owners: Dict[str, str] = {}
+    for group, cls in groups.items():
+        if group not in names:
+            raise TypeError(f"{func.__name__}() has no parameter {group!r} for its {cls.__name__}")
+        for name in field_names(cls):
+            if name in names and name not in groups:
+                if name in owners:
+                    raise TypeError(f"{func.__name__}(): {name!r} is a field of both {owners[name]!r} and {group!r}")
+                owners[name] = group
 
     @functools.wraps(func)
     def door(*args: Any, **kwargs: Any) -> Any:
@@ -92,10 +138,34 @@ def front_door(func: F) -> F:
             for name in kwargs:
                 if name not in names:
                     raise unknown_keyword(func.__name__, name, valid)
-        return func(*args, **kwargs)
+        if not groups and check_extra is None:
+            return func(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
+        arguments = bound.arguments  # args and kwargs follow its changes
+        if check_extra is not None and extra is not None and arguments.get(extra):
+            arguments[extra] = check_extra(func.__name__, door, arguments[extra])
+        fields: Dict[str, Dict[str, Any]] = {group: {} for group in groups}
+        for name in [name for name in arguments if name in owners]:
+            fields[owners[name]][name] = arguments.pop(name)
+        for group, cls in groups.items():
+            arguments[group] = settings_from(cls, arguments.get(group), group, **fields[group])
+        return func(*bound.args, **bound.kwargs)
 
     door.keywords = valid  # type: ignore[attr-defined]  # what the door takes, for its own checks
     return cast(F, door)  # the door's own signature, for type checkers and help()
+
+
+def built(obj: Optional[S]) -> S:
+    """A settings object `front_door` has built, as its type (the door's
+    parameter is Optional to its callers, never to its body)."""
+    if obj is None:
+        raise RuntimeError("a settings object front_door did not build: the door lacks it in @front_door(...)")
+    return obj
+
+
+def with_options(read: ReadSettings, options: Mapping[str, Any]) -> ReadSettings:
+    """read with a door's `**reader_options` written over its `options`."""
+    return read.replace(options={**read.options, **options}) if options else read
 
 
 def refuse_set(obj: Settings, names: Iterable[str], where: str) -> None:

@@ -63,7 +63,6 @@ __all__ = [
     "ReadSettings",
     "RunSettings",
     "default_of",
-    "split_keywords",
     *values.__all__,
 ]
 
@@ -411,25 +410,3 @@ def default_of(cls: Type[Settings], name: str) -> Any:
 
 def field_names(cls: Type[Settings]) -> Tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
-
-
-def split_keywords(
-    keywords: Mapping[str, Any], *classes: Type[Settings], leftover: bool = False, where: str = "this function"
-) -> Tuple[Dict[str, Any], ...]:
-    """Keyword arguments split by the settings class whose field they name
-    (one dict per class, then one of the rest). With leftover False, a
-    keyword that no class takes is a SettingError listing those that are.
-
-    RETURNS (Tuple[Dict[str, Any], ...]): len(classes) + 1 dicts.
-    """
-    owners: Dict[str, int] = {}
-    for i, cls in enumerate(classes):
-        for name in field_names(cls):
-            owners.setdefault(name, i)
-    parts: Tuple[Dict[str, Any], ...] = tuple({} for _ in range(len(classes) + 1))
-    for name, value in keywords.items():
-        if name not in owners and not leftover:
-            valid = ", ".join(sorted(owners))
-            raise SettingError(f"{where} got an unexpected keyword argument {name!r}. Valid settings: {valid}", name)
-        parts[owners.get(name, len(classes))][name] = value
-    return parts

@@ -51,6 +51,7 @@ __all__ = [
     "check_seed",
     "check_unit",
     "comma_list",
+    "scheme_names",
 ]
 
 #: Statistics defaults (the bootstrap, the paired tests and the scorer's
@@ -149,33 +150,43 @@ def comma_list(value: Any) -> Any:
     return value
 
 
-def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
-    """The schemes as a tuple of known names, in the order given (a string
-    is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(SCHEMES + STRING_SCHEMES + LINK_SCHEMES + RELATION_SCHEMES)
+def scheme_names(
+    schemes: Any, setting: str, kind: str, valid: Sequence[str], others: Optional[Mapping[str, str]] = None
+) -> Tuple[str, ...]:
+    """The names of `schemes` (a string is a comma-separated list) as a
+    tuple, in the order given, each once and each in `valid`: else a
+    SettingError naming the setting and the valid names. kind: what the
+    messages call a name ("scheme", "link scheme"); others: names of
+    another kind, with what to say of each. There is no default."""
+    listed = ", ".join(valid)
     if schemes is None:
-        raise SettingError(f"No '{setting}' given: name at least one scheme. Valid schemes: {valid}", setting)
+        raise SettingError(f"No '{setting}' given: name at least one {kind}. Valid {kind}s: {listed}", setting)
     schemes = tuple(comma_list(schemes))
     if not schemes:
-        raise SettingError(f"'{setting}' is empty: name at least one scheme. Valid schemes: {valid}", setting)
+        raise SettingError(f"'{setting}' is empty: name at least one {kind}. Valid {kind}s: {listed}", setting)
     for name in schemes:
-        if (
-            name not in SCHEMES
-            and name not in STRING_SCHEMES
-            and name not in LINK_SCHEMES
-            and name not in RELATION_SCHEMES
-        ):
-            raise SettingError(f"Unknown scheme {name!r} in '{setting}'. Valid schemes: {valid}", setting)
-    if schemes[0] in STRING_SCHEMES or schemes[0] in LINK_SCHEMES or schemes[0] in RELATION_SCHEMES:
+        if others and name in others:
+            raise SettingError(f"{name!r} in '{setting}' is {others[name]}. Valid {kind}s: {listed}", setting)
+        if name not in valid:
+            raise SettingError(f"Unknown {kind} {name!r} in '{setting}'. Valid {kind}s: {listed}", setting)
+    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
+    if duplicates:
+        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
+    return schemes
+
+
+def check_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
+    """The schemes as a tuple of known names, in the order given (a string
+    is a comma-separated list), the first a span scheme. There is no
+    default scheme."""
+    schemes = scheme_names(schemes, setting, "scheme", SCHEMES + STRING_SCHEMES + LINK_SCHEMES + RELATION_SCHEMES)
+    if schemes[0] not in SCHEMES:
         kind = "string" if schemes[0] in STRING_SCHEMES else "link" if schemes[0] in LINK_SCHEMES else "relation"
         raise SettingError(
             f"'{setting}' starts with {schemes[0]!r}: the first (primary) scheme is a span scheme "
             f"({', '.join(SCHEMES)}); {kind} schemes come after it",
             setting,
         )
-    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
-    if duplicates:
-        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
     return schemes
 
 

@@ -213,6 +213,10 @@ def python(*args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
+#: `compare` of gold.jsonl and pred.jsonl in the working directory under strict and iou.
+COMPARE_JSONL = ("compare", "gold.jsonl", "pred.jsonl", "-s", "strict,iou")
+
+
 def invoke(args, stdin=None):
     """Run the CLI in-process (typer's CliRunner), in the current directory."""
     from typer.testing import CliRunner
@@ -470,3 +474,16 @@ SWEEP_SCORED = [
     [(0, 4, "PER", 0.9), (14, 18, "PER", 0.6)],
     [(0, 5, "PER", 0.8), (6, 9, "LOC", 0.2)],
 ]
+#: The keys of a scheme's sweep in the JSON (`SweepResult.to_dict()`).
+SWEEP_SCHEME_KEYS = {
+    "scheme",
+    "thresholds",
+    "p",
+    "r",
+    "f",
+    "ap",
+    "best",
+    "per_label",
+    "per_label_best",
+    "calibration",
+}

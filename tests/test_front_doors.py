@@ -20,13 +20,40 @@ from spacy_spanf1 import (
     SweepSettings,
 )
 from spacy_spanf1.agreements.result import AgreementResult
-from spacy_spanf1.api import agree_files, compare_files, evaluate_pipeline, sweep_files, sweep_pipeline, sweep_source
+from spacy_spanf1.api import (
+    agree_files,
+    agreement,
+    compare_files,
+    evaluate_pipeline,
+    score_pairs,
+    sweep_files,
+    sweep_pipeline,
+    sweep_source,
+)
+from spacy_spanf1.corpus import Keep
+from spacy_spanf1.formats import Document, pair_documents
+from spacy_spanf1.spans import Span
 from spacy_spanf1.keywords import UNSET, settings_from
 from spacy_spanf1.settings import SCHEMES
 
 EXAMPLES = ROOT / "examples"
 GOLD, PRED, SCORED = EXAMPLES / "gold.jsonl", EXAMPLES / "pred.jsonl", EXAMPLES / "scored.jsonl"
 MODEL, CORPUS, CONLL = EXAMPLES / "ner-model", EXAMPLES / "corpus.spacy", EXAMPLES / "dev.conll"
+#: Two annotators of two documents, as span lists (`agreement`).
+SPAN_LISTS = {
+    "a": [[(0, 2, "PER"), (4, 6, "LOC")], [(1, 3, "ORG")]],
+    "b": [[(0, 2, "PER"), (4, 7, "LOC")], [(1, 3, "ORG")]],
+}
+#: Each door and the inputs it is called with.
+DOORS = [
+    (compare_files, (GOLD, PRED)),
+    (evaluate_pipeline, (MODEL, CORPUS)),
+    (agreement, (SPAN_LISTS,)),
+    (agree_files, ([GOLD, PRED],)),
+    (sweep_files, (GOLD, SCORED)),
+    (sweep_pipeline, (MODEL, CORPUS)),
+    (sweep_source, (GOLD, SCORED)),
+]
 
 
 # --------------------------------------------------------------------------
@@ -146,6 +173,79 @@ def test_sweep_pipeline_objects_and_keywords(spancat_model):
 # --------------------------------------------------------------------------
 
 
+def test_agreement_objects_and_keywords():
+    by_objects = agreement(
+        SPAN_LISTS,
+        lengths=[8, 4],
+        match=MatchSettings(["strict", "iou"], iou_threshold=0.6),
+        agreement=AgreementSettings(o_tokens="exclude"),
+        analysis=AnalysisSettings(bootstrap=20, seed=3),
+    )
+    by_keywords = agreement(
+        SPAN_LISTS, lengths=[8, 4], schemes="strict,iou", iou_threshold=0.6, o_tokens="exclude", bootstrap=20, seed=3
+    )
+    # (as JSON: an interval of two documents can be nan, which equals nothing)
+    assert json.dumps(by_objects.to_dict(), sort_keys=True) == json.dumps(by_keywords.to_dict(), sort_keys=True)
+    assert by_objects.signature["match"]["iou_threshold"] == 0.6 and by_objects.intervals
+    # By hand, b against a: PER and ORG on the same offsets; LOC (4, 7)
+    # against (4, 6) has IoU 2 / 3: a match under iou at 0.6, other
+    # boundaries under strict.
+    assert by_objects.pairwise["iou"][("a", "b")].counts == {"tp": 3, "fp": 0, "fn": 0}
+    assert by_objects.pairwise["strict"][("a", "b")].counts["cor"] == 2
+    written_over = agreement(SPAN_LISTS, match=MatchSettings(["strict", "iou"], iou_threshold=0.6), iou_threshold=0.7)
+    assert written_over.signature["match"]["iou_threshold"] == 0.7  # 2 / 3 < 0.7: LOC no longer matches
+    assert written_over.pairwise["iou"][("a", "b")].counts == {"tp": 2, "fp": 1, "fn": 1}
+
+
+def test_agreement_checks_its_settings_by_name_and_type():
+    with pytest.raises(SettingError, match=r"'iou_threshold' must be a number in \(0, 1\], got 'high'") as found:
+        agreement(SPAN_LISTS, schemes="strict", iou_threshold="high")
+    assert found.value.setting == "iou_threshold"
+    with pytest.raises(SettingError, match="Unknown o tokens 'some' in 'o_tokens'. Valid: include, exclude"):
+        agreement(SPAN_LISTS, agreement=AgreementSettings(o_tokens="some"))
+    with pytest.raises(TypeError, match="'match' must be a MatchSettings \\(or None\\), got str: 'strict'"):
+        agreement(SPAN_LISTS, match="strict")
+    with pytest.raises(SettingError, match=r"'beta' \(2.0\) does not apply to agreement"):
+        agreement(SPAN_LISTS, match=MatchSettings("strict", beta=2.0))
+
+
+def pairs_of(n):
+    golds = [Document(f"doc {i}", [Span(0, 3, "PER"), Span(4, 6, "LOC")], "Ann in Rome") for i in range(n)]
+    preds = [Document(f"doc {i}", [Span(0, 3, "PER"), Span(4, 5, "LOC")], "Ann in Rome") for i in range(n)]
+    return pair_documents(golds, preds)
+
+
+def test_score_pairs_objects_and_keywords():
+    by_objects = score_pairs(pairs_of(3), MatchSettings("strict"), keep=Keep(errors=True, per_doc=True))
+    by_keywords = score_pairs(pairs_of(3), "strict", keep_errors=True, per_doc=True)
+    assert by_objects.to_dict() == by_keywords.to_dict()
+    # By hand: each document has PER right and LOC on other boundaries.
+    assert by_keywords.results["strict"].counts == {"cor": 3, "inc": 3, "par": 0, "mis": 0, "spu": 0}
+    assert [e.kind for e in by_keywords.errors] == ["wrong_boundaries"] * 3 and len(
+        by_keywords.results["strict"].per_doc
+    ) == 3
+    # a keyword away from its default is written over keep's field
+    assert score_pairs(pairs_of(3), "strict", keep=Keep(errors=True), max_error_docs=1).pairs.keys() == {0}
+
+
+def test_score_pairs_checks_its_keywords_by_name_and_type():
+    with pytest.raises(TypeError) as found:
+        score_pairs(pairs_of(1), "strict", keep_eror=True)
+    message = str(found.value)
+    assert "score_pairs() got an unexpected keyword argument 'keep_eror'. Valid keywords: " in message
+    assert "keep_errors" in message.split("Valid keywords: ")[1] and "match" in message
+    with pytest.raises(TypeError, match="unexpected keyword argument 'iou_threshold'"):  # a MatchSettings field
+        score_pairs(pairs_of(1), "iou", iou_threshold=0.3)
+    with pytest.raises(TypeError, match="'match' must be a MatchSettings or the schemes, got int: 3"):
+        score_pairs(pairs_of(1), 3)
+    with pytest.raises(SettingError, match="'max_error_docs' must be an integer >= 0, got 'five'") as found:
+        score_pairs(pairs_of(1), "strict", keep_errors=True, max_error_docs="five")
+    assert found.value.setting == "max_error_docs"
+    with pytest.raises(SettingError, match="Unknown scheme 'exakt'") as found:
+        score_pairs(pairs_of(1), "strict,exakt")
+    assert found.value.setting == "schemes"
+
+
 def test_a_keyword_beside_an_object_is_written_over_its_field():
     match = MatchSettings(["strict"], iou_threshold=0.3)
     both = compare_files(GOLD, PRED, match=match, schemes="iou")
@@ -176,17 +276,7 @@ def test_settings_from():
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "door, args",
-    [
-        (compare_files, (GOLD, PRED)),
-        (evaluate_pipeline, (MODEL, CORPUS)),
-        (agree_files, ([GOLD, PRED],)),
-        (sweep_files, (GOLD, SCORED)),
-        (sweep_pipeline, (MODEL, CORPUS)),
-        (sweep_source, (GOLD, SCORED)),
-    ],
-)
+@pytest.mark.parametrize("door, args", DOORS)
 def test_an_unknown_keyword_is_a_type_error_naming_the_valid_ones(door, args):
     with pytest.raises(TypeError) as found:
         door(*args, schemes="strict", shemes="iou")
@@ -206,17 +296,7 @@ def test_an_unknown_keyword_is_a_type_error_naming_the_valid_ones(door, args):
 VALID_SCHEMES = ", ".join(SCHEMES)
 
 
-@pytest.mark.parametrize(
-    "door, args",
-    [
-        (compare_files, (GOLD, PRED)),
-        (evaluate_pipeline, (MODEL, CORPUS)),
-        (agree_files, ([GOLD, PRED],)),
-        (sweep_files, (GOLD, SCORED)),
-        (sweep_pipeline, (MODEL, CORPUS)),
-        (sweep_source, (GOLD, SCORED)),
-    ],
-)
+@pytest.mark.parametrize("door, args", DOORS)
 def test_a_bad_scheme_names_the_setting_and_the_valid_ones(door, args):
     with pytest.raises(SettingError) as found:
         door(*args, schemes="strict,exakt")

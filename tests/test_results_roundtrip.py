@@ -12,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from helpers import ROOT, run_many
-from spacy_spanf1.agreements.measure import agreement
+from spacy_spanf1 import agreement
 from spacy_spanf1.agreements.result import AgreementResult
 from spacy_spanf1.api import agree_files, compare_files
 from spacy_spanf1.engine.scorer import evaluate_spans

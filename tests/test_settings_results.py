@@ -320,7 +320,7 @@ def test_sum_of_two_parts_equals_the_whole():
 def test_adding_scores_of_other_settings_is_an_error():
     pairs = random_pairs(6, 5)
     with pytest.raises(ValueError, match="different signatures"):
-        score_pairs(pairs, ["strict"]) + score_pairs(pairs, ["strict"], min_overlap=0.5)
+        score_pairs(pairs, ["strict"]) + score_pairs(pairs, MatchSettings(["strict"], min_overlap=0.5))
     with pytest.raises(ValueError, match="schemes"):
         score_pairs(pairs, ["strict"]) + score_pairs(pairs, ["iou"])
 

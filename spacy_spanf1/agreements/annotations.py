@@ -13,7 +13,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy
 
-from ..engine.columns import Side
+from ..engine.columns import Side, sorted_unique
 from ..exceptions import InputError, SettingError
 from ..label_map import LabelMap
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
@@ -291,19 +291,7 @@ def _sorted_side(found, ids: Dict[str, int]) -> Side:
         numpy.asarray(ends, dtype=numpy.int64),
         numpy.fromiter(map(ids.__getitem__, labels), dtype=numpy.int64, count=len(labels)),
     )
-    doc, start, end = side.doc, side.start, side.end
-    if not len(doc) or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all():
-        return side  # sorted already, and so no span twice
-    order = numpy.lexsort((side.label, side.end, side.start, side.doc))
-    side = Side(*(column[order] for column in side))
-    repeat = numpy.zeros(len(order), dtype=bool)
-    repeat[1:] = (
-        (side.doc[1:] == side.doc[:-1])
-        & (side.start[1:] == side.start[:-1])
-        & (side.end[1:] == side.end[:-1])
-        & (side.label[1:] == side.label[:-1])
-    )
-    return Side(*(column[~repeat] for column in side)) if repeat.any() else side
+    return sorted_unique(side)
 
 
 def _check_ends(name: str, side: Side, lengths: numpy.ndarray, unit: str, labels: Sequence[str]) -> None:

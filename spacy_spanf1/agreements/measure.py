@@ -1,57 +1,29 @@
-"""`agreement`: how much N annotators agree, span by span under every
-scheme and token by token (kappas, alpha), from lists of spans."""
+"""How much N annotators agree, span by span under every scheme and token
+by token (kappas, alpha), from annotations read (`agreement_of`: what the
+front doors `agreement` and `agree_files` run)."""
 
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, List, Optional, Sequence, Set, Tuple
 
 import numpy
 
 from ..exceptions import InputError, SettingError
-from ..notes import closest_label, one_sided_labels, quoted, spans_counted, warn_each
+from ..notes import closest_label, one_sided_labels, quoted, spans_counted
 from ..signature import make_signature
-from ..settings import SCHEMES, UNITS, AgreementSettings, AnalysisSettings, MatchSettings, comma_list, split_keywords
-from .annotations import Annotations, read_annotations
+from ..settings import SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings
+from .annotations import Annotations
 from .intervals import agreement_intervals
 from .pairwise import ordered_pairs, score_annotator_pairs, shared_counts, shared_index
 from .result import AgreementResult
 from .tokens import label_positions, token_agreement
 
-#: The settings `agreement` takes, by the settings class that checks them.
-TAKEN: Dict[Any, Tuple[str, ...]] = {
-    MatchSettings: (
-        "schemes",
-        "unit",
-        "labels",
-        "iou_threshold",
-        "overlap_threshold",
-        "min_overlap",
-        "label_map",
-        "map_unlisted",
-    ),
-    AgreementSettings: ("o_tokens",),
-    AnalysisSettings: ("bootstrap", "confidence", "method", "seed", "resample_by"),
+#: What the agreement doors (`agreement`, `agree_files`) do not apply of
+#: the settings objects they take: a field set away from its default is a
+#: SettingError.
+UNUSED = {
+    "match": ("spans_key", "beta"),
+    "read": ("gold_format", "pred_format", "gold_column", "pred_column"),
+    "analysis": ("baseline", "test", "alpha", "by", "buckets"),
 }
-
-
-def agreement_settings(
-    settings: Dict[str, Any], where: str = "agreement"
-) -> Tuple[MatchSettings, AgreementSettings, AnalysisSettings]:
-    """The keyword settings of an agreement front door as settings objects;
-    a keyword it does not take is a SettingError listing those it does."""
-    settings = dict(settings)
-    if "labels" in settings:
-        settings["labels"] = comma_list(settings["labels"])
-    valid = [name for names in TAKEN.values() for name in names]
-    for name in settings:
-        if name not in valid and name not in ("min_votes",):
-            raise SettingError(
-                f"{where} got an unexpected keyword argument {name!r}. Valid settings: {', '.join(valid + ['min_votes'])}",
-                name,
-            )
-    matching, agree, analysis, _ = split_keywords(
-        settings, MatchSettings, AgreementSettings, AnalysisSettings, where=where
-    )
-    match = span_schemes_only(MatchSettings(**matching))
-    return match, AgreementSettings(**agree), AnalysisSettings(**analysis)
 
 
 def span_schemes_only(match: MatchSettings) -> MatchSettings:
@@ -70,65 +42,6 @@ def span_schemes_only(match: MatchSettings) -> MatchSettings:
             "schemes",
         )
     return match
-
-
-def agreement(
-    annotations: Any,
-    *,
-    lengths: Optional[Sequence[int]] = None,
-    groups: Optional[Sequence[Any]] = None,
-    **settings: Any,
-) -> AgreementResult:
-    """The agreement of N annotators over the same documents.
-
-    annotations (Mapping[str, Sequence]): annotator -> one entry per
-        document: its spans ((start, end, label) tuples, {"start", "end",
-        "label"} dicts or spaCy Spans, end exclusive), or None where that
-        annotator did not do the document. At least two annotators, the
-        same number of entries each, every pair sharing a document.
-    lengths (Optional[Sequence[int]]): Each document's number of units
-        (tokens, or characters in char unit), for the token figures. None:
-        no token figures with o_tokens "include" (the positions no one
-        marked are unknown); with "exclude", spans alone suffice.
-    groups (Optional[Sequence]): One hashable key per document: with
-        bootstrap, the documents of one key are resampled together (e.g.
-        the sentences of one source document), as `bootstrap_ci` takes
-        groups.
-    **settings: schemes (required), unit ("token" or "char": the offsets
-        spaCy Spans give and the positions of the token figures), labels,
-        iou_threshold, overlap_threshold, min_overlap (as evaluate_spans);
-        o_tokens ("include" or "exclude": drop the positions every
-        annotator left O from the token figures); bootstrap (resamples of
-        the intervals of every pair's F, the mean F and alpha; None: no
-        intervals), confidence, method, seed.
-    RETURNS (AgreementResult): `.pairwise[scheme][(a, b)]` (b scored
-        against a), `.mean_f`, `.micro_f`, `.micro`, `.mean_label_f`,
-        `.versus_others`, `.shared`, `.cohen_kappa` (two annotators),
-        `.fleiss_kappa` (documents every annotator did), `.alpha`,
-        `.intervals`, `.to_dict()`.
-
-    Ratios with a zero denominator are 0.0; a kappa or alpha that is
-    undefined (a single category) is nan.
-    """
-    match, agree, analysis = agreement_settings(settings)
-    if analysis.resample_by is not None:
-        raise SettingError(
-            "'resample_by' names a metadata field of files (agree_files); with span lists give 'groups', "
-            "one key per document",
-            "resample_by",
-        )
-    unit = match.unit or UNITS[0]
-    read = read_annotations(
-        annotations,
-        unit,
-        labels=match.labels,
-        lengths=lengths,
-        label_map=match.label_map,
-        refuse_unlisted=match.map_unlisted == "error",
-    )
-    result = agreement_of(read, match, agree, analysis, groups=groups)
-    warn_each(result.warnings)
-    return result
 
 
 def agreement_of(

@@ -2,8 +2,8 @@
 
 - `compare_files` (two files, or one holding both sides) and
   `evaluate_pipeline` (a spaCy pipeline over DocBins): `scores.py`;
-- `agree_files` (the agreement of annotators, and their consensus):
-  `agree.py`;
+- `agreement` (annotators given as span lists) and `agree_files` (as
+  files; and their consensus): `agree.py`;
 - `sweep_files`, `sweep_pipeline` and `sweep_source` (either, told apart by
   the source): `sweep.py`;
 - `prf_from_text` (the `prf` calculator): `prf.py`.
@@ -26,10 +26,9 @@ UserWarning (not inside `notes.warnings_shown`, where the caller shows
 them: the commands print them).
 """
 
-from typing import Any
-
 from ..corpus import FULL_COLLECTION, score_pairs
 from ..exceptions import InputError, SettingError
+from ..lazy import lazy_exports
 from ..results import CorpusScores
 from .prf import prf_from_stdin, prf_from_text
 from .scores import compare_files, evaluate_pipeline
@@ -39,6 +38,7 @@ from .scores import compare_files, evaluate_pipeline
 #: name -> module.
 _LAZY = {
     "agree_files": "agree",
+    "agreement": "agree",
     "is_pipeline": "sweep",
     "sweep_files": "sweep",
     "sweep_pipeline": "sweep",
@@ -46,14 +46,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(__name__, _LAZY, globals())
 
 
 __all__ = [
@@ -62,6 +55,7 @@ __all__ = [
     "InputError",
     "SettingError",
     "agree_files",
+    "agreement",
     "compare_files",
     "evaluate_pipeline",
     "is_pipeline",

@@ -1,5 +1,6 @@
-"""`agree_files`: the agreement of annotators given as files, and, when
-asked for, their consensus with each annotator scored against it."""
+"""`agreement` (the agreement of annotators given as span lists) and
+`agree_files` (given as files, and, when asked for, their consensus with
+each annotator scored against it)."""
 
 from pathlib import PurePath
 from typing import Any, Dict, Optional, Sequence, Union
@@ -7,25 +8,111 @@ from typing import Any, Dict, Optional, Sequence, Union
 from ..agreements.annotations import read_annotations
 from ..agreements.consensus import scored_consensus
 from ..agreements.files import read_annotator_files
-from ..agreements.measure import agreement_of, span_schemes_only
+from ..agreements.measure import UNUSED, agreement_of, span_schemes_only
 from ..agreements.result import AgreementResult
-from ..exceptions import InputError, PathLike
-from ..keywords import UNSET, Maybe, front_door, refuse_set, settings_from
+from ..exceptions import InputError, PathLike, SettingError
+from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
 from ..notes import warn_each
-from ..settings import AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
+from ..settings import UNITS, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
 from .scores import Labels, Schemes, checked_reader_options
 
-__all__ = ["agree_files"]
-
-#: What `agree_files` does not apply of the settings objects it takes.
-UNUSED = {
-    "match": ("spans_key", "beta"),
-    "read": ("gold_format", "pred_format", "gold_column", "pred_column"),
-    "analysis": ("baseline", "test", "alpha", "by", "buckets"),
-}
+__all__ = ["agree_files", "agreement"]
 
 
-@front_door
+@front_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings)
+def agreement(
+    annotations: Any,
+    *,
+    lengths: Optional[Sequence[int]] = None,
+    groups: Optional[Sequence[Any]] = None,
+    match: Optional[MatchSettings] = None,
+    agreement: Optional[AgreementSettings] = None,
+    analysis: Optional[AnalysisSettings] = None,
+    schemes: Maybe[Schemes] = UNSET,
+    unit: Maybe[Optional[str]] = UNSET,
+    labels: Maybe[Labels] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    o_tokens: Maybe[str] = UNSET,
+    min_votes: Maybe[Optional[int]] = UNSET,
+    bootstrap: Maybe[Optional[int]] = UNSET,
+    confidence: Maybe[float] = UNSET,
+    method: Maybe[str] = UNSET,
+    seed: Maybe[int] = UNSET,
+    resample_by: Maybe[Optional[str]] = UNSET,
+) -> AgreementResult:
+    """The agreement of N annotators over the same documents.
+
+    annotations (Mapping[str, Sequence]): annotator -> one entry per
+        document: its spans ((start, end, label) tuples, {"start", "end",
+        "label"} dicts or spaCy Spans, end exclusive), or None where that
+        annotator did not do the document. At least two annotators, the
+        same number of entries each, every pair sharing a document.
+    lengths (Optional[Sequence[int]]): Each document's number of units
+        (tokens, or characters in char unit), for the token figures. None:
+        no token figures with o_tokens "include" (the positions no one
+        marked are unknown); with "exclude", spans alone suffice.
+    groups (Optional[Sequence]): One hashable key per document: with
+        bootstrap, the documents of one key are resampled together (e.g.
+        the sentences of one source document), as `bootstrap_ci` takes
+        groups.
+    match (Optional[MatchSettings]): How spans are matched (span schemes
+        only); or its fields as keywords: schemes (required), unit ("token"
+        or "char": the offsets spaCy Spans give and the positions of the
+        token figures), labels, iou_threshold, overlap_threshold,
+        min_overlap (as evaluate_spans), label_map, map_unlisted.
+    agreement (Optional[AgreementSettings]): Or its fields as keywords:
+        o_tokens ("include" or "exclude": drop the positions every
+        annotator left O from the token figures), min_votes (signed only:
+        the consensus is `consensus`'s).
+    analysis (Optional[AnalysisSettings]): Or its fields as keywords:
+        bootstrap (resamples of the intervals of every pair's F, the mean F
+        and alpha; None: no intervals), confidence, method, seed.
+        resample_by is for files (`agree_files`): give groups instead.
+        A keyword given beside its object is written over the object's
+        field; an unknown keyword is a TypeError naming those it takes.
+    RETURNS (AgreementResult): `.pairwise[scheme][(a, b)]` (b scored
+        against a), `.mean_f`, `.micro_f`, `.micro`, `.mean_label_f`,
+        `.versus_others`, `.shared`, `.cohen_kappa` (two annotators),
+        `.fleiss_kappa` (documents every annotator did), `.alpha`,
+        `.intervals`, `.to_dict()`.
+
+    Ratios with a zero denominator are 0.0; a kappa or alpha that is
+    undefined (a single category) is nan.
+    """
+    match, agree, analysis = span_schemes_only(built(match)), built(agreement), built(analysis)
+    refuse_set(match, UNUSED["match"], "agreement")
+    refuse_set(analysis, UNUSED["analysis"], "agreement")
+    if analysis.resample_by is not None:
+        raise SettingError(
+            "'resample_by' names a metadata field of files (agree_files); with span lists give 'groups', "
+            "one key per document",
+            "resample_by",
+        )
+    unit = match.unit or UNITS[0]
+    read = read_annotations(
+        annotations,
+        unit,
+        labels=match.labels,
+        lengths=lengths,
+        label_map=match.label_map,
+        refuse_unlisted=match.map_unlisted == "error",
+    )
+    result = agreement_of(read, match, agree, analysis, groups=groups)
+    warn_each(result.warnings)
+    return result
+
+
+@front_door(
+    match=MatchSettings,
+    agreement=AgreementSettings,
+    analysis=AnalysisSettings,
+    read=ReadSettings,
+    check_extra=checked_reader_options,
+)
 def agree_files(
     paths: Union[PathLike, Sequence[PathLike]],
     format: Maybe[Optional[str]] = UNSET,
@@ -88,40 +175,8 @@ def agree_files(
         pair is scored over the documents both did; the token figures count
         the documents' own tokens (or characters).
     """
-    options = checked_reader_options("agree_files", agree_files, reader_options)
-    match = span_schemes_only(
-        settings_from(
-            MatchSettings,
-            match,
-            "match",
-            schemes=schemes,
-            unit=unit,
-            labels=labels,
-            iou_threshold=iou_threshold,
-            overlap_threshold=overlap_threshold,
-            min_overlap=min_overlap,
-            label_map=label_map,
-            map_unlisted=map_unlisted,
-        )
-    )
-    agree = settings_from(AgreementSettings, agreement, "agreement", o_tokens=o_tokens, min_votes=min_votes)
-    analysis = settings_from(
-        AnalysisSettings,
-        analysis,
-        "analysis",
-        bootstrap=bootstrap,
-        confidence=confidence,
-        method=method,
-        seed=seed,
-        resample_by=resample_by,
-    )
-    read = settings_from(
-        ReadSettings,
-        read,
-        "read",
-        format=format,
-        options={**read.options, **options} if read is not None and options else (options or UNSET),
-    )
+    read = with_options(built(read), reader_options)
+    match, agreement, analysis = span_schemes_only(built(match)), built(agreement), built(analysis)
     for obj, unused in ((match, UNUSED["match"]), (read, UNUSED["read"]), (analysis, UNUSED["analysis"])):
         refuse_set(obj, unused, "agree_files")
     if isinstance(paths, (str, PurePath)):
@@ -138,10 +193,10 @@ def agree_files(
     groups = None
     if analysis.resample_by is not None and analysis.bootstrap is not None:
         groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc]) for doc, meta in enumerate(files.meta)]
-    result = agreement_of(annotations, match, agree, analysis, read_signature=read, groups=groups, fmt=files.format)
+    result = agreement_of(annotations, match, agreement, analysis, read_signature=read, groups=groups, fmt=files.format)
     result = result.replace(notes=files.notes, files=files)
     if consensus:
-        result = result.replace(consensus=scored_consensus(files.annotations, files.unit, match, agree.min_votes))
+        result = result.replace(consensus=scored_consensus(files.annotations, files.unit, match, agreement.min_votes))
     warn_each(result.warnings)
     return result
 

@@ -10,7 +10,7 @@ from ..corpus import Keep, check_outcome, finish, load_pipeline, score_files, sc
 from ..exceptions import PathLike, SettingError
 from ..formats import PAIRING_OPTIONS, check_file, format_names, get_format
 from ..formats.docbin import read_docbin
-from ..keywords import UNSET, Maybe, front_door, settings_from, unknown_keyword
+from ..keywords import UNSET, Maybe, built, front_door, unknown_keyword, with_options
 from ..notes import warn_each
 from ..results import CorpusScores
 from ..settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings
@@ -41,7 +41,7 @@ def checked_reader_options(where: str, door: Callable[..., Any], options: Mappin
     return dict(options)
 
 
-@front_door
+@front_door(match=MatchSettings, read=ReadSettings, analysis=AnalysisSettings, check_extra=checked_reader_options)
 def compare_files(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
@@ -137,49 +137,8 @@ def compare_files(
     RETURNS (CorpusScores): Also `official_score` for kaggle input scored
         with the overlap scheme.
     """
-    options = checked_reader_options("compare_files", compare_files, reader_options)
-    match = settings_from(
-        MatchSettings,
-        match,
-        "match",
-        schemes=schemes,
-        unit=unit,
-        spans_key=spans_key,
-        labels=labels,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        beta=beta,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        view=view,
-    )
-    read = settings_from(
-        ReadSettings,
-        read,
-        "read",
-        format=format,
-        gold_format=gold_format,
-        pred_format=pred_format,
-        gold_column=gold_column,
-        pred_column=pred_column,
-        options={**read.options, **options} if read is not None and options else (options or UNSET),
-    )
-    analysis = settings_from(
-        AnalysisSettings,
-        analysis,
-        "analysis",
-        bootstrap=bootstrap,
-        confidence=confidence,
-        method=method,
-        seed=seed,
-        resample_by=resample_by,
-        baseline=baseline,
-        test=test,
-        alpha=alpha,
-        by=by,
-        buckets=buckets,
-    )
+    match, analysis = built(match), built(analysis)
+    read = with_options(built(read), reader_options)
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise SettingError(
             "'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline"
@@ -246,7 +205,7 @@ def _with_baseline_notes(scores: CorpusScores, baseline: CorpusScores) -> Corpus
     return scores.replace(notes=notes, warnings=warnings)
 
 
-@front_door
+@front_door(match=MatchSettings, run=RunSettings, analysis=AnalysisSettings)
 def evaluate_pipeline(
     model: Any,
     data_path: Any,
@@ -310,38 +269,7 @@ def evaluate_pipeline(
         path every worker can read); None: in-process.
     RETURNS (CorpusScores)
     """
-    match = settings_from(
-        MatchSettings,
-        match,
-        "match",
-        schemes=schemes,
-        unit=unit,
-        spans_key=spans_key,
-        labels=labels,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        beta=beta,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        view=view,
-    )
-    run = settings_from(RunSettings, run, "run", n_process=n_process, batch_size=batch_size, shard_docs=shard_docs)
-    analysis = settings_from(
-        AnalysisSettings,
-        analysis,
-        "analysis",
-        bootstrap=bootstrap,
-        confidence=confidence,
-        method=method,
-        seed=seed,
-        resample_by=resample_by,
-        baseline=baseline,
-        test=test,
-        alpha=alpha,
-        by=by,
-        buckets=buckets,
-    )
+    match, run, analysis = built(match), built(run), built(analysis)
     keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
     scores = _evaluate(model, data_path, match, run, keep, code=code, client=client, progress=progress)
     base = analysis.baseline

@@ -3,10 +3,10 @@ pipeline's span categorizer (`sweep_pipeline`), and from either, told
 apart by the source (`sweep_source`, what `spacy-spanf1 sweep` calls)."""
 
 from pathlib import Path, PurePath
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 from ..exceptions import InputError, PathLike, SettingError
-from ..keywords import UNSET, Maybe, front_door, given, refuse_set, settings_from
+from ..keywords import UNSET, Maybe, built, front_door, given, refuse_set, with_options
 from ..settings import AnalysisSettings, MatchSettings, ReadSettings
 from ..sweeps.files import sweep_scored_files
 from ..sweeps.pipeline import sweep_spancat
@@ -25,29 +25,23 @@ UNUSED = {
 Thresholds = Optional[Sequence[float]]
 
 
-def _settings(
-    where: str,
-    match: Optional[MatchSettings],
-    sweep: Optional[SweepSettings],
-    analysis: Optional[AnalysisSettings],
-    **keywords: Any,
-):
-    """The match, sweep and analysis settings of a sweep's front door."""
-    fields = {
-        cls: {name: keywords.pop(name) for name in cls.__dataclass_fields__ if name in keywords}
-        for cls in (MatchSettings, SweepSettings, AnalysisSettings)
-    }
-    built = (
-        settings_from(MatchSettings, match, "match", **fields[MatchSettings]),
-        settings_from(SweepSettings, sweep, "sweep", **fields[SweepSettings]),
-        settings_from(AnalysisSettings, analysis, "analysis", **fields[AnalysisSettings]),
-    )
-    refuse_set(built[0], UNUSED["match"], where)
-    refuse_set(built[2], UNUSED["analysis"], where)
-    return built
+def _applied(
+    match: Optional[MatchSettings], sweep: Optional[SweepSettings], analysis: Optional[AnalysisSettings]
+) -> Tuple[MatchSettings, SweepSettings, AnalysisSettings]:
+    """A sweep door's settings (`front_door` built them), with a SettingError
+    for a match or analysis setting a sweep does not apply."""
+    refuse_set(built(match), UNUSED["match"], "a sweep")
+    refuse_set(built(analysis), UNUSED["analysis"], "a sweep")
+    return built(match), built(sweep), built(analysis)
 
 
-@front_door
+@front_door(
+    match=MatchSettings,
+    sweep=SweepSettings,
+    analysis=AnalysisSettings,
+    read=ReadSettings,
+    check_extra=checked_reader_options,
+)
 def sweep_files(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
@@ -97,39 +91,13 @@ def sweep_files(
     Raises InputError naming the documents whose predicted spans have no
     score, or the span with a bad one.
     """
-    options = checked_reader_options("sweep_files", sweep_files, reader_options)
-    match, sweep, analysis = _settings(
-        "a sweep",
-        match,
-        sweep,
-        analysis,
-        schemes=schemes,
-        unit=unit,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        thresholds=thresholds,
-        n_thresholds=n_thresholds,
-        grid=grid,
-        n_trials=n_trials,
-        bootstrap=bootstrap,
-    )
-    read = settings_from(
-        ReadSettings,
-        read,
-        "read",
-        format=format,
-        gold_format=gold_format,
-        pred_format=pred_format,
-        options={**read.options, **options} if read is not None and options else (options or UNSET),
-    )
+    match, sweep, analysis = _applied(match, sweep, analysis)
+    read = with_options(built(read), reader_options)
     refuse_set(read, UNUSED["read"], "a sweep")
     return sweep_scored_files(gold_path, pred_path, match, read, sweep, analysis)
 
 
-@front_door
+@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings)
 def sweep_pipeline(
     model: Any,
     corpus_path: PathLike,
@@ -168,24 +136,7 @@ def sweep_pipeline(
     RETURNS (SweepResult): As `sweep`; the signature also names the
         component and its spans key ("pipeline").
     """
-    match, sweep, analysis = _settings(
-        "a sweep",
-        match,
-        sweep,
-        analysis,
-        schemes=schemes,
-        unit=unit,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        thresholds=thresholds,
-        n_thresholds=n_thresholds,
-        grid=grid,
-        n_trials=n_trials,
-        bootstrap=bootstrap,
-    )
+    match, sweep, analysis = _applied(match, sweep, analysis)
     return sweep_spancat(model, corpus_path, match, sweep, analysis, pipe=pipe, batch_size=batch_size)
 
 
@@ -202,7 +153,7 @@ def is_pipeline(source: Union[str, PurePath]) -> bool:
     return is_package(str(source))
 
 
-@front_door
+@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings, check_extra=checked_reader_options)
 def sweep_source(
     source: Union[str, PurePath],
     target: Optional[PathLike] = None,
@@ -235,25 +186,8 @@ def sweep_source(
     batch_size (None: sweep_pipeline's defaults) for a pipeline; one given
     to the other is a SettingError.
     """
-    options = checked_reader_options("sweep_source", sweep_source, reader_options)
-    match, sweep, analysis = _settings(
-        "a sweep",
-        match,
-        sweep,
-        analysis,
-        schemes=schemes,
-        unit=unit,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        thresholds=thresholds,
-        n_thresholds=n_thresholds,
-        grid=grid,
-        n_trials=n_trials,
-        bootstrap=bootstrap,
-    )
+    options = reader_options
+    match, sweep, analysis = _applied(match, sweep, analysis)
     for_files = {"read": read, **given(format=format), **{k: v for k, v in options.items() if v is not None}}
     for_pipeline: Dict[str, Any] = {
         name: value for name, value in (("pipe", pipe), ("batch_size", batch_size)) if value is not None

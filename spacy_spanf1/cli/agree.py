@@ -16,7 +16,7 @@ from ..html.page import write_html
 from ..notes import warnings_shown
 from ..settings import HTML_DOCS
 from .main import app, run_command
-from .options import command
+from .options import INTERVALS, MATCH_THRESHOLDS, command
 from .output import print_warnings, printer, say, writing
 
 #: The arguments and options of the command, as cli/options.py declares them.
@@ -27,17 +27,9 @@ NAMES = (
     "names",
     "unit",
     "labels",
-    "iou_threshold",
-    "overlap_threshold",
-    "min_overlap",
-    "label_map",
-    "map_unlisted",
+    *MATCH_THRESHOLDS,
     "o_tokens",
-    "bootstrap",
-    "confidence",
-    "method",
-    "seed",
-    "resample_by",
+    *INTERVALS,
     "min_votes",
     "consensus_path",
     "spans_key",

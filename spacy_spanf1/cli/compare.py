@@ -7,7 +7,7 @@ import typer
 
 from ..api import compare_files
 from .main import app, run_command
-from .options import command, formats_help
+from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, SCORE_OUTPUTS, command, formats_help
 from .output import score_and_report
 from .views import views_side_by_side
 
@@ -42,27 +42,13 @@ NAMES = (
     "tag_field",
     "token_field",
     "label_names",
-    "iou_threshold",
-    "overlap_threshold",
-    "min_overlap",
-    "label_map",
-    "map_unlisted",
+    *MATCH_THRESHOLDS,
     "view",
-    "output_path",
-    "errors_path",
-    "html_path",
+    *SCORE_OUTPUTS,
     "silent",
     "confusion",
-    "bootstrap",
-    "confidence",
-    "method",
-    "seed",
-    "resample_by",
-    "baseline",
-    "test",
-    "alpha",
-    "by",
-    "buckets",
+    *INTERVALS,
+    *COMPARISON,
     "html_docs",
     "cluster",
     "scheduler",

@@ -6,7 +6,7 @@ import typer
 
 from ..api import evaluate_pipeline
 from .main import app, run_command
-from .options import command
+from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, SCORE_OUTPUTS, command
 from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
@@ -17,28 +17,14 @@ NAMES = (
     "spans_key",
     "unit",
     "labels",
-    "iou_threshold",
-    "overlap_threshold",
-    "min_overlap",
-    "label_map",
-    "map_unlisted",
-    "output_path",
-    "errors_path",
-    "html_path",
+    *MATCH_THRESHOLDS,
+    *SCORE_OUTPUTS,
     "n_process",
     "batch_size",
     "silent",
     "confusion",
-    "bootstrap",
-    "confidence",
-    "method",
-    "seed",
-    "resample_by",
-    "baseline",
-    "test",
-    "alpha",
-    "by",
-    "buckets",
+    *INTERVALS,
+    *COMPARISON,
     "html_docs",
     "shard_docs",
     "cluster",

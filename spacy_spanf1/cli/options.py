@@ -252,6 +252,15 @@ def parameters(names: Sequence[str]) -> List[inspect.Parameter]:
     return [OPTIONS[name].parameter() for name in names]
 
 
+#: Runs of options that several commands list in the same order (their
+#: `--help` order): the match settings after the labels, the outputs of a
+#: score, the intervals, the comparison with a baseline and the breakdowns.
+MATCH_THRESHOLDS = ("iou_threshold", "overlap_threshold", "min_overlap", "label_map", "map_unlisted")
+SCORE_OUTPUTS = ("output_path", "errors_path", "html_path")
+INTERVALS = ("bootstrap", "confidence", "method", "seed", "resample_by")
+COMPARISON = ("baseline", "test", "alpha", "by", "buckets")
+
+
 def command(
     app: typer.Typer, name: str, names: Sequence[str], help_text: Optional[str] = None
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -6,7 +6,7 @@ spans).
 
 import dataclasses
 import gc
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union, cast
 
 from ..engine.scorer import BATCH_SIZE, SpanScorer
 from ..links.counter import LinkCounter, UnscoredIds
@@ -18,7 +18,8 @@ from ..formats import DocPair, Pairs, PairStats
 from ..formats.base import gc_paused
 from ..results.scores import CorpusScores
 from ..signature import make_signature
-from ..settings import ATTRIBUTES, UNITS, MatchSettings, split_keywords
+from ..keywords import front_door
+from ..settings import ATTRIBUTES, UNITS, MatchSettings
 from .errors import ErrorStream, Keep
 
 __all__ = ["FULL_COLLECTION", "score_pairs"]
@@ -28,29 +29,17 @@ __all__ = ["FULL_COLLECTION", "score_pairs"]
 FULL_COLLECTION = 8
 
 
-#: The keywords of score_pairs that name what to keep (as `Keep` calls them).
-KEEP_KEYWORDS = {
-    "keep_errors": "errors",
-    "max_error_docs": "max_error_docs",
-    "on_errors": "on_errors",
-    "per_doc": "per_doc",
-    "meta_fields": "meta_fields",
-    "by_fields": "by_fields",
-    "doc_lengths": "doc_lengths",
-    "keep_spans": "spans",
-    "gold_labels": "gold_labels",
-}
-
-
-def as_match(match: Union[None, MatchSettings, str, Sequence[str]], settings: Mapping[str, Any]) -> MatchSettings:
-    """MatchSettings from settings objects or keywords: `match` is one, or
-    the schemes, with further keywords of MatchSettings in `settings`."""
-    known, _ = split_keywords(settings, MatchSettings, where="score_pairs")
+def as_match(match: Union[None, MatchSettings, str, Sequence[str]]) -> MatchSettings:
+    """MatchSettings of `match`: one, or the schemes (checked as
+    MatchSettings checks them); anything else is a TypeError."""
     if isinstance(match, MatchSettings):
-        return match.replace(**known) if known else match
-    return MatchSettings(match, **known)
+        return match
+    if match is None or isinstance(match, str) or (isinstance(match, Sequence) and not isinstance(match, bytes)):
+        return MatchSettings(match)
+    raise TypeError(f"'match' must be a MatchSettings or the schemes, got {type(match).__name__}: {match!r}")
 
 
+@front_door
 def score_pairs(
     pairs: Iterable[DocPair],
     match: Union[None, MatchSettings, str, Sequence[str]] = None,
@@ -61,7 +50,10 @@ def score_pairs(
     sources: Optional[Tuple[str, str]] = None,
     batch_size: int = BATCH_SIZE,
     signature: Optional[Mapping[str, Any]] = None,
-    **settings: Any,
+    keep_errors: bool = False,
+    max_error_docs: Optional[int] = None,
+    on_errors: Optional[Callable[..., None]] = None,
+    per_doc: bool = False,
 ) -> CorpusScores:
     """Score a stream of paired documents, a batch at a time, holding no
     more than a batch of them (and what `keep` asks for).
@@ -69,28 +61,41 @@ def score_pairs(
     pairs (Iterable[DocPair]): The paired documents; a `Pairs` (what
         `open_pairs` returns) also gives the defaults of stats, unit and
         sources.
-    match (MatchSettings or the schemes): How to score; keywords of
-        MatchSettings (iou_threshold=, labels=, ...) may be given too.
+    match (MatchSettings or the schemes): How to score
+        (`MatchSettings(["iou"], iou_threshold=0.3)`); the schemes alone
+        score under MatchSettings' defaults.
     keep (Optional[Keep]): What to keep besides the counts, and where the
-        errors stream to; its fields may also be given as keywords
-        (keep_errors=, max_error_docs=, on_errors=, per_doc=, meta_fields=,
-        by_fields=, doc_lengths=, keep_spans=, gold_labels=).
+        errors stream to.
     stats (Optional[PairStats]): The pairing's counts, read once the stream
         is done (documents, skipped, span groups); None: every pair is a
         document.
     unit (Optional[str]): The unit of the spans; default: the pairs' or
         the settings', else "token".
     sources (Optional[Tuple[str, str]]): What gold and prediction came from.
+    batch_size (int): Documents scored at a time.
     signature (Optional[Mapping]): The run's signature; default:
         `make_signature` of the match settings.
+    keep_errors, max_error_docs, on_errors, per_doc: The fields of `keep`
+        that `compare_files` takes as keywords (errors, max_error_docs,
+        on_errors, per_doc), as they are there; one away from its default
+        is written over keep's.
+    An unknown keyword is a TypeError naming those it takes.
     RETURNS (CorpusScores): Not checked: see `check_outcome`.
     """
-    keep_changes = {KEEP_KEYWORDS[name]: settings.pop(name) for name in list(settings) if name in KEEP_KEYWORDS}
     keep = keep or Keep()
-    if keep_changes:
-        changed: Dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in keep_changes.items()}
-        keep = dataclasses.replace(keep, **changed)
-    match = as_match(match, settings)
+    changes: Dict[str, Any] = {
+        name: value
+        for name, value, default in (
+            ("errors", keep_errors, False),
+            ("max_error_docs", max_error_docs, None),
+            ("on_errors", on_errors, None),
+            ("per_doc", per_doc, False),
+        )
+        if value is not default
+    }
+    if changes:
+        keep = dataclasses.replace(keep, **changes)
+    match = as_match(match)
     if isinstance(pairs, Pairs):
         stats = pairs.stats if stats is None else stats
         unit = pairs.unit if unit is None else unit

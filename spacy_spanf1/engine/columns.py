@@ -75,3 +75,22 @@ def overlapping_docs(side: Side, n_docs: int) -> numpy.ndarray:
     mask = numpy.zeros(n_docs, dtype=bool)
     mask[side.doc[1:][clash]] = True
     return mask
+
+
+def sorted_unique(side: Side) -> Side:
+    """side with its spans in (doc, start, end, label) order, each once:
+    side itself when every span of a document starts at or after the end
+    of the one before (sorted already, and so no span twice)."""
+    doc, start, end = side.doc, side.start, side.end
+    if not len(doc) or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all():
+        return side
+    order = numpy.lexsort((side.label, end, start, doc))
+    side = Side(*(column[order] for column in side))
+    repeat = numpy.zeros(len(order), dtype=bool)
+    repeat[1:] = (
+        (side.doc[1:] == side.doc[:-1])
+        & (side.start[1:] == side.start[:-1])
+        & (side.end[1:] == side.end[:-1])
+        & (side.label[1:] == side.label[:-1])
+    )
+    return Side(*(column[~repeat] for column in side)) if repeat.any() else side

@@ -21,7 +21,7 @@ from .matching import (
 )
 from . import fragments as fragment_matching
 from .batched import Batch
-from .columns import Side, Units, overlapping_docs
+from .columns import Side, Units, overlapping_docs, sorted_unique
 from .confusion import Confusion, overlap_confusion
 from .outcomes import (
     ERROR_KINDS,
@@ -391,31 +391,18 @@ class SpanScorer:
             return None
         label = self.label_ids(labels)
         doc = numpy.repeat(numpy.arange(len(lengths)), lengths)
-        side = Side(doc, start, end, label)
-        sorted_already = (
-            not len(doc) or ((doc[1:] > doc[:-1]) | ((doc[1:] == doc[:-1]) & (start[1:] >= end[:-1]))).all()
-        )
-        if sorted_already:  # and so no span twice in a document
-            return side
-        order = numpy.lexsort((label, end, start, doc))
-        side = Side(*(column[order] for column in side))
-        repeat = numpy.zeros(len(order), dtype=bool)
-        repeat[1:] = (
-            (side.doc[1:] == side.doc[:-1])
-            & (side.start[1:] == side.start[:-1])
-            & (side.end[1:] == side.end[:-1])
-            & (side.label[1:] == side.label[:-1])
-        )
-        return _select(side, ~repeat) if repeat.any() else side
+        return sorted_unique(Side(doc, start, end, label))
 
     def _side(self, docs: List[Sequence[Span]]) -> Side:
         """The spans of checked, sorted documents, on arrays."""
         flat = list(chain.from_iterable(docs))
+        # the columns in one pass (itemgetter takes a tuple subclass's item the slow way)
+        starts, ends, labels = zip(*flat) if flat else ((), (), ())
         return Side(
             numpy.repeat(numpy.arange(len(docs)), [len(d) for d in docs]),
-            numpy.array(list(map(itemgetter(0), flat)), dtype=numpy.int64),
-            numpy.array(list(map(itemgetter(1), flat)), dtype=numpy.int64),
-            self.label_ids(list(map(itemgetter(2), flat))),
+            numpy.array(starts, dtype=numpy.int64),
+            numpy.array(ends, dtype=numpy.int64),
+            self.label_ids(labels),
         )
 
     def _add_batch(self, batch: Batch, offset: int, rows) -> None:

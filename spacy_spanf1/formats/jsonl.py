@@ -148,17 +148,20 @@ def _block_documents(
 #: The fields of a plain record, gathered in C.
 _TEXT, _SPANS = itemgetter("text"), itemgetter("spans")
 _PLAIN = frozenset(("text", "spans"))
-_LABEL = itemgetter(2)
+#: A block's (line number, line) pairs, taken apart in C.
+_LINENO, _LINE = itemgetter(0), itemgetter(1)
+#: The fields of span objects, one column at a time.
+_START, _END, _SPAN_LABEL = itemgetter("start"), itemgetter("end"), itemgetter("label")
 
 
 def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: str) -> Optional[List[Document]]:
     """The documents of a block (char unit) whose every line is a plain
     record: a JSON object with a string "text" and a "spans" list of span
     objects of "start", "end" and "label", nothing else (no metadata, no
-    id, no tokens). Each step runs over the whole block in C; None as soon as one
-    record is not plain (`_read_block` then reads the block, and says what
-    is wrong with it): the same documents, notes and errors either way."""
-    lines = [line for _, line in block]
+    id, no tokens), and whose spans are all fine (`_plain_spans`), each
+    step over the whole block in C; else None (`_read_block` then reads
+    it, and says what is wrong): the same documents, notes and errors."""
+    lines = list(map(_LINE, block))
     try:
         records = list(map(_json_loads, lines))  # a blank line is not JSON either
         if set(map(type, records)) != {dict} or not all(map(_PLAIN.issuperset, records)):
@@ -167,40 +170,33 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
         items = list(map(_SPANS, records))
         if set(map(type, texts)) != {str} or set(map(type, items)) != {list}:
             return None
-        flat = list(map(_SPAN_FIELDS, chain.from_iterable(items)))
-        # Span objects of "start", "end" and "label" only: none quotes its
-        # text or has a score (what `_read_block` looks for in the line)
-        if flat and set(map(len, chain.from_iterable(items))) != {3}:
-            return None
         # `_read_block` gives a line holding '"score"' scores, even one whose
         # spans have none: in a plain record, only a string that is "score"
         # or ends with '"score' (an escaped quote) puts it there, the text
-        # or a label (offsets that are not integers are errors either way)
-        if any(map(str.endswith, texts, repeat("score"))) or any(
-            type(label) is str and label.endswith("score") for label in set(map(_LABEL, flat))
-        ):
+        # or a label (`_plain_spans` looks at the labels)
+        if any(map(str.endswith, texts, repeat("score"))):
             return None
-    except (ValueError, KeyError, TypeError):  # not JSON, a field missing, an unhashable label
+    except (ValueError, KeyError, TypeError):  # not JSON, a field missing
         return None
-    linenos = [lineno for lineno, _ in block]
+    counts = list(map(len, items))
+    found = _plain_spans(list(chain.from_iterable(items)), counts, list(map(len, texts)))
+    if found is None:
+        return None
+    spans, unsorted = found
+    linenos = list(map(_LINENO, block))
     if not all(map(str.isascii, texts)):
         for lineno, text in zip(linenos, texts):
             if not text.isascii():
                 check_text(text, 'the record\'s "text"', path, lineno)
-    counts = list(map(len, items))
-    sizes = numpy.array(counts, dtype=numpy.int64)
-    limits = list(map(len, texts))
-    unsorted = _check_block_spans(block, linenos, flat, sizes, limits, "char", path) if flat else set()
-    spans = list(map(tuple.__new__, repeat(Span), flat))
     ends = list(accumulate(counts))
     doc_spans = list(map(spans.__getitem__, map(slice, [0, *ends[:-1]], ends)))
     for k in unsorted:
         doc_spans[k] = sorted(set(doc_spans[k]))
-    n = len(records)
+    n = len(texts)
     return list(
         map(
             Document,
-            map("line {}".format, linenos),
+            map("line ".__add__, map(str, linenos)),
             doc_spans,
             texts,
             repeat(None, n),
@@ -211,6 +207,45 @@ def _plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: st
             repeat(str(path), n),
         )
     )
+
+
+def _plain_spans(objects: List[Any], counts: List[int], limits: List[int]) -> Optional[Tuple[List[Span], Any]]:
+    """The Span tuples of a plain block's span objects (`counts` a record,
+    `limits` its text's length) and the records (positions in the block)
+    whose spans are not in order without overlap; None when an object is
+    not one of "start", "end" and "label" alone or a span is bad (the
+    checks of `_check_block_spans`, each one pass in C over a column,
+    without finding the bad span: `_read_block` then names it)."""
+    if not objects:
+        return [], ()
+    try:
+        starts = list(map(_START, objects))
+        ends = list(map(_END, objects))
+        labels = list(map(_SPAN_LABEL, objects))
+        names = set(labels)
+    except (KeyError, TypeError):  # not an object, a field missing, an unhashable label
+        return None
+    # (every object has the three fields, so three a span means no other field)
+    if sum(map(len, objects)) != 3 * len(objects) or set(map(type, names)) != {str} or "" in names:
+        return None
+    if any(label.endswith("score") for label in names):  # '"score"' in the line (see `_plain_block`)
+        return None
+    if set(map(type, starts)) != {int} or set(map(type, ends)) != {int}:
+        return None
+    n = len(objects)
+    try:
+        start = numpy.fromiter(starts, dtype=numpy.int64, count=n)
+        end = numpy.fromiter(ends, dtype=numpy.int64, count=n)
+    except OverflowError:
+        return None
+    sizes = numpy.array(counts, dtype=numpy.int64)
+    if ((start < 0) | (start >= end) | (end > numpy.repeat(numpy.array(limits, dtype=numpy.int64), sizes))).any():
+        return None
+    doc_of = numpy.repeat(numpy.arange(len(sizes)), sizes)
+    same = doc_of[1:] == doc_of[:-1]
+    unsorted = set(doc_of[1:][same & (start[1:] < end[:-1])].tolist())
+    # Span tuples made in C: zip hands tuple.__new__ one tuple it reuses
+    return list(map(tuple.__new__, repeat(Span), zip(starts, ends, labels))), unsorted
 
 
 def _read_block(

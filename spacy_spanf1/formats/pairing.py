@@ -28,6 +28,7 @@ of the report). It does, for every format:
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain, zip_longest
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Set, Tuple
 
 from ..exceptions import InputError
@@ -222,13 +223,8 @@ def pair_documents(
         and ((first_pred is not None and first_pred.key is not None) or (first_pred is None and format.keyed))
     )
 
-    def chained(first, rest):
-        if first is not None:
-            yield first
-            yield from rest
-
-    golds = chained(first_gold, gold_iter)
-    preds = chained(first_pred, pred_iter)
+    golds = chain((first_gold,), gold_iter) if first_gold is not None else iter(())
+    preds = chain((first_pred,), pred_iter) if first_pred is not None else iter(())
     if keyed:
         pairs = _keyed(golds, preds, sources, format.key_name, format.unique_keys)
     else:
@@ -337,12 +333,9 @@ def _count_error(sources: Tuple[str, str], n_gold: int, n_pred: int, what: str) 
 
 def _ordered(golds, preds, sources, what) -> Iterator[Tuple[Document, Document]]:
     n = 0
-    while True:
-        gold = next(golds, None)
-        pred = next(preds, None)
+    # (zip_longest reads both sides in turn, gold first, and stops reading a side that has ended)
+    for gold, pred in zip_longest(golds, preds):
         if gold is None or pred is None:
-            if gold is None and pred is None:
-                return
             n_gold = n + (gold is not None) + _count_rest(golds)
             n_pred = n + (pred is not None) + _count_rest(preds)
             raise _count_error(sources, n_gold, n_pred, what)

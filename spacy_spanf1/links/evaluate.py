@@ -10,7 +10,7 @@ from ..engine.counts import PRFCounts
 from ..engine.result import Counts, SchemeResult
 from ..engine.scorer import BATCH_SIZE
 from ..exceptions import SettingError
-from ..settings import LINK_SCHEMES, SCHEMES, UNITS, check_unit, comma_list
+from ..settings import LINK_SCHEMES, SCHEMES, UNITS, check_unit, scheme_names
 from .nel import NEGATIVE_LABELS, nel_counts, nel_scores
 from .spans import read_link_docs
 from .pairs import tagging_counts
@@ -23,24 +23,8 @@ __all__ = ["LinkScorer", "check_link_schemes", "evaluate_links", "score_links"]
 def check_link_schemes(schemes: Any, setting: str = "schemes") -> Tuple[str, ...]:
     """The link schemes as a tuple of known names, in the order given (a
     string is a comma-separated list). There is no default scheme."""
-    valid = ", ".join(LINK_SCHEMES)
-    if schemes is None:
-        raise SettingError(f"No '{setting}' given: name at least one link scheme. Valid link schemes: {valid}", setting)
-    schemes = tuple(comma_list(schemes))
-    if not schemes:
-        raise SettingError(f"'{setting}' is empty: name at least one link scheme. Valid link schemes: {valid}", setting)
-    for name in schemes:
-        if name in SCHEMES:
-            raise SettingError(
-                f"{name!r} in '{setting}' is a span scheme: score it with evaluate_spans. Valid link schemes: {valid}",
-                setting,
-            )
-        if name not in LINK_SCHEMES:
-            raise SettingError(f"Unknown link scheme {name!r} in '{setting}'. Valid link schemes: {valid}", setting)
-    duplicates = sorted({name for name in schemes if schemes.count(name) > 1})
-    if duplicates:
-        raise SettingError(f"Scheme {duplicates[0]!r} is named twice in '{setting}'.", setting)
-    return schemes
+    span_scheme = "a span scheme: score it with evaluate_spans"
+    return scheme_names(schemes, setting, "link scheme", LINK_SCHEMES, dict.fromkeys(SCHEMES, span_scheme))
 
 
 def _check_negative_labels(negative_labels: Any) -> Tuple[str, ...]:

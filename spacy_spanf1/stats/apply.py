@@ -10,7 +10,7 @@ span lists by construction. The result is a value (`AnalysisResult`).
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from ..exceptions import InputError
 from ..settings import (
@@ -139,14 +139,7 @@ def analyze(
     found: Dict[str, Any] = {}
     if settings.bootstrap is not None:
         try:
-            found["intervals"] = bootstrap_ci(
-                scores.results,
-                n_resamples=settings.bootstrap,
-                confidence=settings.confidence,
-                seed=settings.seed,
-                method=settings.method,
-                groups=groups,
-            )
+            found["intervals"] = _intervals(scores.results, settings, groups)
         except ValueError as err:
             raise _stats_error(err, "resample_by" if groups is not None else "bootstrap") from None
     if baseline is not None:
@@ -228,17 +221,20 @@ def _bucket_intervals(found, settings, groups) -> Dict[str, List[Optional[Any]]]
         for bucket in buckets:
             bucket_groups = None if groups is None else [groups[d] for d in bucket.docs]
             try:
-                cis.append(
-                    bootstrap_ci(
-                        bucket.result,
-                        n_resamples=settings.bootstrap,
-                        confidence=settings.confidence,
-                        seed=settings.seed,
-                        method=settings.method,
-                        groups=bucket_groups,
-                    )
-                )
+                cis.append(_intervals(bucket.result, settings, bucket_groups))
             except ValueError:  # fewer than 2 documents or groups in the bucket
                 cis.append(None)
         out[scheme] = cis
     return out
+
+
+def _intervals(results: Any, settings: AnalysisSettings, groups: Optional[Sequence[Any]]) -> Any:
+    """`bootstrap_ci` of results under the analysis settings (with bootstrap set)."""
+    return bootstrap_ci(
+        results,
+        n_resamples=cast(int, settings.bootstrap),
+        confidence=settings.confidence,
+        seed=settings.seed,
+        method=settings.method,
+        groups=groups,
+    )

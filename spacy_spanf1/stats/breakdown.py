@@ -20,22 +20,22 @@ import numpy
 
 from ..engine.scorer import SpanScorer, evaluate_spans, warn_unseen_labels
 from ..results import SchemeResult
-from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, SPAN_ATTRIBUTES, UNITS, AnalysisSettings, check_count, check_unit
+from ..settings import (
+    ATTRIBUTES,
+    DOC_ATTRIBUTES,
+    SCORER_SETTINGS,
+    SPAN_ATTRIBUTES,
+    UNITS,
+    AnalysisSettings,
+    check_count,
+    check_unit,
+)
 from ..engine.metrics import f_score, prf_of_counts, safe_div
 from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
 
 #: The settings of evaluate_spans a breakdown passes on.
-SETTINGS: Tuple[str, ...] = (
-    "iou_threshold",
-    "overlap_threshold",
-    "min_overlap",
-    "labels",
-    "label_map",
-    "map_unlisted",
-    "unit",
-    "view",
-)
+SETTINGS: Tuple[str, ...] = SCORER_SETTINGS + ("unit",)
 
 #: The counts on each side: what a predicted unit and a gold span can add to.
 _SIDES: Dict[Tuple[str, ...], Dict[str, Tuple[str, ...]]] = {

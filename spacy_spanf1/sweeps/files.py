@@ -83,10 +83,19 @@ def sweep_scored_files(
         raise InputError(
             f"none of the {len(pred)} predicted documents holds a scored span: nothing to sweep", pairs.sources[1]
         )
-    result = sweep(
+    result = sweep_settled(gold, pred, pairs.unit, match, thresholds, analysis)
+    return result.replace(signature=result.signature.replace(read=read_block(read, pairs.format.name, pairs.sides)))
+
+
+def sweep_settled(
+    gold: List, pred: List, unit: str, match: MatchSettings, thresholds: SweepSettings, analysis: AnalysisSettings
+) -> SweepResult:
+    """`sweep` of scored spans under the settings objects of a sweep's
+    front door (what `sweep_scored_files` and `sweep_spancat` run)."""
+    return sweep(
         gold,
         pred,
-        unit=pairs.unit,
+        unit=unit,
         schemes=match.schemes,
         thresholds=thresholds.thresholds,
         n_thresholds=thresholds.n_thresholds,
@@ -99,4 +108,3 @@ def sweep_scored_files(
         label_map=match.label_map,
         map_unlisted=match.map_unlisted,
     )
-    return result.replace(signature=result.signature.replace(read=read_block(read, pairs.format.name, pairs.sides)))

@@ -29,7 +29,7 @@ from ..corpus import load_pipeline, pipeline_input
 from ..exceptions import InputError, PathLike
 from ..formats.docbin import read_docbin
 from ..settings import UNITS, AnalysisSettings, MatchSettings
-from .api import sweep
+from .files import sweep_settled
 from .results import SweepResult
 from .settings import PIPE, SweepSettings
 
@@ -81,22 +81,7 @@ def sweep_spancat(
             f"component {pipe!r} writes: nothing to sweep",
             corpus_path,
         )
-    result = sweep(
-        gold,
-        pred,
-        unit=unit,
-        schemes=match.schemes,
-        thresholds=thresholds.thresholds,
-        n_thresholds=thresholds.n_thresholds,
-        grid=thresholds.grid,
-        n_trials=thresholds.n_trials,
-        bootstrap=analysis.bootstrap,
-        iou_threshold=match.iou_threshold,
-        overlap_threshold=match.overlap_threshold,
-        min_overlap=match.min_overlap,
-        label_map=match.label_map,
-        map_unlisted=match.map_unlisted,
-    )
+    result = sweep_settled(gold, pred, unit, match, thresholds, analysis)
     return result.replace(
         signature=result.signature.replace(
             pipeline={

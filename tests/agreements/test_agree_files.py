@@ -9,7 +9,7 @@ import pytest
 from helpers import random_annotations
 
 from spacy_spanf1 import InputError, SettingError
-from spacy_spanf1.agreements import agreement
+from spacy_spanf1 import agreement
 from spacy_spanf1.api import agree_files
 
 SCHEMES = ["strict", "partial", "iou"]

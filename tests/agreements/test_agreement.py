@@ -11,7 +11,7 @@ import pytest
 from helpers import position_labels, random_annotations
 
 from spacy_spanf1 import SCHEMES, evaluate_spans
-from spacy_spanf1.agreements import agreement
+from spacy_spanf1 import agreement
 from spacy_spanf1.stats import bootstrap_ci
 
 O_TOKENS = ("include", "exclude")
@@ -256,7 +256,7 @@ def test_the_package_does_not_hide_the_function():
     assert callable(spacy_spanf1.agreement) and callable(spacy_spanf1.consensus)
     from spacy_spanf1 import agreement
 
-    assert agreement.__module__ == "spacy_spanf1.agreements.measure"
+    assert agreement.__module__ == "spacy_spanf1.api.agree"
 
 
 @pytest.mark.parametrize("nested, seed", [(True, 4), (False, 5), (False, 6)])

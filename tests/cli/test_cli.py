@@ -17,7 +17,7 @@ import spacy
 from spacy.tokens import Doc, DocBin, SpanGroup
 from spacy.tokens import Span as SpacySpan
 
-from helpers import assert_clean_failure, char_offsets, figures, invoke, run, run_many, write_jsonl
+from helpers import COMPARE_JSONL, assert_clean_failure, char_offsets, figures, invoke, run, run_many, write_jsonl
 from spacy_spanf1.cli import evaluate_model
 from transcriptions.tags import iob2
 
@@ -219,11 +219,7 @@ def test_compare_writes_errors_and_html(report_run, corpus_dir):
 
 def test_compare_errors_are_the_primary_schemes(corpus_dir):
     args = [
-        "compare",
-        "gold.jsonl",
-        "pred.jsonl",
-        "-s",
-        "strict,iou",
+        *COMPARE_JSONL,
         "--errors",
         "out/strict-errors.jsonl",
         "-o",

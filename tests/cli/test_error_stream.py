@@ -17,7 +17,7 @@ import srsly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import char_offsets, invoke, write_jsonl
+from helpers import COMPARE_JSONL, char_offsets, invoke, write_jsonl
 from spacy_spanf1 import SCHEMES, Span
 from spacy_spanf1.api import compare_files, evaluate_pipeline
 from spacy_spanf1.cli.compare import compare_command
@@ -230,11 +230,7 @@ def test_compare_streams_the_same_file_and_page(large, monkeypatch):
     monkeypatch.chdir(large)
     result = invoke(
         [
-            "compare",
-            "gold.jsonl",
-            "pred.jsonl",
-            "-s",
-            "strict,iou",
+            *COMPARE_JSONL,
             "--errors",
             "out/e.jsonl",
             "--html",

@@ -9,6 +9,7 @@ import pytest
 import srsly
 
 from helpers import char_offsets, invoke, measure_in_chromium, write_jsonl
+from spacy_spanf1 import MatchSettings
 from spacy_spanf1.api import score_pairs
 from spacy_spanf1.formats import DocPair, PairStats
 from spacy_spanf1.html.compare import render_html
@@ -38,9 +39,10 @@ def corpus():
     return SimpleNamespace(pairs=pairs, stats=PairStats(3, 1, ["sentence 2"]), sources=("gold.conll", "pred.conll"))
 
 
-def score_corpus(corpus, schemes, **settings):
-    """Score the fixture's pairs: (results, errors, the documents with errors)."""
-    scores = score_pairs(corpus.pairs, schemes, stats=corpus.stats, sources=corpus.sources, **settings)
+def score_corpus(corpus, match, **keep):
+    """Score the fixture's pairs under match (the schemes, or MatchSettings):
+    (results, errors, the documents with errors)."""
+    scores = score_pairs(corpus.pairs, match, stats=corpus.stats, sources=corpus.sources, **keep)
     corpus.scores = scores
     return scores.results, scores.errors, scores.pairs
 
@@ -75,9 +77,9 @@ def test_error_records(corpus):
 
 def test_error_records_iou_threshold(corpus):
     # At threshold 0.5 "Obama" for "Barack Obama" (IoU 1/2) is a match; at 1.0 it is not.
-    _, errors, kept = score_corpus(corpus, ["iou"], iou_threshold=0.5, keep_errors=True)
+    _, errors, kept = score_corpus(corpus, MatchSettings(["iou"], iou_threshold=0.5), keep_errors=True)
     assert "wrong_boundaries" not in {r["kind"] for r in error_records(errors, kept)}
-    _, errors, kept = score_corpus(corpus, ["iou"], iou_threshold=1.0, keep_errors=True)
+    _, errors, kept = score_corpus(corpus, MatchSettings(["iou"], iou_threshold=1.0), keep_errors=True)
     assert "wrong_boundaries" in {r["kind"] for r in error_records(errors, kept)}
 
 

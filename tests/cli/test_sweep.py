@@ -5,7 +5,14 @@ import json
 
 import pytest
 
-from helpers import SWEEP_GOLD as GOLD, SWEEP_SCORED as SCORED, assert_clean_failure, invoke, write_jsonl
+from helpers import (
+    SWEEP_GOLD as GOLD,
+    SWEEP_SCHEME_KEYS,
+    SWEEP_SCORED as SCORED,
+    assert_clean_failure,
+    invoke,
+    write_jsonl,
+)
 
 
 def pred_records(scored=SCORED):
@@ -30,18 +37,7 @@ def test_files_json_and_table(files, tmp_path):
     data = json.loads(out.read_text())
     assert set(data) == {"sweep", "signature"}
     strict = data["sweep"]["strict"]
-    assert set(strict) == {
-        "scheme",
-        "thresholds",
-        "p",
-        "r",
-        "f",
-        "ap",
-        "best",
-        "per_label",
-        "per_label_best",
-        "calibration",
-    }
+    assert set(strict) == SWEEP_SCHEME_KEYS
     # 4 gold spans. Kept at 0.9: Anna (TP); 0.8: + Bruno (TP); 0.6: + Oslo as
     # PER (FP); 0.2: + "met" (FP). F: 2/5, 2/3, 4/7, 1/2; best 0.8.
     assert strict["thresholds"] == [0.2, 0.6, 0.8, 0.9]

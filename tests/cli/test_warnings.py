@@ -22,7 +22,7 @@ from spacy.tokens import Span as SpacySpan
 
 from helpers import assert_clean_failure, invoke, run, write_jsonl
 from spacy_spanf1 import compare_files, evaluate_pipeline
-from spacy_spanf1.agreements import agreement
+from spacy_spanf1 import agreement
 from spacy_spanf1.api import agree_files
 from spacy_spanf1.exceptions import InputError
 from spacy_spanf1.sweeps import sweep

@@ -182,33 +182,12 @@ def test_the_map_is_in_the_signature_as_written(tmp_path):
 
 
 def corpus_files(tmp_path):
-    text = "Ann met Bob in Rome."
-    write_jsonl(
-        tmp_path / "gold.jsonl",
-        [
-            {
-                "text": text,
-                "spans": [
-                    {"start": 0, "end": 3, "label": "PER"},
-                    {"start": 8, "end": 11, "label": "PER"},
-                    {"start": 15, "end": 19, "label": "LOC"},
-                ],
-            }
-        ],
-    )
-    write_jsonl(
-        tmp_path / "pred.jsonl",
-        [
-            {
-                "text": text,
-                "spans": [
-                    {"start": 0, "end": 3, "label": "PERSON"},
-                    {"start": 8, "end": 11, "label": "ORG"},
-                    {"start": 15, "end": 19, "label": "GPE"},
-                ],
-            }
-        ],
-    )
+    """One document: gold Ann and Bob PER, Rome LOC; predicted on the same
+    offsets PERSON, ORG and GPE."""
+    text, offsets = "Ann met Bob in Rome.", ((0, 3), (8, 11), (15, 19))
+    for side, labels in (("gold", ("PER", "PER", "LOC")), ("pred", ("PERSON", "ORG", "GPE"))):
+        spans = [{"start": start, "end": end, "label": label} for (start, end), label in zip(offsets, labels)]
+        write_jsonl(tmp_path / f"{side}.jsonl", [{"text": text, "spans": spans}])
     write(tmp_path / "map.json", json.dumps({"PERSON": "PER", "GPE": "LOC"}))
     return tmp_path / "gold.jsonl", tmp_path / "pred.jsonl", tmp_path / "map.json"
 

@@ -72,12 +72,18 @@ def test_predicted_id_not_in_gold_is_an_error(tmp_path, extra_id):
         compare_files(g, p, schemes="strict")
 
 
+def _on_side(tmp_path, side, records, other):
+    """The files of records on side ("gold" or "pred") and other on the
+    other side, and the stem of the file of records."""
+    g, p = _files(tmp_path, *((records, other) if side == "gold" else (other, records)))
+    return g, p, "g" if side == "gold" else "p"
+
+
 @pytest.mark.parametrize("side", ["gold", "pred"])
 def test_repeated_id_is_an_error_naming_both_lines(tmp_path, side):
     records = [_with_id(ANN, "a"), _with_id(ACME, "b"), _with_id(PARIS, "a")]
     other = [_with_id(ANN, "a"), _with_id(ACME, "b"), _with_id(PARIS, "c")]
-    g, p = _files(tmp_path, *((records, other) if side == "gold" else (other, records)))
-    name = "g" if side == "gold" else "p"
+    g, p, name = _on_side(tmp_path, side, records, other)
     with pytest.raises(
         InputError, match=rf"{name}\.jsonl:3: line 3 has the \"id\" 'a' of line 1 \(the same document twice\)"
     ):
@@ -95,8 +101,7 @@ def test_repeated_unannotated_gold_id_is_an_error_too(tmp_path):
 def test_record_without_id_among_ids_is_an_error(tmp_path, side):
     records = [_with_id(ANN, 1), ACME]
     other = [_with_id(ANN, 1), _with_id(ACME, 2)]
-    g, p = _files(tmp_path, *((records, other) if side == "gold" else (other, records)))
-    name = "g" if side == "gold" else "p"
+    g, p, name = _on_side(tmp_path, side, records, other)
     with pytest.raises(
         InputError, match=rf"{name}\.jsonl:2: line 2 has no \"id\", but the documents pair by \"id\" \(line 1 has one\)"
     ):

@@ -8,7 +8,7 @@ import catalogue
 import pytest
 
 from spacy_spanf1 import registry
-from spacy_spanf1.agreements import agreement
+from spacy_spanf1 import agreement
 from spacy_spanf1.api import agree_files, compare_files
 from spacy_spanf1.exceptions import InputError
 from spacy_spanf1.formats import Document, Format

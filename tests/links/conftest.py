@@ -20,22 +20,15 @@ if not hasattr(collections, "Sequence"):
     collections.Sequence = collections.abc.Sequence  # type: ignore[attr-defined]
 
 from neleval.annotation import Annotation, Candidate  # noqa: E402
+from neleval.configs import MEASURE_SETS  # noqa: E402
 from neleval.document import Document  # noqa: E402
 from neleval.evaluate import Evaluate, StrictMetricWarning  # noqa: E402
 
-#: neleval's tagging measures (its `all-tagging` group), in SPEC.md's order.
-NELEVAL_MEASURES = (
-    "strong_mention_match",
-    "strong_typed_mention_match",
-    "strong_linked_mention_match",
-    "strong_link_match",
-    "strong_nil_match",
-    "strong_all_match",
-    "strong_typed_link_match",
-    "strong_typed_nil_match",
-    "strong_typed_all_match",
-    "entity_match",
-)
+from spacy_spanf1 import LINK_SCHEMES  # noqa: E402
+
+#: neleval's tagging measures (its `all-tagging` group), in SPEC.md's order
+#: (the order of the package's link schemes, which name each one as neleval does).
+NELEVAL_MEASURES = tuple(name for name in LINK_SCHEMES if name in MEASURE_SETS["all-tagging"])
 
 
 def span_fields(span):

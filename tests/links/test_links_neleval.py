@@ -156,3 +156,10 @@ def test_counting_every_document_by_sorted_keys_gives_the_same(neleval, monkeypa
         assert after[name].per_label == before[name].per_label, name
         assert after[name].per_doc.tolist() == before[name].per_doc.tolist(), name
     assert {name: (r.totals.tp, r.totals.fp, r.totals.fn) for name, r in after.items()} == neleval.counts(gold, pred)
+
+
+def test_the_link_schemes_name_every_neleval_tagging_measure_as_neleval_does():
+    from conftest import NELEVAL_MEASURES
+    from neleval.configs import MEASURE_SETS
+
+    assert set(NELEVAL_MEASURES) == MEASURE_SETS["all-tagging"] and len(NELEVAL_MEASURES) == 10

@@ -13,7 +13,7 @@ import spacy
 from spacy.tokens import DocBin
 from spacy.tokens import Span as SpacySpan
 
-from helpers import assert_clean_failure, invoke, measure_in_chromium, run, write_jsonl
+from helpers import COMPARE_JSONL, assert_clean_failure, invoke, measure_in_chromium, run, write_jsonl
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.api import InputError, SettingError, compare_files, evaluate_pipeline
 from spacy_spanf1.spans import Span
@@ -473,11 +473,7 @@ def test_html_breakdowns_and_comparison_in_headless_chromium(corpus, monkeypatch
     monkeypatch.chdir(path)
     result = invoke(
         [
-            "compare",
-            "gold.jsonl",
-            "pred.jsonl",
-            "-s",
-            "strict,iou",
+            *COMPARE_JSONL,
             "--baseline",
             "pred_b.jsonl",
             "--by",

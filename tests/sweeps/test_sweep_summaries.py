@@ -6,6 +6,7 @@ import math
 import numpy
 import pytest
 
+from helpers import SWEEP_SCHEME_KEYS
 from spacy_spanf1 import InputError, SettingError, evaluate_spans
 from spacy_spanf1.settings import SCHEMES
 from spacy_spanf1.sweeps import sweep
@@ -130,18 +131,7 @@ def test_dicts_carry_scores_and_to_dict_has_every_part():
     assert set(data) == {"sweep", "warnings", "signature"}
     assert list(data["sweep"]) == ["strict", "iou"]
     assert data["warnings"] == ['the predicted label "B" (1 span) never occurs in the gold']
-    assert set(data["sweep"]["strict"]) == {
-        "scheme",
-        "thresholds",
-        "p",
-        "r",
-        "f",
-        "ap",
-        "best",
-        "per_label",
-        "per_label_best",
-        "calibration",
-    }
+    assert set(data["sweep"]["strict"]) == SWEEP_SCHEME_KEYS
     assert set(data["sweep"]["strict"]["per_label"]) == {"A", "B"}
     assert data["sweep"]["strict"]["best"]["threshold"] == 0.5 and "interval" in data["sweep"]["strict"]["best"]
     assert data["signature"]["sweep"]["ties"] == "highest"
