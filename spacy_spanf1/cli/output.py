@@ -3,6 +3,7 @@
 terminal or NO_COLOR is set; messages are printed unwrapped."""
 
 import contextlib
+import functools
 import os
 import re
 import sys
@@ -18,7 +19,8 @@ from ..html.compare import render_html
 from ..html.page import write_html
 from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, write_errors
 from ..results import CorpusScores
-from ..settings import HTML_DOCS, SEMEVAL_SCHEMES
+from ..report.links import link_error_lines, link_error_scheme
+from ..settings import HTML_DOCS, LINK_SCHEMES, SEMEVAL_SCHEMES, comma_list
 from .options import flags_of
 
 
@@ -181,7 +183,8 @@ def write_outputs(
     errors. The page shows the documents the scores kept, and counts all
     errors (`scores.error_counts`)."""
     data = scores.to_dict()
-    kept = error_records(scores.errors, scores.pairs, scores.primary) if (errors_path or html_path) else []
+    kb_ids = any(name in LINK_SCHEMES for name in scores.results)
+    kept = error_records(scores.errors, scores.pairs, scores.primary, kb_ids) if (errors_path or html_path) else []
     jobs: List[Tuple[Path, Callable[[Path], None], str]] = []
     if output_path is not None:
         jobs.append((output_path, lambda p: srsly.write_json(p, data), "scores"))
@@ -402,7 +405,13 @@ def _score_and_report(
         return report(
             scores, silent=silent, output_path=output_path, errors_path=None, html_path=None, confusion=confusion
         )
-    error_file = None if errors_path is None else writing(errors_path, ErrorFile)
+    named = comma_list(",".join(schemes) if isinstance(schemes, (list, tuple)) else schemes or "")
+    linked = [name for name in named if name in LINK_SCHEMES]
+    error_file = None
+    if errors_path is not None:
+        link_scheme = link_error_scheme(linked)
+        link_lines = None if link_scheme is None else functools.partial(link_error_lines, scheme=link_scheme)
+        error_file = writing(errors_path, lambda p: ErrorFile(p, kb_ids=bool(linked), link_lines=link_lines))
     with error_file or contextlib.nullcontext():
         scores = front_door(
             *inputs,

@@ -35,9 +35,11 @@ class Keep:
         that memory does not grow with it; None: every one.
     on_errors (Optional[Callable]): Called after each scored batch, in
         document order, with the batch's errors of the primary scheme
-        (`SpanError`s, by document, then position), a mapping that holds
-        their documents (`SpanError.doc` -> DocPair, valid during the call)
-        and the scheme: `on_errors(errors, pairs, scheme)`. What it is
+        (`SpanError`s, by document, then position; none for a batch
+        without errors), a mapping that holds their documents
+        (`SpanError.doc` -> DocPair, valid during the call; every document
+        of the batch when streamed) and the scheme:
+        `on_errors(errors, pairs, scheme)`. What it is
         given need not be kept (errors=False keeps none of it).
     per_doc (bool): One row of counts per document (intervals, tests).
     meta_fields (Tuple[str, ...]): These metadata fields of every document
@@ -134,10 +136,10 @@ class ErrorStream:
         """The next outcome parts of the scheme (documents counted from 0,
         after those of the parts before), and a mapping that holds their
         documents."""
-        if not parts:
-            return
-        kinds, per_doc = count_errors(parts)
+        kinds, per_doc = count_errors(parts) if parts else ([], {})
         if not per_doc:
+            if self.on_errors is not None and pairs:
+                self.on_errors([], pairs, self.scheme)  # a batch without errors: its documents still
             return
         if self.counted is None:
             self.kinds = [a + b for a, b in zip(self.kinds, kinds)]
@@ -196,7 +198,11 @@ def deliver_errors(scores: CorpusScores, keep: Keep) -> CorpusScores:
     if result.kept is None or (keep.on_errors is None and keep.max_error_docs is None):
         return scores
     stream = ErrorStream(scores.primary, keep, scores.error_counts)
-    # A batch at a time, as it was scored: its parts share their offset.
+    # A batch at a time, as it was scored: its parts share their offset;
+    # with the documents of the batch's errors (a callback that reads the
+    # documents given reads each once).
     for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0)):
-        stream.add(list(batch), scores.pairs)
+        parts = list(batch)
+        docs = sorted({error.doc for error in errors_of(parts)})
+        stream.add(parts, {doc: scores.pairs[doc] for doc in docs})
     return stream.finish(scores)

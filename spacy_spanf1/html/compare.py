@@ -173,8 +173,8 @@ def render_html(
         )
         for record in by_doc[index]:
             gold = record["gold"]
-            gold_text = "" if gold is None else f"{esc(gold['text'])} <b>{esc(gold['label'])}</b>"
-            pred_text = "; ".join(f"{esc(p['text'])} <b>{esc(p['label'])}</b>" for p in record["pred"])
+            gold_text = "" if gold is None else _span_text(gold)
+            pred_text = "; ".join(_span_text(p) for p in record["pred"])
             out.append(
                 f'<tr><td class="kind">{record["kind"]}</td><td class="text">{gold_text}</td>'
                 f'<td class="text">{pred_text}</td><td>{record["iou"]:.2f}</td></tr>'
@@ -269,3 +269,13 @@ def _breakdown_html(block: Mapping[str, Any], primary: str) -> List[str]:
             )
         out.append(TABLE_END)
     return out
+
+
+def _span_text(span: Mapping[str, Any]) -> str:
+    """A span of an error record: its text and label, and its
+    knowledge-base id when the record has one (a run with link schemes)."""
+    text = f"{escape(span['text'])} <b>{escape(span['label'])}</b>"
+    if "kb_id" in span:
+        kb = escape(span["kb_id"])
+        text += f' <span class="kb" title="knowledge-base id: {kb}">{kb}</span>'
+    return text

@@ -1,8 +1,10 @@
 """What a run reports beside its scores: the error records and the
---errors file (`records`), and figures as text (`text`). The HTML pages
+--errors file (`records`; the link error records of the file: `links`),
+and figures as text (`text`). The HTML pages
 are in `spacy_spanf1.html`."""
 
 from .records import (
+    KB_KEY,
     NOT_IN_TEXT,
     RECORD_KEYS,
     RECORD_KINDS,
@@ -19,6 +21,7 @@ from .records import (
 from .text import format_counts, format_delta, format_pct
 
 __all__ = [
+    "KB_KEY",
     "NOT_IN_TEXT",
     "RECORD_KEYS",
     "RECORD_KINDS",

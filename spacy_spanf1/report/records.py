@@ -19,7 +19,7 @@ batch at a time while the corpus is scored (it is the `on_errors` of
 import os
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import srsly
 
@@ -38,6 +38,10 @@ RECORD_KEYS = ("doc", "name", "scheme", "kind", "count", "gold", "pred", "iou", 
 #: several fragments has its outer bounds, the texts of its fragments
 #: joined by a space (as brat joins them) and a last key, "fragments".
 SPAN_KEYS = ("start", "end", "label", "text")
+#: The key a span of a record has last (after "fragments") when the run
+#: reads knowledge-base ids (a link scheme is named): the span's id, "NIL"
+#: for a span without one (`kb_ids_of`).
+KB_KEY = "kb_id"
 #: The kind of the error records of a mention that is not in the text
 #: (mentions without offsets): a spurious prediction, named apart.
 NOT_IN_TEXT = "not_in_text"
@@ -61,33 +65,68 @@ def record_kind(error: SpanError, pair: DocPair) -> str:
     return error.kind
 
 
-def span_record(pair: DocPair, span: Span) -> Dict[str, Any]:
+class KbIds:
+    """The knowledge-base ids of one side of a document, by span
+    (`DocPair.gold_links` / `pred_links`): `of(span)` is the id of the
+    span, "NIL" when it has none (missing or ""). A span listed twice with
+    different ids has the first; a span whose label a label map changed
+    is found by its offsets."""
+
+    __slots__ = ("spans", "places")
+
+    def __init__(self, links: Optional[Sequence[Tuple[Span, str]]]) -> None:
+        self.spans: Dict[Tuple[int, int, str], str] = {}
+        self.places: Dict[Tuple[int, int], str] = {}
+        for span, kb in links or ():
+            self.spans.setdefault((span[0], span[1], span[2]), kb)
+            self.places.setdefault((span[0], span[1]), kb)
+
+    def of(self, span: Span) -> str:
+        kb = self.spans.get((span[0], span[1], span[2]))
+        if kb is None:
+            kb = self.places.get((span[0], span[1]))
+        return kb or "NIL"
+
+
+def kb_ids_of(pair: DocPair) -> Tuple[KbIds, KbIds]:
+    """The (gold, predicted) ids of a document's spans."""
+    return KbIds(pair.gold_links), KbIds(pair.pred_links)
+
+
+def span_record(pair: DocPair, span: Span, kb_ids: Optional[KbIds] = None) -> Dict[str, Any]:
     """The record of a span (`SPAN_KEYS`): its offsets, label and text; a
     predicted mention without a place in the text (`pair.pred_unplaced`)
-    has no offsets and the string as listed."""
+    has no offsets and the string as listed. With `kb_ids` (of the span's
+    side), its knowledge-base id too (`KB_KEY`)."""
     unplaced = pair.pred_unplaced
     if unplaced and span[0] in unplaced:
-        return {"start": None, "end": None, "label": span[2], "text": unplaced[span[0]][0]}
-    if len(span) > 3:  # a span of several fragments: its outer bounds, the texts of its fragments, the fragments
+        found: Dict[str, Any] = {"start": None, "end": None, "label": span[2], "text": unplaced[span[0]][0]}
+    elif len(span) > 3:  # a span of several fragments: its outer bounds, the texts of its fragments, the fragments
         start, end, label, fragments = span
         texts = [pair.text[a:b] if pair.offsets is None else pair.span_text(Span(a, b, label)) for a, b in fragments]
-        return {"start": start, "end": end, "label": label, "text": " ".join(texts), "fragments": fragments}
-    start, end, label = span
-    text = pair.text[start:end] if pair.offsets is None else pair.span_text(span)
-    return {"start": start, "end": end, "label": label, "text": text}
+        found = {"start": start, "end": end, "label": label, "text": " ".join(texts), "fragments": fragments}
+    else:
+        start, end, label = span
+        text = pair.text[start:end] if pair.offsets is None else pair.span_text(span)
+        found = {"start": start, "end": end, "label": label, "text": text}
+    if kb_ids is not None:
+        found[KB_KEY] = kb_ids.of(span)
+    return found
 
 
-def error_record(error: SpanError, pair: DocPair, scheme: str = "") -> Dict[str, Any]:
-    """The record of one error of a document (`RECORD_KEYS`)."""
+def error_record(error: SpanError, pair: DocPair, scheme: str = "", kb_ids: bool = False) -> Dict[str, Any]:
+    """The record of one error of a document (`RECORD_KEYS`); kb_ids: each
+    span with its knowledge-base id (`KB_KEY`)."""
     gold = error.gold
+    gold_ids, pred_ids = kb_ids_of(pair) if kb_ids else (None, None)
     return {
         "doc": pair.index,
         "name": pair.name,
         "scheme": scheme,
         "kind": record_kind(error, pair) if pair.pred_unplaced else error.kind,
         "count": error.count,
-        "gold": None if gold is None else span_record(pair, gold),
-        "pred": [span_record(pair, p) for p in error.pred],
+        "gold": None if gold is None else span_record(pair, gold, gold_ids),
+        "pred": [span_record(pair, p, pred_ids) for p in error.pred],
         "iou": error.iou,
         "gold_coverage": error.gold_coverage,
         "pred_coverage": error.pred_coverage,
@@ -101,7 +140,9 @@ def _position(error: SpanError, pair: DocPair, kind: str) -> Tuple[int, int, int
     return pair.index, first[0], first[1], KIND_ORDER[kind]
 
 
-def error_records(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> List[Dict[str, Any]]:
+def error_records(
+    errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = "", kb_ids: bool = False
+) -> List[Dict[str, Any]]:
     """One record (`error_record`) per error, in document order, then by
     position (start, end of the gold span, else of the first prediction),
     then kind.
@@ -110,13 +151,15 @@ def error_records(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], sch
     pairs (Mapping[int, DocPair]): The scored documents (SpanError.doc
         indexes them): a sequence, or a mapping holding those of the errors.
     scheme (str): The scheme the errors are of.
+    kb_ids (bool): Each span with its knowledge-base id (`KB_KEY`): when
+        the run reads them (a link scheme is named).
     RETURNS (List[Dict[str, Any]]): The records, keys as `RECORD_KEYS`.
     """
     records = []
     positions = []
     for error in errors:
         pair = pairs[error.doc]
-        record = error_record(error, pair, scheme)
+        record = error_record(error, pair, scheme, kb_ids)
         records.append(record)
         positions.append(_position(error, pair, record["kind"]))
     order = sorted(range(len(records)), key=positions.__getitem__)
@@ -148,8 +191,10 @@ RECORD_JSON = _key_fragments(RECORD_KEYS)
 SPAN_JSON = _key_fragments(SPAN_KEYS)
 
 
-def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> List[str]:
-    """The JSON lines of `error_records(errors, pairs, scheme)` (without
+def error_lines(
+    errors: Iterable[SpanError], pairs: Mapping[int, DocPair], scheme: str = "", kb_ids: bool = False
+) -> List[str]:
+    """The JSON lines of `error_records(errors, pairs, scheme, kb_ids)` (without
     their newlines): the text `srsly.json_dumps` makes of each record,
     made without the dicts, so that the file of a large corpus is written
     at a few microseconds an error (`ErrorFile`). The keys are written in
@@ -165,6 +210,8 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
     numbers: Dict[float, str] = {}
     labels: Dict[str, str] = {}
     docs: Dict[int, Tuple[str, str, Optional[Sequence[Tuple[int, int]]], DocPair]] = {}
+    ids: Dict[int, Tuple[KbIds, KbIds]] = {}
+    kb_key = "," + json_string(KB_KEY) + ":"
     head = key["scheme"] + json_string(scheme)
     kinds = {kind: key["kind"] + json_string(kind) for kind in RECORD_KINDS}
     counts: Dict[str, str] = {}
@@ -173,17 +220,18 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
         found[value] = encoded
         return encoded
 
-    def span(item: Span, text: str, offsets: Any, pair: DocPair) -> str:
+    def span(item: Span, text: str, offsets: Any, pair: DocPair, side: Optional[KbIds] = None) -> str:
         if len(item) > 3:  # of several fragments
-            return dumps(span_record(pair, item))
+            return dumps(span_record(pair, item, side))
         start, end, label = item
         if pair.pred_unplaced and start in pair.pred_unplaced:
-            return dumps(span_record(pair, item))
+            return dumps(span_record(pair, item, side))
         piece = text[start:end] if offsets is None else pair.span_text(item)
         return (
             f"{start_key}{start}{end_key}{end}"
             f"{label_key}{labels.get(label) or first_time(label, labels, json_string(label))}"
-            f"{text_key}{encode(piece) if piece.isascii() and DEL not in piece else dumps(piece)}}}"
+            f"{text_key}{encode(piece) if piece.isascii() and DEL not in piece else dumps(piece)}"
+            f"{'' if side is None else kb_key + json_string(side.of(item))}}}"
         )
 
     lines = []
@@ -203,11 +251,17 @@ def error_lines(errors: Iterable[SpanError], pairs: Mapping[int, DocPair], schem
         if pair.pred_unplaced:
             kind = record_kind(error, pair)
         iou, gold_cover, pred_cover = error.iou, error.gold_coverage, error.pred_coverage
+        gold_ids = pred_ids = None
+        if kb_ids:
+            sides = ids.get(error.doc)
+            if sides is None:
+                sides = ids[error.doc] = kb_ids_of(pair)
+            gold_ids, pred_ids = sides
         lines.append(
             f"{head_of_doc}{kinds[kind]}"
             f"{counts.get(error.count) or first_time(error.count, counts, key['count'] + json_string(error.count))}"
-            f"{gold_key}{'null' if gold is None else span(gold, text, offsets, pair)}"
-            f"{pred_key}[{','.join([span(p, text, offsets, pair) for p in pred])}]"
+            f"{gold_key}{'null' if gold is None else span(gold, text, offsets, pair, gold_ids)}"
+            f"{pred_key}[{','.join([span(p, text, offsets, pair, pred_ids) for p in pred])}]"
             f"{iou_key}{numbers.get(iou) or first_time(iou, numbers, dumps(iou))}"
             f"{gold_cover_key}{numbers.get(gold_cover) or first_time(gold_cover, numbers, dumps(gold_cover))}"
             f"{pred_cover_key}{numbers.get(pred_cover) or first_time(pred_cover, numbers, dumps(pred_cover))}}}"
@@ -233,16 +287,31 @@ class ErrorFile:
     PATH as it was.
 
     path (PathLike): The file of the records. Opening it may raise OSError.
+    kb_ids (bool): Each span of a record with its knowledge-base id
+        (`KB_KEY`): when the run names a link scheme.
+    link_lines (Optional[Callable]): After the span records of each batch,
+        the lines it gives of the batch's documents: `link_lines(pairs)`,
+        the link error records of a link scheme (`report.links`).
     """
 
-    def __init__(self, path: PathLike) -> None:
+    def __init__(
+        self,
+        path: PathLike,
+        *,
+        kb_ids: bool = False,
+        link_lines: Optional[Callable[[Mapping[int, DocPair]], List[str]]] = None,
+    ) -> None:
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.written = 0
+        self.kb_ids = kb_ids
+        self.link_lines = link_lines
         self.file = self.partial.open("w", encoding="utf-8")
 
     def __call__(self, errors: Sequence[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> None:
-        lines = error_lines(errors, pairs, scheme)
+        lines = error_lines(errors, pairs, scheme, self.kb_ids) if errors else []
+        if self.link_lines is not None:
+            lines += self.link_lines(pairs)
         if lines:
             self.file.write("\n".join(lines) + "\n")
         self.written += len(lines)
