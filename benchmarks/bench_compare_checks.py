@@ -18,7 +18,7 @@ import gc
 import sys
 import tempfile
 import time
-from itertools import accumulate, chain, repeat
+from itertools import chain, repeat
 from pathlib import Path
 
 import numpy
@@ -69,25 +69,7 @@ def unchecked_plain(block, path, text_mismatch):
     counts = list(map(len, items))
     found, unsorted = jsonl_plain.plain_spans(list(chain.from_iterable(items)), counts, list(map(len, texts)))
     linenos = list(map(jsonl_plain.LINENO, block))
-    ends = list(accumulate(counts))
-    doc_spans = list(map(found.__getitem__, map(slice, [0, *ends[:-1]], ends)))
-    for k in unsorted:
-        doc_spans[k] = sorted(set(doc_spans[k]))
-    n = len(records)
-    return list(
-        map(
-            jsonl_plain.Document,
-            map("line ".__add__, map(str, linenos)),
-            doc_spans,
-            texts,
-            repeat(None, n),
-            repeat(None, n),
-            [{} for _ in range(n)],
-            linenos,
-            repeat(None, n),
-            repeat(str(path), n),
-        )
-    )
+    return jsonl_plain.documents(linenos, texts, counts, found, unsorted, path)
 
 
 class NoInsideWords:

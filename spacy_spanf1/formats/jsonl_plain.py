@@ -61,6 +61,14 @@ def plain_block(block: List[Tuple[int, str]], path: PathLike, text_mismatch: str
         for lineno, text in zip(linenos, texts):
             if not text.isascii():
                 check_text(text, 'the record\'s "text"', path, lineno)
+    return documents(linenos, texts, counts, spans, unsorted, path)
+
+
+def documents(
+    linenos: List[int], texts: List[str], counts: List[int], spans: List[Span], unsorted: Any, path: PathLike
+) -> List[Document]:
+    """The Documents of a plain block: each record's line number, text and
+    its `counts` of the block's `spans`, sorted in the records `unsorted`."""
     ends = list(accumulate(counts))
     doc_spans = list(map(spans.__getitem__, map(slice, [0, *ends[:-1]], ends)))
     for k in unsorted:
