@@ -72,8 +72,9 @@ def settings_from(cls: Type[S], obj: Optional[S], name: str, **keywords: Any) ->
     if obj is not None and not isinstance(obj, cls):
         raise TypeError(f"'{name}' must be a {cls.__name__} (or None), got {type(obj).__name__}: {obj!r}")
     changes = given(**keywords)
-    if "labels" in changes and changes["labels"] is not None:
-        changes["labels"] = comma_list(changes["labels"])
+    for name in ("labels", "relation_labels"):
+        if name in changes and changes[name] is not None:
+            changes[name] = comma_list(changes[name])
     if obj is None:
         return cls(**changes)
     return obj.replace(**changes) if changes else obj

@@ -145,6 +145,12 @@ class MatchSettings(Settings):
     view (str): Which mentions count (`VIEWS`): "all"; "disc_docs", the
         documents with a discontinuous gold span; "disc_mentions", the
         discontinuous spans of both sides only.
+    symmetric (Tuple[str, ...]): Relation labels whose (head, tail) and
+        (tail, head) are one relation, on both sides; () for none. Given
+        with a relation scheme only; signed only when one is named.
+    relation_labels (Optional[Tuple[str, ...]]): Score only these relation
+        labels and average macro F over them (one without support counts F
+        0); None: the labels of both sides. As `symmetric`.
     """
 
     schemes: Tuple[str, ...] = None  # type: ignore[assignment]  # required: None is an error naming it
@@ -158,6 +164,8 @@ class MatchSettings(Settings):
     label_map: Optional[LabelMap] = None
     map_unlisted: str = MAP_UNLISTED[0]
     view: str = VIEWS[0]
+    symmetric: Tuple[str, ...] = field(default=(), metadata={"signed": False})
+    relation_labels: Optional[Tuple[str, ...]] = field(default=None, metadata={"signed": False})
 
     if TYPE_CHECKING:
         # What it is built from: `_check` makes the schemes and labels tuples.
@@ -174,11 +182,15 @@ class MatchSettings(Settings):
             label_map: Union[LabelMap, Mapping[str, Any], None] = ...,
             map_unlisted: str = ...,
             view: str = ...,
+            symmetric: Union[str, Iterable[str]] = ...,
+            relation_labels: Union[str, Iterable[str], None] = ...,
         ) -> None: ...
 
     def _check(self) -> Dict[str, Any]:
+        schemes = check_schemes(self.schemes)
+        relations = self._check_relations(schemes)
         return {
-            "schemes": check_schemes(self.schemes),
+            "schemes": schemes,
             "unit": None if self.unit is None else check_unit(self.unit),
             "spans_key": check_name("spans_key", self.spans_key),
             "labels": check_labels(self.labels),
@@ -189,7 +201,27 @@ class MatchSettings(Settings):
             "label_map": check_label_map(self.label_map),
             "map_unlisted": check_choice("map_unlisted", self.map_unlisted, MAP_UNLISTED),
             "view": check_choice("view", self.view, VIEWS),
+            **relations,
         }
+
+    def _check_relations(self, schemes: Tuple[str, ...]) -> Dict[str, Any]:
+        """symmetric and relation_labels, checked: label lists (a string is
+        a comma-separated one), given only beside a relation scheme."""
+        checked: Dict[str, Any] = {}
+        for name, value in (("symmetric", self.symmetric), ("relation_labels", self.relation_labels)):
+            if isinstance(value, str):
+                value = comma_list(value)
+            if name == "symmetric" and value is not None and not list(value):
+                value = None
+            value = check_labels(value, name)
+            if value is not None and not any(scheme in RELATION_SCHEMES for scheme in schemes):
+                raise SettingError(
+                    f"'{name}' ({','.join(value)}) applies to the relation schemes "
+                    f"({', '.join(RELATION_SCHEMES)}), and none is among the schemes {','.join(schemes)}",
+                    name,
+                )
+            checked[name] = () if name == "symmetric" and value is None else value
+        return checked
 
     @property
     def primary(self) -> str:
@@ -217,6 +249,10 @@ class MatchSettings(Settings):
     def relation_schemes(self) -> Tuple[str, ...]:
         """The relation schemes (scored on the documents' relations)."""
         return tuple(name for name in self.schemes if name in RELATION_SCHEMES)
+
+    def relation_settings(self) -> Dict[str, Any]:
+        """The settings of the relation schemes (signed when one is named)."""
+        return {"symmetric": list(self.symmetric), "relation_labels": _plain(self.relation_labels)}
 
     def scorer_settings(self) -> Dict[str, Any]:
         """The keywords of `SpanScorer` (and `evaluate_spans`) these give."""

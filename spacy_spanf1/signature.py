@@ -175,6 +175,8 @@ def make_signature(
         command's block).
     """
     signed_match = match.to_dict()
+    if match.relation_schemes:  # signed with them only: the signatures of other runs stay as they were
+        signed_match.update(match.relation_settings())
     if unit is not None:
         signed_match["unit"] = unit
     signed_analysis = None

@@ -124,8 +124,10 @@ def test_no_underscore_name_is_imported_across_modules():
 #: design: the one-call scorer of span lists, the engine's scorer (which
 #: both build), the registered scorer, whose config block validates
 #: each setting by its parameter, and the sweep of span lists (the
-#: one-call scorer's settings and the thresholds').
+#: one-call scorer's settings and the thresholds'), and MatchSettings
+#: itself (the constructor its type checkers read: one keyword a field).
 EVERY_MATCH_SETTING_A_KEYWORD = {
+    ("spacy_spanf1.settings", "__init__"),
     ("spacy_spanf1.engine.scorer", "evaluate_spans"),
     ("spacy_spanf1.sweeps.api", "sweep"),
     ("spacy_spanf1.engine.scorer", "__init__"),

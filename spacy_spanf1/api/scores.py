@@ -60,6 +60,8 @@ def compare_files(
     label_map: Maybe[Any] = UNSET,
     map_unlisted: Maybe[str] = UNSET,
     view: Maybe[str] = UNSET,
+    symmetric: Maybe[Labels] = UNSET,
+    relation_labels: Maybe[Labels] = UNSET,
     format: Maybe[Optional[str]] = UNSET,
     gold_format: Maybe[Optional[str]] = UNSET,
     pred_format: Maybe[Optional[str]] = UNSET,
@@ -97,7 +99,10 @@ def compare_files(
         min_overlap, beta, label_map (a dict, a LabelMap or the path of
         a JSON file of one), map_unlisted, view ("all", "disc_docs":
         the documents with a discontinuous gold span, "disc_mentions": the
-        discontinuous spans only).
+        discontinuous spans only); with a relation scheme, symmetric (the
+        relation labels whose (head, tail) and (tail, head) are one
+        relation) and relation_labels (score and macro-average only
+        these), each a list or a comma-separated string.
     read (Optional[ReadSettings]): How the files are read; or its fields
         as keywords: format, gold_format and pred_format (the format of one
         side: a .spacy gold with .jsonl predictions), gold_column and
@@ -224,6 +229,8 @@ def evaluate_pipeline(
     label_map: Maybe[Any] = UNSET,
     map_unlisted: Maybe[str] = UNSET,
     view: Maybe[str] = UNSET,
+    symmetric: Maybe[Labels] = UNSET,
+    relation_labels: Maybe[Labels] = UNSET,
     n_process: Maybe[int] = UNSET,
     batch_size: Maybe[int] = UNSET,
     shard_docs: Maybe[Optional[int]] = UNSET,

@@ -7,7 +7,7 @@ import typer
 
 from ..api import compare_files
 from .main import app, run_command
-from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, SCORE_OUTPUTS, command, formats_help
+from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, RELATION_OPTIONS, SCORE_OUTPUTS, command, formats_help
 from .output import score_and_report
 from .views import views_side_by_side
 
@@ -43,6 +43,7 @@ NAMES = (
     "token_field",
     "label_names",
     *MATCH_THRESHOLDS,
+    *RELATION_OPTIONS,
     "view",
     *SCORE_OUTPUTS,
     "silent",

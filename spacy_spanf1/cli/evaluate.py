@@ -6,7 +6,7 @@ import typer
 
 from ..api import evaluate_pipeline
 from .main import app, run_command
-from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, SCORE_OUTPUTS, command
+from .options import COMPARISON, INTERVALS, MATCH_THRESHOLDS, RELATION_OPTIONS, SCORE_OUTPUTS, command
 from .output import score_and_report
 
 #: The arguments and options of the command, as cli/options.py declares them.
@@ -18,6 +18,7 @@ NAMES = (
     "unit",
     "labels",
     *MATCH_THRESHOLDS,
+    *RELATION_OPTIONS,
     *SCORE_OUTPUTS,
     "n_process",
     "batch_size",

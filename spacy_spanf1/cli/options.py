@@ -146,6 +146,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("min_overlap", ("--min-overlap",), Optional[float], "Share of a gold span a prediction must cover to overlap it (strict/exact/partial/type), in (0, 1]; default: any overlap", of=MatchSettings),
     Option("label_map", ("--label-map",), _OPTIONAL_PATH, 'A JSON file of labels renamed, merged or dropped before matching: {"PERSON": "PER", "NORP": null} on both sides, or {"gold": {...}, "pred": {...}}; labels it does not name are scored as they are and listed', of=MatchSettings, extra={"show_default": False}),
     Option("map_unlisted", ("--map-unlisted",), str, f"With --label-map, labels the map does not name: {', '.join(MAP_UNLISTED)} (error: refuse them)", of=MatchSettings),
+    Option("symmetric", ("--symmetric",), _OPTIONAL_STR, "With a relation scheme: comma-separated relation labels whose (head, tail) and (tail, head) are one relation, on both sides", extra={"show_default": False}),
+    Option("relation_labels", ("--relation-labels",), _OPTIONAL_STR, "With a relation scheme: comma-separated relation labels to score and macro-average (one without support counts F 0) [default: the labels of both sides]", extra={"show_default": False}),
     Option("view", ("--view",), str, "Which mentions count, for discontinuous spans: all, disc_docs (the documents with a discontinuous gold span), disc_mentions (discontinuous spans only); several, comma-separated, are reported side by side", of=MatchSettings),
     # what shapes reading
     Option("format", ("--format", "-f"), _OPTIONAL_STR, _format_help(), extra={"show_default": False}),
@@ -256,6 +258,7 @@ def parameters(names: Sequence[str]) -> List[inspect.Parameter]:
 #: `--help` order): the match settings after the labels, the outputs of a
 #: score, the intervals, the comparison with a baseline and the breakdowns.
 MATCH_THRESHOLDS = ("iou_threshold", "overlap_threshold", "min_overlap", "label_map", "map_unlisted")
+RELATION_OPTIONS = ("symmetric", "relation_labels")
 SCORE_OUTPUTS = ("output_path", "errors_path", "html_path")
 INTERVALS = ("bootstrap", "confidence", "method", "seed", "resample_by")
 COMPARISON = ("baseline", "test", "alpha", "by", "buckets")

@@ -115,6 +115,8 @@ def score_pairs(
     if match.relation_schemes:
         relations = RelationScorer(
             match.relation_schemes,
+            symmetric=frozenset(match.symmetric),
+            relation_labels=match.relation_labels,
             overlap_threshold=match.overlap_threshold,
             min_overlap=match.min_overlap,
             unit=unit,
@@ -124,7 +126,7 @@ def score_pairs(
     unscored_relations = {"gold": 0, "pred": 0}  # read, and no relation scheme named
     beside = strings is not None or links is not None or relations is not None
     scorer = SpanScorer.from_settings(
-        match.replace(schemes=match.span_schemes) if beside else match,
+        match.replace(schemes=match.span_schemes, symmetric=(), relation_labels=None) if beside else match,
         keep_errors=with_errors,
         kept_schemes=(primary,) if errors.bounded else None,
         batch_size=batch_size,

@@ -1,0 +1,105 @@
+"""The relation settings on the command line and the front doors:
+--symmetric and --relation-labels (symmetric= and relation_labels=), signed
+only when a relation scheme is named; a bad value is one clear error."""
+
+import json
+
+import pytest
+
+from helpers import assert_clean_failure, invoke, write_jsonl
+from spacy_spanf1 import MatchSettings, SettingError, compare_files
+from spacy_spanf1.signature import make_signature
+
+TEXT = "Ada Lovelace met Charles Babbage in London."
+SPANS = [
+    {"start": 0, "end": 12, "label": "PER"},
+    {"start": 17, "end": 32, "label": "PER"},
+    {"start": 36, "end": 42, "label": "LOC"},
+]
+
+
+def rel(head, tail, label):
+    return {"head": head, "tail": tail, "label": label}
+
+
+def pair(tmp_path):
+    """Gold: sibling(Ada, Charles), in(Ada, London); the prediction has
+    both reversed: sibling(Charles, Ada), in(London, Ada). Spans equal."""
+    gold = {"text": TEXT, "spans": SPANS, "relations": [rel(0, 1, "sibling"), rel(0, 2, "in")]}
+    pred = {"text": TEXT, "spans": SPANS, "relations": [rel(1, 0, "sibling"), rel(2, 0, "in")]}
+    return write_jsonl(tmp_path / "gold.jsonl", [gold]), write_jsonl(tmp_path / "pred.jsonl", [pred])
+
+
+def scored(tmp_path, *options):
+    gold, pred = pair(tmp_path)
+    out = tmp_path / "out.json"
+    result = invoke(["compare", gold, pred, "-s", "strict,rel_strict", "-o", out, "--silent", *options])
+    assert result.exit_code == 0, result.output
+    return json.loads(out.read_text(encoding="utf8"))
+
+
+def test_symmetric_label_on_the_command_line(tmp_path):
+    # Without --symmetric both reversed relations are wrong: TP 0, FP 2, FN 2.
+    plain = scored(tmp_path)["schemes"]["rel_strict"]
+    assert plain["counts"] == {"tp": 0, "fp": 2, "fn": 2}
+    # sibling symmetric: sibling(Charles, Ada) is sibling(Ada, Charles):
+    # TP 1; in(London, Ada) stays wrong: FP 1, FN 1. P = R = F = 1/2;
+    # per label sibling F 1, in F 0: macro (1 + 0) / 2 = 0.5.
+    data = scored(tmp_path, "--symmetric", "sibling")
+    result = data["schemes"]["rel_strict"]
+    assert result["counts"] == {"tp": 1, "fp": 1, "fn": 1}
+    assert (result["p"], result["r"], result["f"], result["macro_f"]) == (0.5, 0.5, 0.5, 0.5)
+    assert result["per_type"]["sibling"]["f"] == 1.0 and result["per_type"]["in"]["f"] == 0.0
+    assert data["signature"]["match"]["symmetric"] == ["sibling"]
+    assert data["signature"]["match"]["relation_labels"] is None
+    # both symmetric: both relations match, TP 2.
+    both = scored(tmp_path, "--symmetric", "sibling,in")["schemes"]["rel_strict"]
+    assert both["counts"] == {"tp": 2, "fp": 0, "fn": 0}
+
+
+def test_relation_label_without_support_counts_zero_in_macro(tmp_path):
+    # As above (TP 1, FP 1, FN 1), with works_for named and in neither side:
+    # per label sibling F 1, in F 0, works_for F 0: macro (1 + 0 + 0) / 3.
+    data = scored(tmp_path, "--symmetric", "sibling", "--relation-labels", "sibling,in,works_for")
+    result = data["schemes"]["rel_strict"]
+    assert result["counts"] == {"tp": 1, "fp": 1, "fn": 1}
+    assert result["macro_f"] == pytest.approx(1 / 3, abs=1e-9)
+    assert result["per_type"]["works_for"] == {"p": 0.0, "r": 0.0, "f": 0.0}
+    assert data["signature"]["match"]["relation_labels"] == ["sibling", "in", "works_for"]
+    # Only sibling scored: the in relations are left out, TP 1 alone.
+    only = scored(tmp_path, "--symmetric", "sibling", "--relation-labels", "sibling")["schemes"]["rel_strict"]
+    assert only["counts"] == {"tp": 1, "fp": 0, "fn": 0}
+    assert list(only["per_type"]) == ["sibling"]
+
+
+def test_the_front_door_takes_the_same_keywords(tmp_path):
+    gold, pred = pair(tmp_path)
+    scores = compare_files(
+        gold, pred, schemes="strict,rel_strict", symmetric=["sibling"], relation_labels="sibling,in,works_for"
+    )
+    totals = scores.results["rel_strict"].totals
+    assert (totals.tp, totals.fp, totals.fn) == (1, 1, 1)
+    by_object = compare_files(
+        gold, pred, match=MatchSettings("strict,rel_strict", symmetric="sibling", relation_labels=["sibling"])
+    )
+    totals = by_object.results["rel_strict"].totals
+    assert (totals.tp, totals.fp, totals.fn) == (1, 0, 0)
+
+
+def test_the_relation_settings_are_signed_with_a_relation_scheme_only():
+    assert "symmetric" not in make_signature(MatchSettings("strict"))["match"]
+    assert "relation_labels" not in make_signature(MatchSettings("strict"))["match"]
+    signed = make_signature(MatchSettings("strict,rel_exact", symmetric="b,a"))["match"]
+    assert (signed["symmetric"], signed["relation_labels"]) == (["b", "a"], None)
+
+
+def test_relation_settings_without_a_relation_scheme_are_an_error(tmp_path):
+    with pytest.raises(SettingError, match="'symmetric' \\(sibling\\) applies to the relation schemes"):
+        MatchSettings("strict", symmetric=["sibling"])
+    with pytest.raises(SettingError, match="'relation_labels' is empty"):
+        MatchSettings("strict,rel_strict", relation_labels=[])
+    with pytest.raises(SettingError, match="'relation_labels' holds 3"):
+        MatchSettings("strict,rel_strict", relation_labels=["in", 3])
+    gold, pred = pair(tmp_path)
+    result = invoke(["compare", gold, pred, "-s", "strict", "--relation-labels", "in"])
+    assert_clean_failure(result, 2, "'--relation-labels' (in) applies to the relation schemes")
