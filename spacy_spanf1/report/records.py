@@ -292,6 +292,8 @@ class ErrorFile:
     link_lines (Optional[Callable]): After the span records of each batch,
         the lines it gives of the batch's documents: `link_lines(pairs)`,
         the link error records of a link scheme (`report.links`).
+    relation_lines (Optional[Callable]): After those, as link_lines: the
+        relation error records of a relation scheme (`report.relations`).
     """
 
     def __init__(
@@ -300,18 +302,22 @@ class ErrorFile:
         *,
         kb_ids: bool = False,
         link_lines: Optional[Callable[[Mapping[int, DocPair]], List[str]]] = None,
+        relation_lines: Optional[Callable[[Mapping[int, DocPair]], List[str]]] = None,
     ) -> None:
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.written = 0
         self.kb_ids = kb_ids
         self.link_lines = link_lines
+        self.relation_lines = relation_lines
         self.file = self.partial.open("w", encoding="utf-8")
 
     def __call__(self, errors: Sequence[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> None:
         lines = error_lines(errors, pairs, scheme, self.kb_ids) if errors else []
         if self.link_lines is not None:
             lines += self.link_lines(pairs)
+        if self.relation_lines is not None:
+            lines += self.relation_lines(pairs)
         if lines:
             self.file.write("\n".join(lines) + "\n")
         self.written += len(lines)

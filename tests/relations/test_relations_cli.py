@@ -103,3 +103,63 @@ def test_relation_settings_without_a_relation_scheme_are_an_error(tmp_path):
     gold, pred = pair(tmp_path)
     result = invoke(["compare", gold, pred, "-s", "strict", "--relation-labels", "in"])
     assert_clean_failure(result, 2, "'--relation-labels' (in) applies to the relation schemes")
+
+
+def short_ada_pair(tmp_path):
+    """Gold as `pair`; the prediction cuts Ada Lovelace to "Ada" and
+    relates it: sibling(Charles, Ada), in(Ada, London)."""
+    gold = {"text": TEXT, "spans": SPANS, "relations": [rel(0, 1, "sibling"), rel(0, 2, "in")]}
+    spans = [{"start": 0, "end": 3, "label": "PER"}, *SPANS[1:]]
+    pred = {"text": TEXT, "spans": spans, "relations": [rel(1, 0, "sibling"), rel(0, 2, "in")]}
+    return write_jsonl(tmp_path / "gold.jsonl", [gold]), write_jsonl(tmp_path / "pred.jsonl", [pred])
+
+
+def error_lines(tmp_path, schemes, *options):
+    gold, pred = short_ada_pair(tmp_path)
+    errors = tmp_path / "errors.jsonl"
+    result = invoke(["compare", gold, pred, "-s", schemes, "--errors", errors, "--silent", *options])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in errors.read_text(encoding="utf8").splitlines()]
+
+
+def test_relation_error_records_follow_the_span_records(tmp_path):
+    ada = {"start": 0, "end": 12, "label": "PER", "text": "Ada Lovelace"}
+    short = {"start": 0, "end": 3, "label": "PER", "text": "Ada"}
+    charles = {"start": 17, "end": 32, "label": "PER", "text": "Charles Babbage"}
+    london = {"start": 36, "end": 42, "label": "LOC", "text": "London"}
+    # Without a relation scheme: the span record alone (Ada's boundaries).
+    [span_only] = error_lines(tmp_path, "strict")
+    assert (span_only["kind"], span_only["gold"], span_only["pred"]) == ("wrong_boundaries", ada, [short])
+    records = error_lines(tmp_path, "strict,rel_strict,rel_exact", "--symmetric", "sibling")
+    assert records[0] == span_only
+    # Under strict pairing "Ada" is no match for "Ada Lovelace" (an INC
+    # pair), so no relation with it as an argument matches: both gold
+    # relations are missed and both predictions spurious, missed first,
+    # each by (head, tail). sibling is symmetric: its prediction is written
+    # with its arguments in text order ("Ada", then Charles).
+    base = {"doc": 0, "name": "line 1", "scheme": "rel_strict"}
+    assert records[1:] == [
+        {**base, "kind": "missed", "gold": {"label": "sibling", "head": ada, "tail": charles}},
+        {**base, "kind": "missed", "gold": {"label": "in", "head": ada, "tail": london}},
+        {**base, "kind": "spurious", "pred": {"label": "sibling", "head": short, "tail": charles}},
+        {**base, "kind": "spurious", "pred": {"label": "in", "head": short, "tail": london}},
+    ]
+
+
+def test_relation_error_records_take_the_relation_settings(tmp_path):
+    # Under partial "Ada" pairs with "Ada Lovelace" (PAR), so both
+    # predictions match once sibling is symmetric: no relation record.
+    records = error_lines(tmp_path, "partial,rel_partial", "--symmetric", "sibling")
+    assert [r["scheme"] for r in records] == ["partial"]
+    # Without --symmetric, sibling(Charles, "Ada") is the wrong direction.
+    records = error_lines(tmp_path, "partial,rel_partial")
+    assert [(r["kind"], r.get("gold", r.get("pred"))["label"]) for r in records[1:]] == [
+        ("missed", "sibling"),
+        ("spurious", "sibling"),
+    ]
+    # Only in scored: the sibling relations give no records.
+    records = error_lines(tmp_path, "strict,rel_strict", "--relation-labels", "in")
+    assert [(r["kind"], r.get("gold", r.get("pred"))["label"]) for r in records[1:]] == [
+        ("missed", "in"),
+        ("spurious", "in"),
+    ]
