@@ -163,3 +163,32 @@ def test_relation_error_records_take_the_relation_settings(tmp_path):
         ("missed", "in"),
         ("spurious", "in"),
     ]
+
+
+def test_sharded_input_writes_the_relation_records_of_its_documents_with_span_errors(tmp_path):
+    # Two shards of the pair of short_ada_pair (a span error each) and one
+    # of `pair` (no span error, two relation errors): the records of the
+    # first two shards' documents, one span record and four relation
+    # records each; the third's documents have no span error, and are not
+    # kept once the shards are merged.
+    gold, pred = short_ada_pair(tmp_path)
+    (tmp_path / "clean").mkdir()
+    clean_gold, clean_pred = pair(tmp_path / "clean")
+    for side, path, clean in (("gold", gold, clean_gold), ("pred", pred, clean_pred)):
+        shards = tmp_path / f"{side}_shards"
+        shards.mkdir()
+        for name in ("a", "b"):
+            (shards / f"{name}.jsonl").write_text(path.read_text(encoding="utf8"), encoding="utf8")
+        (shards / "c.jsonl").write_text(clean.read_text(encoding="utf8"), encoding="utf8")
+    errors = tmp_path / "errors.jsonl"
+    args = ["compare", tmp_path / "gold_shards", tmp_path / "pred_shards", "-s", "strict,rel_strict", "--silent"]
+    result = invoke([*args, "--errors", errors])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in errors.read_text(encoding="utf8").splitlines()]
+    assert [(r["name"], r["scheme"], r["kind"]) for r in records] == [
+        (name, scheme, kind)
+        for name in ("a.jsonl line 1", "b.jsonl line 1")
+        for scheme, kind in [("strict", "wrong_boundaries")]
+        + [("rel_strict", "missed")] * 2
+        + [("rel_strict", "spurious")] * 2
+    ]
