@@ -259,6 +259,10 @@ def test_project_run_all(tmp_path):
     for name in ("links-end-to-end", "links-gold-mentions"):
         linked = srsly.read_json(project / "metrics" / f"{name}.json")
         assert {"strong_all_match", "strong_link_match", "nel"} <= set(linked["schemes"])
+    # the GUM relations under every relation scheme, beside the span schemes they rest on
+    related = srsly.read_json(project / "metrics" / "relations-gum.json")["schemes"]
+    assert list(related) == ["strict", "exact", "rel_strict", "rel_exact", "rel_partial", "rel_type", "rel_overlap"]
+    assert related["rel_strict"]["counts"]["tp"] <= related["rel_exact"]["counts"]["tp"]
     # the NER pipeline on GUM test through the predictions-side map: GUM's labels only, nothing unmapped
     crossed = srsly.read_json(project / "metrics" / "ner-gum-labels.json")
     gum = {"person", "place", "organization", "event", "object", "substance", "animal", "plant", "abstract", "time"}
