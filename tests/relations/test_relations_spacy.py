@@ -107,3 +107,39 @@ def test_bad_scorer_settings():
         make_relation_scorer_v1(schemes=["rel_strict", "strict"])
     with pytest.raises(ConfigValidationError, match="threshold"):
         make_relation_scorer_v1(schemes=["rel_strict"], threshold=0)
+
+
+def test_the_registered_scorer_on_a_relation_component(vocab):
+    """A relation component whose factory takes a scorer, configured with
+    the registered one as a spaCy config names it: `nlp.evaluate` gives its
+    keys, so `spacy train` can weigh them."""
+    import spacy
+    from spacy.language import Language
+
+    name = "spanf1_test_relations"
+
+    class Relations:
+        """Predicts (Ada, Charles) met, and (Charles, London) met where the gold has in."""
+
+        def __init__(self, scorer):
+            self.scorer = scorer
+
+        def __call__(self, doc):
+            doc._.rel = {(0, 3): {"met": 0.9, "in": 0.1}, (3, 6): {"met": 0.8, "in": 0.2}}
+            return doc
+
+        def score(self, examples, **kwargs):
+            return self.scorer(examples, **kwargs)
+
+    if name not in Language.factories:
+        Language.factory(
+            name,
+            default_config={"scorer": {"@scorers": "spacy-spanf1.relation_scorer.v1", "schemes": ["rel_strict"]}},
+        )(lambda nlp, name, scorer: Relations(scorer))
+    nlp = spacy.blank("en")
+    nlp.add_pipe(name)
+    gold = make_doc(nlp.vocab, GOLD_ENTS, GOLD_REL)
+    pred = make_doc(nlp.vocab, GOLD_ENTS, None)
+    scores = nlp.evaluate([Example(pred, gold)])
+    # predicted: met(Ada, Charles) right, met(Charles, London) wrong; gold in(Charles, London) missed
+    assert scores["rel_strict_p"] == 0.5 and scores["rel_strict_r"] == 0.5 and scores["rel_strict_f"] == 0.5
