@@ -15,6 +15,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -211,6 +212,29 @@ def run_many(jobs, cwd=None):
 def python(*args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
     """Run this interpreter with args (e.g. "-m", "spacy", ...) and capture its output."""
     return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def project_step(name):
+    """A step of project.yml, in the `all` workflow, and its commands split
+    as a shell splits them, its `${vars.NAME}` filled in: (step, commands)."""
+    import srsly
+
+    project = srsly.read_yaml(ROOT / "project.yml")
+    [step] = [c for c in project["commands"] if c["name"] == name]
+    assert name in project["workflows"]["all"]
+    filled = (re.sub(r"\$\{vars\.(\w+)\}", lambda m: str(project["vars"][m.group(1)]), line) for line in step["script"])
+    return step, [shlex.split(line) for line in filled]
+
+
+def run_step(step, commands, cwd):
+    """Run a step's commands (each a `python ...` line) in cwd, each to a
+    clean exit, and check that it wrote every output it lists."""
+    for command in commands:
+        assert command[0] == "python"
+        done = python(*command[1:], cwd=cwd)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+    for output in step["outputs"]:
+        assert (cwd / output).exists(), output
 
 
 #: `compare` of gold.jsonl and pred.jsonl in the working directory under strict and iou.

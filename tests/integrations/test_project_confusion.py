@@ -4,14 +4,12 @@ writes them, run on a tiny span categorizer over the first GUM test
 sentences (not on the trained pipeline, which CI does not train)."""
 
 import json
-import re
-import shlex
 import shutil
 
 import pytest
 import srsly
 
-from helpers import ROOT, python
+from helpers import ROOT, project_step, python, run_step
 from spacy_spanf1.label_map import LabelMap
 
 MAP = ROOT / "configs" / "gum-conll-labels.json"
@@ -38,18 +36,6 @@ def test_the_conll_map_names_every_gum_label_and_maps_onto_conll_s():
     assert {new for new in mapping.values() if new is not None} == {"PER", "ORG", "LOC", "MISC"}
     assert sorted(label for label, new in mapping.items() if new is None) == ["abstract", "time"]
     assert {mapping["person"], mapping["organization"], mapping["place"]} == {"PER", "ORG", "LOC"}
-
-
-def step_commands():
-    """The step's commands from project.yml, its variables filled in."""
-    project = srsly.read_yaml(ROOT / "project.yml")
-    [step] = [c for c in project["commands"] if c["name"] == STEP]
-    assert STEP in project["workflows"]["all"]
-    commands = []
-    for line in step["script"]:
-        filled = re.sub(r"\$\{vars\.(\w+)\}", lambda m: str(project["vars"][m.group(1)]), line)
-        commands.append(shlex.split(filled))
-    return step, commands
 
 
 @pytest.fixture(scope="module")
@@ -86,13 +72,8 @@ def tiny_project(tmp_path_factory):
 @pytest.mark.slow
 def test_the_step_writes_the_confusion_matrices_and_the_mapped_scores(tiny_project):
     root, refs = tiny_project
-    step, commands = step_commands()
-    for command in commands:
-        assert command[0] == "python"
-        done = python(*command[1:], cwd=root)
-        assert done.returncode == 0, (command, done.stdout, done.stderr)
-    for output in step["outputs"]:
-        assert (root / output).exists(), output
+    step, commands = project_step(STEP)
+    run_step(step, commands, root)
     # each row of a confusion matrix sums to the gold spans of its label (counted here from the corpus)
     gold = {}
     for ref in refs:
@@ -126,7 +107,7 @@ def test_the_step_writes_the_confusion_matrices_and_the_mapped_scores(tiny_proje
 
 
 def test_the_step_s_commands_name_its_inputs_and_outputs():
-    step, commands = step_commands()
+    step, commands = project_step(STEP)
     words = {word for command in commands for word in command}
     assert set(step["deps"]) <= words
     assert set(step["outputs"]) <= words

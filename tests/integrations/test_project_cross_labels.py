@@ -6,14 +6,12 @@ patterns are GUM test mentions, labelled with WNUT-17's labels), not on the
 trained pipeline, which CI does not train."""
 
 import json
-import re
-import shlex
 import shutil
 
 import pytest
 import srsly
 
-from helpers import ROOT, python
+from helpers import ROOT, project_step, python, run_step
 from spacy_spanf1.label_map import LabelMap
 
 MAP = ROOT / "configs" / "wnut17-gum-labels.json"
@@ -48,17 +46,10 @@ def test_the_map_names_every_wnut_label_and_maps_onto_gum_s_or_drops():
 
 
 def step_commands():
-    """The step's commands from project.yml, its variables filled in."""
-    project = srsly.read_yaml(ROOT / "project.yml")
-    [step] = [c for c in project["commands"] if c["name"] == STEP]
-    workflow = project["workflows"]["all"]
-    assert STEP in workflow
+    """The step's commands from project.yml, after the steps that make its inputs."""
+    workflow = srsly.read_yaml(ROOT / "project.yml")["workflows"]["all"]
     assert workflow.index(STEP) > max(workflow.index("train-ner"), workflow.index("convert-gum"))
-    commands = []
-    for line in step["script"]:
-        filled = re.sub(r"\$\{vars\.(\w+)\}", lambda m: str(project["vars"][m.group(1)]), line)
-        commands.append(shlex.split(filled))
-    return step, commands
+    return project_step(STEP)
 
 
 def test_the_step_s_commands_name_its_inputs_and_outputs():
@@ -110,12 +101,7 @@ def tiny_project(tmp_path_factory):
 def test_the_step_scores_the_pipeline_s_entities_through_the_map(tiny_project):
     root, refs, nlp = tiny_project
     step, commands = step_commands()
-    for command in commands:
-        assert command[0] == "python"
-        done = python(*command[1:], cwd=root)
-        assert done.returncode == 0, (command, done.stdout, done.stderr)
-    for output in step["outputs"]:
-        assert (root / output).exists(), output
+    run_step(step, commands, root)
     # the predictions file: one record per gold document, the gold's text, the ruler's entities in characters
     records = list(srsly.read_jsonl(root / "corpus" / "gum-test-ner.jsonl"))
     assert [r["text"] for r in records] == [ref.text for ref in refs]

@@ -6,13 +6,11 @@ commands, as project.yml writes them, on the first GUM test sentences."""
 import importlib.util
 import json
 import random
-import re
-import shlex
 import shutil
 
 import srsly
 
-from helpers import ROOT, python
+from helpers import ROOT, project_step, python, run_step
 
 STEP = "relations-gum"
 RELATION_SCHEMES = ["rel_strict", "rel_exact", "rel_partial", "rel_type", "rel_overlap"]
@@ -122,30 +120,14 @@ def test_the_perturbation_keeps_retypes_resizes_or_drops_each_span():
     assert 0.90 < n_pred / n_gold < 0.98
 
 
-def step_commands():
-    project = srsly.read_yaml(ROOT / "project.yml")
-    [step] = [c for c in project["commands"] if c["name"] == STEP]
-    assert STEP in project["workflows"]["all"]
-    commands = []
-    for line in step["script"]:
-        filled = re.sub(r"\$\{vars\.(\w+)\}", lambda m: str(project["vars"][m.group(1)]), line)
-        commands.append(shlex.split(filled))
-    return step, commands
-
-
 def test_the_step_scores_the_first_gum_sentences_under_every_relation_scheme(tmp_path):
-    step, commands = step_commands()
+    step, commands = project_step(STEP)
     shutil.copytree(ROOT / "scripts", tmp_path / "scripts")
     (tmp_path / "assets" / "gum").mkdir(parents=True)
     lines = (ROOT / "assets" / "gum" / "gum_test.jsonl").read_text(encoding="utf8").splitlines(keepends=True)[:60]
     (tmp_path / "assets" / "gum" / "gum_test.jsonl").write_text("".join(lines), encoding="utf8")
     (tmp_path / "metrics").mkdir()
-    for command in commands:
-        assert command[0] == "python"
-        done = python(*command[1:], cwd=tmp_path)
-        assert done.returncode == 0, (command, done.stdout, done.stderr)
-    for output in step["outputs"]:
-        assert (tmp_path / output).exists(), output
+    run_step(step, commands, tmp_path)
     gold = list(srsly.read_jsonl(tmp_path / "corpus" / "relations" / "gold.jsonl"))
     pred = list(srsly.read_jsonl(tmp_path / "corpus" / "relations" / "predicted.jsonl"))
     n_gold = sum(len(r["relations"]) for r in gold)
@@ -161,7 +143,7 @@ def test_the_step_scores_the_first_gum_sentences_under_every_relation_scheme(tmp
 
 
 def test_the_step_s_commands_name_its_inputs_and_outputs():
-    step, commands = step_commands()
+    step, commands = project_step(STEP)
     words = {word for command in commands for word in command}
     assert set(step["deps"]) <= words
     assert set(step["outputs"]) <= words
