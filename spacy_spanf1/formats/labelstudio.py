@@ -7,7 +7,9 @@ checked against `value.text` when present; results of type "relation"
 (`from_id`, `to_id`, `labels`, `direction`) are relations between them. One file can hold both sides:
 the gold side reads annotations, the pred side reads predictions (option
 `pred_from`, default "predictions"; "annotations" reads a second export's
-annotations as the prediction).
+annotations as the prediction). With `fragment_relation`, the labels
+results its relations link are the pieces of one discontinuous entity
+(formats/pieces.py).
 
 ".json" is too generic to imply this format, so there is no extension:
 pass `--format labelstudio`. Exports of Label Studio before 1.0, which call
@@ -26,6 +28,7 @@ from ..settings import check_choice
 from ..notes import Notes
 from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
+from .pieces import check_fragment_relation, labelstudio_joined
 from .records import check_read, quoted_span, record_text
 from .relations import Relation, labelstudio_relations
 
@@ -51,6 +54,11 @@ class LabelStudioFormat(Format):
         its offsets are read as UTF-16 code units, or with "\\r\\n" as one
         character (as Label Studio's browser front end counted them), is
         converted and counted (`offsets.place_spans`).
+    fragment_relation (Optional[str]): The relation label that joins the
+        pieces of one discontinuous entity: labels results linked by
+        relations of this label are one span of several fragments
+        (`pieces.join_pieces`), and those relations are not relations of
+        the task (default: none joins).
 
     An annotator or a model version that no task has is an error listing
     those the file has.
@@ -59,7 +67,15 @@ class LabelStudioFormat(Format):
     name = "labelstudio"
     units = ("char",)
     extensions = ()
-    options = ("text_field", "pred_from", "annotator", "pred_annotator", "model_version", "text_mismatch")
+    options = (
+        "text_field",
+        "pred_from",
+        "annotator",
+        "pred_annotator",
+        "model_version",
+        "text_mismatch",
+        "fragment_relation",
+    )
     both_sides = True  # one export holds annotations (gold) and predictions
     keyed = True
     key_field = "id"
@@ -76,7 +92,12 @@ class LabelStudioFormat(Format):
             annotator = opts["pred_annotator"]
         choice = Choice(source, annotator, opts.get("model_version"))
         return _read(
-            Path(path), side, choice, opts.get("text_field", "text"), check_text_mismatch(opts.get("text_mismatch"))
+            Path(path),
+            side,
+            choice,
+            opts.get("text_field", "text"),
+            check_text_mismatch(opts.get("text_mismatch")),
+            check_fragment_relation(opts.get("fragment_relation")),
         )
 
     def check_sides(self, gold: Dict[str, Any], pred: Dict[str, Any], one_file: bool) -> None:
@@ -141,7 +162,9 @@ def _load(path: Path) -> List[Any]:
     return tasks
 
 
-def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str) -> Iterator[Document]:
+def _read(
+    path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str, joining: Optional[str] = None
+) -> Iterator[Document]:
     tasks = _load(path)
     source = choice.source
     if source == "predictions" and tasks and not any(isinstance(t, dict) and t.get("predictions") for t in tasks):
@@ -177,13 +200,15 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
-        scores = relations = None
+        scores = relations = fragments = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
             spans = None
         else:
-            spans, notes, scores, relations = _spans(entry, text, where, path, counts, text_mismatch)
+            spans, notes, scores, relations, fragments = _spans(
+                entry, text, where, path, counts, text_mismatch, joining
+            )
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
@@ -199,6 +224,7 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
             counts=nonzero(counts),
             scores=scores,
             relations=relations,
+            fragments=fragments,
         )
 
 
@@ -284,11 +310,18 @@ def _annotator_matches(completed_by: Any, wanted: str) -> bool:
 
 
 def _spans(
-    entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dict[str, int], text_mismatch: str
-) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]]]:
+    entry: Dict[str, Any],
+    text: str,
+    where: str,
+    path: Path,
+    counts: Dict[str, int],
+    text_mismatch: str,
+    joining: Optional[str] = None,
+) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]], Optional[List[Any]]]:
     """The spans of an annotation or prediction, its reader's notes, when
     any result (or the prediction) has a "score", each span's score (the
-    result's own, else the prediction's), and its relation results."""
+    result's own, else the prediction's), its relation results, and the
+    spans' fragments when `joining` (the fragment_relation) joins pieces."""
     results = entry.get("result", [])
     given: List[Any] = []
     linked: List[Dict[str, Any]] = []  # relation results
@@ -320,11 +353,17 @@ def _spans(
             result_ids.append(result.get("id"))
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
     listed = [Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)]
+    if joining is not None and linked:
+        spans, scores, pairs, fragments = labelstudio_joined(listed, given, result_ids, linked, joining, where, path)
+        joined = None
+        if pairs is not None:
+            joined, counts["unlabeled_relations"] = pairs
+        return spans, notes, scores, joined, fragments
     scores = list(zip(listed, given)) if any(g is not None for g in given) else None
     relations = None
     if linked:
         relations, counts["unlabeled_relations"] = labelstudio_relations(linked, result_ids, listed, where, path)
-    return sorted(set(listed)), notes, scores, relations
+    return sorted(set(listed)), notes, scores, relations, None
 
 
 LABELSTUDIO = LabelStudioFormat()
