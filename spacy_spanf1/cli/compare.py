@@ -30,6 +30,7 @@ NAMES = (
     "fragments",
     "newlines",
     "kb_column",
+    "kb_from",
     "text_mismatch",
     "missing_pred",
     "ground",

@@ -4,7 +4,9 @@ A task is `{"id", "data": {"text": ...}, "annotations": [{"result": [...]}],
 "predictions": [{"result": [...]}], "meta"}`; results of type "labels" are
 spans (`value.start`, `value.end`, `value.labels`: one span per label),
 checked against `value.text` when present; results of type "relation"
-(`from_id`, `to_id`, `labels`, `direction`) are relations between them. One file can hold both sides:
+(`from_id`, `to_id`, `labels`, `direction`) are relations between them;
+with `kb_from`, the per-region TextArea, Choices or Taxonomy results of
+that control give their region's kb id (`kb.RegionIds`). One file can hold both sides:
 the gold side reads annotations, the pred side reads predictions (option
 `pred_from`, default "predictions"; "annotations" reads a second export's
 annotations as the prediction).
@@ -27,6 +29,7 @@ from ..notes import Notes
 from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from .records import check_read, quoted_span, record_text
+from .kb import RegionIds
 from .relations import Relation, labelstudio_relations
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
@@ -51,6 +54,8 @@ class LabelStudioFormat(Format):
         its offsets are read as UTF-16 code units, or with "\\r\\n" as one
         character (as Label Studio's browser front end counted them), is
         converted and counted (`offsets.place_spans`).
+    kb_from (Optional[str]): The name (`from_name`) of the per-region
+        control whose results hold the regions' kb ids (default: none).
 
     An annotator or a model version that no task has is an error listing
     those the file has.
@@ -59,7 +64,7 @@ class LabelStudioFormat(Format):
     name = "labelstudio"
     units = ("char",)
     extensions = ()
-    options = ("text_field", "pred_from", "annotator", "pred_annotator", "model_version", "text_mismatch")
+    options = ("text_field", "pred_from", "annotator", "pred_annotator", "model_version", "text_mismatch", "kb_from")
     both_sides = True  # one export holds annotations (gold) and predictions
     keyed = True
     key_field = "id"
@@ -75,8 +80,14 @@ class LabelStudioFormat(Format):
         if side == "pred" and opts.get("pred_annotator") is not None:
             annotator = opts["pred_annotator"]
         choice = Choice(source, annotator, opts.get("model_version"))
+        regions = RegionIds(opts.get("kb_from"), path)
         return _read(
-            Path(path), side, choice, opts.get("text_field", "text"), check_text_mismatch(opts.get("text_mismatch"))
+            Path(path),
+            side,
+            choice,
+            opts.get("text_field", "text"),
+            check_text_mismatch(opts.get("text_mismatch")),
+            regions,
         )
 
     def check_sides(self, gold: Dict[str, Any], pred: Dict[str, Any], one_file: bool) -> None:
@@ -141,7 +152,9 @@ def _load(path: Path) -> List[Any]:
     return tasks
 
 
-def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str) -> Iterator[Document]:
+def _read(
+    path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str, regions: RegionIds
+) -> Iterator[Document]:
     tasks = _load(path)
     source = choice.source
     if source == "predictions" and tasks and not any(isinstance(t, dict) and t.get("predictions") for t in tasks):
@@ -177,13 +190,13 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
-        scores = relations = None
+        scores = relations = links = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
             spans = None
         else:
-            spans, notes, scores, relations = _spans(entry, text, where, path, counts, text_mismatch)
+            spans, notes, scores, relations, links = _spans(entry, text, where, path, counts, text_mismatch, regions)
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
@@ -199,7 +212,9 @@ def _read(path: Path, side: str, choice: Choice, text_field: str, text_mismatch:
             counts=nonzero(counts),
             scores=scores,
             relations=relations,
+            links=links,
         )
+    regions.finish(side)
 
 
 def _entries(task: Any, source: str) -> List[Any]:
@@ -284,14 +299,24 @@ def _annotator_matches(completed_by: Any, wanted: str) -> bool:
 
 
 def _spans(
-    entry: Dict[str, Any], text: str, where: str, path: Path, counts: Dict[str, int], text_mismatch: str
-) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]]]:
+    entry: Dict[str, Any],
+    text: str,
+    where: str,
+    path: Path,
+    counts: Dict[str, int],
+    text_mismatch: str,
+    regions: RegionIds,
+) -> Tuple[
+    List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]], Optional[List[Tuple[Span, str]]]
+]:
     """The spans of an annotation or prediction, its reader's notes, when
     any result (or the prediction) has a "score", each span's score (the
-    result's own, else the prediction's), and its relation results."""
+    result's own, else the prediction's), its relation results, and each
+    span's kb id when a result of `regions.kb_from` is there."""
     results = entry.get("result", [])
     given: List[Any] = []
     linked: List[Dict[str, Any]] = []  # relation results
+    kb_results: List[Dict[str, Any]] = []  # the regions' kb ids
     result_ids: List[Any] = []  # the id of the result of each span
     if not isinstance(results, list):
         raise InputError(f'{where} has a "result" that is not a list', path)
@@ -303,6 +328,9 @@ def _spans(
         kind = result.get("type")
         if kind == "relation":
             linked.append(result)
+            continue
+        if regions.takes(result):
+            kb_results.append(result)
             continue
         if kind != "labels":
             counts["other_results"] = counts.get("other_results", 0) + 1
@@ -324,7 +352,7 @@ def _spans(
     relations = None
     if linked:
         relations, counts["unlabeled_relations"] = labelstudio_relations(linked, result_ids, listed, where, path)
-    return sorted(set(listed)), notes, scores, relations
+    return sorted(set(listed)), notes, scores, relations, regions.links(kb_results, result_ids, listed, where)
 
 
 LABELSTUDIO = LabelStudioFormat()
