@@ -5,6 +5,7 @@ and only the documents with the most errors kept; `deliver_errors` does the
 same once for the merged scores of a sharded run.
 """
 
+import bisect
 import dataclasses
 import heapq
 import itertools
@@ -49,6 +50,11 @@ class Keep:
     doc_lengths (bool): Each document's length (`doc_lengths`).
     spans (bool): Every document's span lists (`doc_spans`), for breakdowns.
     gold_labels (bool): The labels of the gold spans (`gold_labels`).
+    record_docs (Optional[Callable]): With every error kept (errors and
+        no max_error_docs), keep too the documents without an error of the
+        primary scheme for which `record_docs(pair)` is true: those the
+        link and relation error records name, kept by a sharded run's
+        shards for the records written once they are merged.
     """
 
     errors: bool = False
@@ -60,6 +66,7 @@ class Keep:
     doc_lengths: bool = False
     spans: bool = False
     gold_labels: bool = False
+    record_docs: Optional[Callable[[DocPair], bool]] = None
 
     @classmethod
     def of(
@@ -119,6 +126,7 @@ class ErrorStream:
         self.errors = keep.errors
         #: The most documents kept (None: every one with errors).
         self.limit = keep.max_error_docs if keep.errors else 0
+        self.record_docs = keep.record_docs if self.limit is None else None
         self.counted = counts
         self.kinds = [0] * len(ERROR_KINDS)
         self.documents = 0
@@ -137,6 +145,10 @@ class ErrorStream:
         after those of the parts before), and a mapping that holds their
         documents."""
         kinds, per_doc = count_errors(parts) if parts else ([], {})
+        if self.record_docs is not None:  # the documents other records name
+            for doc, pair in pairs.items():
+                if doc not in per_doc and self.record_docs(pair):
+                    self.pairs[doc] = pair
         if not per_doc:
             if self.on_errors is not None and pairs:
                 self.on_errors([], pairs, self.scheme)  # a batch without errors: its documents still
@@ -199,10 +211,16 @@ def deliver_errors(scores: CorpusScores, keep: Keep) -> CorpusScores:
         return scores
     stream = ErrorStream(scores.primary, keep, scores.error_counts)
     # A batch at a time, as it was scored: its parts share their offset;
-    # with the documents of the batch's errors (a callback that reads the
-    # documents given reads each once).
-    for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0)):
-        parts = list(batch)
-        docs = sorted({error.doc for error in errors_of(parts)})
+    # with the documents of the batch's errors and the other documents kept
+    # in its range (`Keep.record_docs`; a callback that reads the documents
+    # given reads each once).
+    batches = [list(batch) for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0))]
+    kept = sorted(scores.pairs)
+    ends = [parts[0][0] for parts in batches[1:]] + [None]
+    start = 0
+    for parts, end in zip(batches, ends):
+        stop = len(kept) if end is None else bisect.bisect_left(kept, end)
+        docs = sorted({error.doc for error in errors_of(parts)}.union(kept[start:stop]))
+        start = stop
         stream.add(parts, {doc: scores.pairs[doc] for doc in docs})
     return stream.finish(scores)

@@ -277,6 +277,19 @@ def write_errors(path: Path, records: Iterable[Dict[str, Any]]) -> None:
     srsly.write_jsonl(path, records)
 
 
+class OtherRecords:
+    """Whether a document has error records besides the span records: a
+    callable of a DocPair, true when one of `lines` (an ErrorFile's
+    link_lines, relation_lines) gives a line of it. Picklable when they are
+    (a shard may run on a worker)."""
+
+    def __init__(self, lines: Sequence[Callable[[Mapping[int, DocPair]], List[str]]]) -> None:
+        self.lines = tuple(lines)
+
+    def __call__(self, pair: DocPair) -> bool:
+        return any(lines({pair.index: pair}) for lines in self.lines)
+
+
 class ErrorFile:
     """The error records of a run written as JSON lines while it is scored,
     the same bytes `write_errors` writes of all of them: call it as
@@ -294,6 +307,11 @@ class ErrorFile:
         the link error records of a link scheme (`report.links`).
     relation_lines (Optional[Callable]): After those, as link_lines: the
         relation error records of a relation scheme (`report.relations`).
+
+    `record_documents` tells which documents link_lines writes records of
+    (`OtherRecords`; None without it), so that a sharded
+    run keeps those documents for its merged delivery though they have no
+    error of the primary scheme (`distributed.run.shard_keep`).
     """
 
     def __init__(
@@ -310,6 +328,9 @@ class ErrorFile:
         self.kb_ids = kb_ids
         self.link_lines = link_lines
         self.relation_lines = relation_lines
+        # the link records name documents without span errors; the relation
+        # records still cover those with span errors alone in sharded runs
+        self.record_documents: Optional[OtherRecords] = None if link_lines is None else OtherRecords((link_lines,))
         self.file = self.partial.open("w", encoding="utf-8")
 
     def __call__(self, errors: Sequence[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> None:

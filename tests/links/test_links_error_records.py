@@ -215,3 +215,27 @@ def test_a_span_renamed_by_a_label_map_keeps_its_id(tmp_path):
     london = next(r for r in read_lines(out) if r["doc"] == 0)
     assert london["kind"] == "wrong_type"
     assert london["gold"] == dict(LONDON_GOLD, label="GPE") and london["pred"] == [LONDON_PRED]
+
+
+def test_a_sharded_run_writes_the_link_records_of_documents_without_span_errors(tmp_path):
+    # shard a: document 0 alone (no strict error; London's wrong id); shard b:
+    # document 1 (Rome missed; Ann's wrong id): the records of a local run
+    # of both documents (test_the_errors_file_names_the_ids), London's too,
+    # under the shards' names
+    for side, records in (("gold", GOLD), ("pred", PRED)):
+        folder = tmp_path / side
+        folder.mkdir()
+        write_jsonl(folder / "a.jsonl", records[:1])
+        write_jsonl(folder / "b.jsonl", records[1:])
+    out = tmp_path / "errors.jsonl"
+    result = invoke(["compare", tmp_path / "gold", tmp_path / "pred", "-s", "strict,strong_all_match", "--errors", out])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    records = read_lines(out)
+    assert [(r["name"], r["scheme"], r["kind"], r["gold"]["text"]) for r in records] == [
+        ("b.jsonl line 1", "strict", "missed", "Rome"),
+        ("a.jsonl line 1", "strong_all_match", "wrong_id", "London"),
+        ("b.jsonl line 1", "strong_all_match", "wrong_id", "Ann"),
+        ("b.jsonl line 1", "strong_all_match", "missed", "Rome"),
+    ]
+    names = {"a.jsonl line 1": "line 1", "b.jsonl line 1": "line 2"}
+    assert [dict(r, name=names[r["name"]]) for r in records[1:]] == LINK_RECORDS
