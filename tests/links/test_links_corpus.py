@@ -85,11 +85,9 @@ def test_a_link_scheme_is_never_the_primary_scheme(files):
     assert_clean_failure(result, 2, "link schemes come after it")
 
 
-def test_span_lists_and_span_only_tools_refuse_link_schemes(files):
+def test_span_lists_refuse_link_schemes(files):
     with pytest.raises(SettingError, match="'nel' is a link scheme: it compares knowledge-base ids"):
         evaluate_spans([[(0, 1, "A")]], [[(0, 1, "A")]], schemes=["strict", "nel"])
-    result = invoke(["agree", *files, "-s", "strict,strong_all_match"])
-    assert_clean_failure(result, 2, "compares knowledge-base ids; agreement compares span offsets")
 
 
 # ------------------------------------------------ the registered scorer
