@@ -37,6 +37,7 @@ from ..spans import Span, join_fragments
 from ..notes import Notes, merge_notes, note
 from .base import EMPTY, Document, Format
 from .identity import identity_error, token_offsets
+from .relations import carry_relations
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -310,38 +311,8 @@ def pair_documents(
             pair.pred_relations = None if pred is None else pred.relations
         elif gold.relations is not None or (pred is not None and pred.relations is not None):
             # aligned (`align` mapped them onto the scored spans) or placed
-            _carry_relations(pair, gold, pred, stats)
+            carry_relations(pair, gold, pred, stats)
         yield pair
-
-
-#: The note of relations an argument of which is not among the spans
-#: scored once the pair is aligned or placed.
-DROPPED_RELATIONS = "dropped_relations"
-
-
-def _carry_relations(pair: DocPair, gold: Document, pred: Optional[Document], stats: PairStats) -> None:
-    """Each side's relations whose arguments are among the pair's spans;
-    the others (an argument that the alignment or placing left out, or
-    moved) are counted and noted, never scored."""
-    for side, doc, spans in (("gold", gold, pair.gold), ("pred", pred, pair.pred)):
-        if doc is None or doc.relations is None:
-            continue
-        known = set(spans)
-        kept: List[Any] = []
-        lost: List[Any] = []
-        for relation in doc.relations:
-            (kept if relation[0] in known and relation[1] in known else lost).append(relation)
-        if side == "gold":
-            pair.gold_relations = kept
-        else:
-            pair.pred_relations = kept
-        if lost:
-            examples = [f"{pair.name}: {label} {_shown(head)} -> {_shown(tail)}" for head, tail, label in lost]
-            stats.add_notes(side, {DROPPED_RELATIONS: note(len(lost), examples[:NOTE_EXAMPLES])})
-
-
-def _shown(span: Optional[Span]) -> str:
-    return "(an argument without a place)" if span is None else repr(tuple(span))
 
 
 def _add_fragments(pair: DocPair, gold: Document, pred: Optional[Document], moved: bool) -> None:

@@ -9,6 +9,8 @@ file and line.
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..exceptions import InputError, PathLike
+from ..notes import note
+from ..settings import NOTE_EXAMPLES
 from ..spans import Span, is_int
 
 __all__ = [
@@ -16,6 +18,7 @@ __all__ = [
     "brat_relation",
     "by_id",
     "by_index",
+    "carry_relations",
     "checked_relation",
     "labelstudio_relations",
     "prodigy_relations",
@@ -219,3 +222,34 @@ def prodigy_relations(items: Any, spans: List[Span], unit: str, path: PathLike, 
             ends.append(span)
         found.append(checked_relation(ends[0], ends[1], item.get("label"), where, path, line))
     return found
+
+
+#: The note of relations an argument of which is not among the spans
+#: scored once the pair is aligned or placed.
+DROPPED_RELATIONS = "dropped_relations"
+
+
+def carry_relations(pair: Any, gold: Any, pred: Any, stats: Any) -> None:
+    """Onto a DocPair whose spans pairing aligned or placed: each side's
+    relations (of its Document) whose arguments are among the pair's spans;
+    the others (an argument that the alignment or placing left out, or
+    moved) are counted and noted on the PairStats, never scored."""
+    for side, doc, spans in (("gold", gold, pair.gold), ("pred", pred, pair.pred)):
+        if doc is None or doc.relations is None:
+            continue
+        known = set(spans)
+        kept: List[Any] = []
+        lost: List[Any] = []
+        for relation in doc.relations:
+            (kept if relation[0] in known and relation[1] in known else lost).append(relation)
+        if side == "gold":
+            pair.gold_relations = kept
+        else:
+            pair.pred_relations = kept
+        if lost:
+            examples = [f"{pair.name}: {label} {_shown(head)} -> {_shown(tail)}" for head, tail, label in lost]
+            stats.add_notes(side, {DROPPED_RELATIONS: note(len(lost), examples[:NOTE_EXAMPLES])})
+
+
+def _shown(span: Optional[Span]) -> str:
+    return "(an argument without a place)" if span is None else repr(tuple(span))
