@@ -252,3 +252,29 @@ def test_on_errors_is_given_the_relation_errors(tmp_path):
     assert given == [(kind, label, f"{name}.jsonl line 1") for name in "ab" for kind, label, _ in wanted[1][1]]
     assert all(errors == [] for scheme, errors in calls if scheme == "strict")
     assert scores.results["rel_strict"].counts == {"tp": 0, "fp": 4, "fn": 4}
+
+
+def test_a_shards_relation_errors_travel_with_its_scores(tmp_path):
+    # On a cluster a shard's result reaches the client pickled: its
+    # relation errors (the document of `pair` has no span error) with it.
+    import pickle
+
+    from spacy_spanf1.distributed.run import shard_keep
+    from spacy_spanf1.distributed.shards import ShardSpec
+    from spacy_spanf1.distributed.tasks import score_pair_shard
+    from spacy_spanf1.corpus import Keep
+    from spacy_spanf1.settings import ReadSettings
+
+    gold, pred = pair(tmp_path)
+    keep = shard_keep(Keep(on_errors=lambda *_: None))
+    spec = ShardSpec(0, str(gold), str(pred))
+    settings = {"match": MatchSettings("strict,rel_strict"), "read": ReadSettings(), "keep": keep}
+    result = pickle.loads(pickle.dumps(score_pair_shard(spec, settings)))
+    [(doc, (kept, errors))] = result.scores.relation_errors.items()
+    assert doc == 0 and kept.name == "line 1"
+    assert [(e.kind, e.label) for e in errors] == [
+        ("missed", "sibling"),
+        ("missed", "in"),
+        ("spurious", "sibling"),
+        ("spurious", "in"),
+    ]
