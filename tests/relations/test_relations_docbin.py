@@ -12,7 +12,7 @@ import pytest
 from spacy.tokens import Doc, DocBin
 from spacy.tokens import Span as SpacySpan
 
-from helpers import assert_clean_failure, invoke
+from helpers import assert_clean_failure, invoke, write_jsonl
 from spacy_spanf1 import InputError, compare_files
 
 
@@ -150,3 +150,26 @@ def test_relation_schemes_over_files_without_relations_warn(tmp_path, vocab):
         warnings.simplefilter("always")
         compare_files(*files(tmp_path, vocab), schemes="strict,rel_strict")
     assert not any(said in str(w.message) for w in caught)
+
+
+def test_a_docbin_gold_with_jsonl_predictions(tmp_path, vocab):
+    # A mix: the gold a DocBin (the tutorial's dict), the prediction JSONL
+    # with character offsets, "Ada Lovelac" cut a character short.
+    gold = save(tmp_path / "gold.spacy", [gold_doc(vocab)])
+    text = "Ada Lovelace met Charles Babbage in London"
+    spans = [
+        {"start": 0, "end": 11, "label": "PER"},
+        {"start": 17, "end": 32, "label": "PER"},
+        {"start": 36, "end": 42, "label": "LOC"},
+    ]
+    rels = [{"head": 0, "tail": 1, "label": "met"}, {"head": 1, "tail": 2, "label": "in"}]
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"text": text, "spans": spans, "relations": rels}])
+    # In characters (0, 11) is not Ada Lovelace (0, 12) under strict: met
+    # (through it) is spurious and missed, in(Charles, London) right.
+    chars = compare_files(gold, pred, schemes="strict,rel_strict", unit="char")
+    assert chars.results["rel_strict"].counts == {"tp": 1, "fp": 1, "fn": 1}
+    # In gold tokens the cut span is expanded to Ada Lovelace, and so is
+    # met's head: both relations right.
+    tokens = compare_files(gold, pred, schemes="strict,rel_strict", unit="token")
+    assert tokens.results["rel_strict"].counts == {"tp": 2, "fp": 0, "fn": 0}
+    assert "dropped_relations" not in tokens.notes.get("pred", {})
