@@ -105,7 +105,7 @@ def select_columns(columns: FragmentColumns, keep: numpy.ndarray) -> FragmentCol
     return FragmentColumns(columns.key[keep], ptr, columns.start[rows], columns.end[rows], columns.size[keep])
 
 
-def self_overlapping(side: Side, columns: FragmentColumns, n_docs: int) -> numpy.ndarray:
+def sharing_docs(side: Side, columns: FragmentColumns, n_docs: int) -> numpy.ndarray:
     """The documents in which two spans of side share a position."""
     return overlapping_docs(_fragment_rows(side, columns)[0], n_docs)
 
@@ -169,7 +169,7 @@ def _apart(
     """The sides without the documents in which two spans of a side share
     a position, and those documents (a mask)."""
     (gold, gold_columns), (pred, pred_columns) = sides
-    alone = self_overlapping(gold, gold_columns, n_docs) | self_overlapping(pred, pred_columns, n_docs)
+    alone = sharing_docs(gold, gold_columns, n_docs) | sharing_docs(pred, pred_columns, n_docs)
     if alone.any():
         for i, (side, columns) in enumerate(sides):
             keep = ~alone[side.doc]

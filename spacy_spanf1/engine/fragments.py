@@ -171,25 +171,6 @@ def fragment_semeval_counts(
     return cor, inc, par, mis, spu
 
 
-def intervals_suffice(gold: Sequence[Span], pred: Sequence[Span]) -> bool:
-    """Whether a document's spans of several fragments score under every
-    scheme as their outer bounds would: each overlaps (by its bounds) no
-    span of the other side, or exactly one, with the same fragments, which
-    overlaps nothing else. Then every pair the bounds give is one of
-    ordinary spans, or of two spans that cover the same positions (shared
-    positions = each one's size: coverage 1, IoU 1, as for equal bounds),
-    and the batched engine may score the document on its bounds."""
-    partners: Dict[Tuple[str, int], List[int]] = {}
-    for gi, pi, _ in find_overlaps(gold, pred):
-        g, p = gold[gi], pred[pi]
-        if len(g) > 3 or len(p) > 3:
-            if not (g[0] == p[0] and g[1] == p[1] and g[3:] == p[3:]):
-                return False
-            partners.setdefault(("gold", gi), []).append(pi)
-            partners.setdefault(("pred", pi), []).append(gi)
-    return all(len(found) == 1 for found in partners.values())
-
-
 def _count_cell(cells: Dict[Tuple[str, str], int], gold: str, pred: str) -> None:
     cells[(gold, pred)] = cells.get((gold, pred), 0) + 1
 
@@ -212,7 +193,6 @@ __all__ = [
     "VIEWS",
     "fragment_overlaps",
     "has_fragments",
-    "intervals_suffice",
     "positions_iou",
     "fragment_semeval_counts",
     "sized",

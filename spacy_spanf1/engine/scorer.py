@@ -368,6 +368,8 @@ class SpanScorer:
         view = self.view
 
         def viewed_spans_of(doc: int) -> Tuple[Sequence[Span], Sequence[Span]]:
+            if not keep[doc]:  # a document the view drops (scored one by one when not batched)
+                return [], []
             gold_spans, pred_spans = spans_of(doc)
             return fragment_matching.view_spans(gold_spans, view), fragment_matching.view_spans(pred_spans, view)
 

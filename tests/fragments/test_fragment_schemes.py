@@ -228,8 +228,7 @@ def test_fragmented_documents_score_the_same_batched_or_not():
 
 def test_documents_whose_fragments_meet_only_their_twins_score_the_same_batched_or_not():
     # predictions copy, drop or shift gold spans: many documents' spans of
-    # several fragments meet only an identical prediction (scored on their
-    # outer bounds by the batched engine), the others are scored alone
+    # several fragments meet only an identical prediction
     from spacy_spanf1.engine.scorer import SpanScorer
 
     rng = random.Random(23)
@@ -255,17 +254,3 @@ def test_documents_whose_fragments_meet_only_their_twins_score_the_same_batched_
         a, b = results[0][scheme], results[1][scheme]
         assert a.totals == b.totals and a.per_label == b.per_label, scheme
         assert (a.per_doc == b.per_doc).all() and dict(a.confusion) == dict(b.confusion), scheme
-    # some documents took the batched way, some were scored alone
-    twins = [frag.intervals_suffice(_sorted_spans(g), _sorted_spans(p)) for g, p in zip(gold, pred)]
-    has = [any(isinstance(s, dict) for s in g + p) for g, p in zip(gold, pred)]
-    assert 0 < sum(t and h for t, h in zip(twins, has)) < sum(has)
-
-
-def test_intervals_suffice_only_for_twins():
-    twin = FragmentedSpan(0, 6, "A", ((0, 2), (4, 6)))
-    assert frag.intervals_suffice([twin], [twin])
-    assert frag.intervals_suffice([twin], [Span(7, 9, "A")])  # meets nothing
-    assert not frag.intervals_suffice([twin], [Span(2, 4, "A")])  # inside the gap
-    assert not frag.intervals_suffice([twin], [twin._replace(fragments=((0, 1), (4, 6)), start=0)])
-    # a twin that a second prediction also meets
-    assert not frag.intervals_suffice([twin, Span(5, 8, "B")], [twin])
