@@ -233,6 +233,10 @@ def mixed_side(docs: Sequence[Any], label_ids: Callable[[Sequence[str]], numpy.n
         fragmented[doc[rows]] = True
         ids: Dict[Any, int] = {}
         shape[rows] = [ids.setdefault(spans[i][3], len(ids)) for i in rows]
+    order = numpy.arange(len(doc))
+    same_doc = doc[1:] == doc[:-1]
+    if (~same_doc | (start[1:] >= end[:-1])).all():  # sorted already, and so no span twice
+        return _mixed(doc, start, end, label, order, shape, spans, offsets, fragmented)
     order = numpy.lexsort((shape, label, end, start, doc))
     doc, start, end, label, shape = doc[order], start[order], end[order], label[order], shape[order]
     repeat = numpy.zeros(len(order), dtype=bool)
@@ -245,6 +249,12 @@ def mixed_side(docs: Sequence[Any], label_ids: Callable[[Sequence[str]], numpy.n
     )
     if repeat.any():
         doc, start, end, label, order, shape = (column[~repeat] for column in (doc, start, end, label, order, shape))
+    return _mixed(doc, start, end, label, order, shape, spans, offsets, fragmented)
+
+
+def _mixed(doc, start, end, label, order, shape, spans, offsets, fragmented) -> MixedSide:
+    """The MixedSide of sorted columns (order: each row's span in spans;
+    shape: -1 for a contiguous span)."""
     fragmented_rows = numpy.flatnonzero(shape >= 0)
     pieces = [spans[i][3] for i in order[fragmented_rows].tolist()]
     return MixedSide(Side(doc, start, end, label), spans, offsets, fragmented, fragmented_rows, pieces)
