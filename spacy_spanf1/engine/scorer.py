@@ -500,8 +500,7 @@ class SpanScorer:
         want = self._want_units
         units: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         if self._semeval:
-            counts = fragment_matching.fragment_semeval_counts if fragmented else semeval_counts
-            self._add_semeval(gold, pred, pairs, units if want else None, counts)
+            self._add_semeval(gold, pred, pairs, units if want else None)
         if "iou" in self._tallies:
             iou_document(
                 gold,
@@ -546,7 +545,7 @@ class SpanScorer:
             if kept:
                 self._outcomes[scheme].append((offset, kept))
 
-    def _add_semeval(self, gold, pred, pairs, units, counts_of=semeval_counts) -> None:
+    def _add_semeval(self, gold, pred, pairs, units) -> None:
         candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         label_candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         for gi, pi, shared in sorted(pairs, key=lambda pair: (pair[1], pair[0])):
@@ -568,7 +567,7 @@ class SpanScorer:
         by_leftover: Dict[str, List[Tuple[str, Tuple[int, ...]]]] = {}
         for scheme in self._semeval:
             rule = SEMEVAL_RULES[scheme]
-            counts = counts_of(
+            counts = semeval_counts(
                 gold,
                 pred,
                 all_gold,
@@ -588,7 +587,7 @@ class SpanScorer:
                 per_label = by_leftover[rule.leftover] = [
                     (
                         label,
-                        counts_of(
+                        semeval_counts(
                             gold,
                             pred,
                             gold_by_label.get(label, ()),
