@@ -145,13 +145,8 @@ def semeval_counts(
         p = pred[pi]
         for gi, _ in candidates.get(pi, ()):
             g = gold[gi]
-            if (
-                g[0] == p[0]
-                and g[1] == p[1]
-                and g[3:] == p[3:]  # the same fragments, if any
-                and (not same_label or g[2] == p[2])
-                and gi not in matched_gold
-            ):
+            # strict: the same span (bounds, label and fragments, if any); exact: the same positions
+            if (g == p if same_label else g[0] == p[0] and g[1] == p[1] and g[3:] == p[3:]) and gi not in matched_gold:
                 matched_gold.add(gi)
                 cor += 1
                 if units is not None:
