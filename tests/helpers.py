@@ -226,6 +226,19 @@ def project_step(name):
     return step, [shlex.split(line) for line in filled]
 
 
+def gum_project(root, n_sentences):
+    """A project folder in root with the project's configs and scripts, an
+    empty metrics/, and GUM test's first n_sentences converted by the
+    project's own script to corpus/gum-test.spacy."""
+    shutil.copytree(ROOT / "configs", root / "configs")
+    shutil.copytree(ROOT / "scripts", root / "scripts")
+    (root / "metrics").mkdir()
+    lines = (ROOT / "assets" / "gum" / "gum_test.jsonl").read_text(encoding="utf8").splitlines(keepends=True)
+    (root / "gum_test.jsonl").write_text("".join(lines[:n_sentences]), encoding="utf8")
+    converted = python("scripts/convert_gum.py", "gum_test.jsonl", "corpus/gum-test.spacy", cwd=root)
+    assert converted.returncode == 0, converted.stderr
+
+
 def run_step(step, commands, cwd):
     """Run a step's commands (each a `python ...` line) in cwd, each to a
     clean exit, and check that it wrote every output it lists."""
