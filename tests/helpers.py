@@ -214,6 +214,17 @@ def python(*args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
+def load_file(path):
+    """A script or benchmark (a .py file outside the package) imported as a
+    module named after its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def project_step(name):
     """A step of project.yml, in the `all` workflow, and its commands split
     as a shell splits them, its `${vars.NAME}` filled in: (step, commands)."""
