@@ -57,9 +57,26 @@ def relation_error_records(
     return records
 
 
-def relation_error_lines(pairs: Mapping[int, DocPair], scheme: str, **settings: Any) -> List[str]:
-    """The JSON lines of `relation_error_records` (without their newlines)."""
-    return [srsly.json_dumps(record) for record in relation_error_records(pairs, scheme, **settings)]
+def relation_error_lines(
+    pairs: Mapping[int, DocPair],
+    scheme: str,
+    *,
+    symmetric: Iterable[str] = (),
+    relation_labels: Optional[Iterable[str]] = None,
+    overlap_threshold: float = MatchSettings.overlap_threshold,
+    min_overlap: Optional[float] = MatchSettings.min_overlap,
+) -> List[str]:
+    """The JSON lines of `relation_error_records` (without their newlines),
+    under the same settings."""
+    records = relation_error_records(
+        pairs,
+        scheme,
+        symmetric=symmetric,
+        relation_labels=relation_labels,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+    )
+    return [srsly.json_dumps(record) for record in records]
 
 
 def relation_lines_of(schemes: Sequence[str], settings: Mapping[str, Any]) -> Optional[Callable[..., List[str]]]:
