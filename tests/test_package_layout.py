@@ -8,7 +8,7 @@
 - the defaults of the settings are written once, in `values.py`;
 - every command-line option is declared once, in `cli/options.py`;
 - `distributed/` never imports the Python front doors (`api`);
-- the engine imports nothing above it (settings, exceptions, spans only);
+- the engine imports nothing above it (settings, keywords, exceptions, spans only);
 - the corpus stream takes the string schemes from `mentions.strings`, which
   stands on the engine alone, not the mention scoring;
 - one HTML skeleton, in `html/`: the pages share its widgets, not each other;
@@ -138,6 +138,7 @@ EVERY_MATCH_SETTING_A_KEYWORD = {
 #: The front doors outside `api/`: the scorers of span lists, mentions,
 #: spaCy Examples and tag sequences, each beside what it scores.
 DOORS_BESIDE_THE_API = {
+    ("spacy_spanf1.engine.scorer", "evaluate_spans"),
     ("spacy_spanf1.stats.breakdown", "breakdown"),
     ("spacy_spanf1.mentions.score", "evaluate_mentions"),
     ("spacy_spanf1.integrations.examples", "evaluate_examples"),
@@ -272,6 +273,7 @@ def test_distributed_does_not_import_the_front_doors():
 #: notes.py stands on the standard library alone: the engine words its warnings with it.
 BELOW_THE_ENGINE = (
     "spacy_spanf1.settings",
+    "spacy_spanf1.keywords",
     "spacy_spanf1.values",
     "spacy_spanf1.label_map",
     "spacy_spanf1.exceptions",
