@@ -20,7 +20,7 @@ from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
 from ..keywords import UNSET, Maybe, Unset, front_door, refuse_set, settings_from
 from ..results import SchemeResult
-from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, MatchSettings, check_choice
+from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, MatchSettings, check_choice, comma_list
 from .gold import gold_documents
 from .ground import GROUNDING_COUNTS, Text, check_fuzzy, ground_in
 from .normalize import check_mention_text
@@ -96,7 +96,8 @@ def evaluate_mentions(
         map_unlisted, view. spans_key and beta do not apply (a
         SettingError when set).
     schemes: Span schemes (strict, ..., overlap) and string schemes
-        (strings, strings_normalized); required (here or in `match`). String
+        (strings, strings_normalized), a list or a comma-separated string;
+        required (here or in `match`). String
         schemes alone are fine here; a MatchSettings starts with a span
         scheme.
     ground (str): "ordered" (default), "first" or "all".
@@ -114,8 +115,10 @@ def evaluate_mentions(
         results, as evaluate_spans keeps them.
     An unknown keyword is a TypeError naming the valid ones.
     """
+    if match is not None and not isinstance(match, MatchSettings):
+        settings_from(MatchSettings, match, "match")  # its TypeError, as every door's
     asked = (None if match is None else match.schemes) if isinstance(schemes, Unset) else schemes
-    names = [asked] if isinstance(asked, str) else list(asked or ())
+    names = list(comma_list(asked)) if isinstance(asked, str) else list(asked or ())
     if not names:
         raise SettingError(f"Name at least one scheme. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes")
     unknown = [n for n in names if n not in SCHEMES + STRING_SCHEMES]
