@@ -35,9 +35,10 @@ from .outcomes import (
 from .relabel import Relabel
 from .result import SchemeResult
 from ..exceptions import SettingError
+from ..keywords import UNSET, Maybe, built, front_door, refuse_set
 from ..label_map import LabelMap
 from ..notes import unmapped_note
-from ..settings import UNITS, MatchSettings, check_unit
+from ..settings import UNITS, MatchSettings
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
 Counts = Union[SemEvalCounts, PRFCounts]
@@ -646,22 +647,24 @@ class SpanScorer:
         return out
 
 
+@front_door(match=MatchSettings)
 def evaluate_spans(
     gold_docs: Iterable[Iterable[Any]],
     pred_docs: Iterable[Iterable[Any]],
     *,
-    schemes: Optional[Sequence[str]] = None,
-    iou_threshold: float = MatchSettings.iou_threshold,
-    overlap_threshold: float = MatchSettings.overlap_threshold,
-    min_overlap: Optional[float] = MatchSettings.min_overlap,
-    labels: Optional[Iterable[str]] = MatchSettings.labels,
-    label_map: Union[LabelMap, Mapping[str, Any], None] = MatchSettings.label_map,
-    map_unlisted: str = MatchSettings.map_unlisted,
-    unit: str = UNITS[0],
+    match: Optional[MatchSettings] = None,
+    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
+    label_map: Maybe[Union[LabelMap, Mapping[str, Any], None]] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    unit: Maybe[Optional[str]] = UNSET,
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
-    view: str = MatchSettings.view,
+    view: Maybe[str] = UNSET,
 ) -> Dict[str, SchemeResult]:
     """Score predicted spans against gold spans under the named schemes.
 
@@ -672,16 +675,23 @@ def evaluate_spans(
         discontinuous span is a {"fragments": [[start, end], ...], "label"}
         dict (fragments sorted and merged where they touch or overlap).
         Generators are fine: the documents are read once, a batch at a time.
-    schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
-        Required: there is no default scheme.
+    match (Optional[MatchSettings]): How spans are matched
+        (`MatchSettings(["iou"], iou_threshold=0.3)`); or its fields as the
+        keywords below, a keyword given beside the object written over its
+        field. spans_key and beta do not apply (a SettingError when set);
+        an unknown keyword is a TypeError naming the valid ones.
+    schemes (Sequence[str]): strict, exact, partial, type, iou, overlap
+        (a string: comma-separated). Required: there is no default scheme.
+    iou_threshold, overlap_threshold, min_overlap: As MatchSettings has them.
     labels (Iterable[str]): Score only these labels (after the label map).
     label_map (Mapping): Labels renamed, merged or dropped before matching:
         `{"PERSON": "PER", "NORP": None}` for both sides, or
         `{"gold": {...}, "pred": {...}}`; spans the map makes identical
         count once. Labels it does not name are kept, with a UserWarning
         naming them, or an error with map_unlisted="error".
-    unit (str): "token" or "char": what the offsets count. Plain spans are
-        scored as given; spaCy Spans give their token or character offsets.
+    unit (Optional[str]): "token" or "char": what the offsets count (None:
+        token). Plain spans are scored as given; spaCy Spans give their
+        token or character offsets.
     per_doc (bool): Keep one row of counts per document (`result.per_doc`).
     keep_errors (bool): Keep the errors of every scheme (`result.errors`).
     keep_outcomes (bool): Keep every span's outcome (`result.outcomes`).
@@ -694,17 +704,9 @@ def evaluate_spans(
     A ratio whose denominator is zero is 0.0. A label in `labels` that
     occurs in neither side gives a UserWarning listing the labels found.
     """
-    check_unit(unit)
-    match = MatchSettings(
-        schemes,
-        labels=labels,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        view=view,
-    )
+    match = built(match)
+    refuse_set(match, ("spans_key", "beta"), "evaluate_spans")
+    unit = match.unit or UNITS[0]
     scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
@@ -721,16 +723,18 @@ def evaluate_spans(
         if not gold_chunk:
             break
         scorer.add_many(gold_chunk, pred_chunk, unit)
-    warn_unseen_labels(scorer)
+    # (the warnings name the caller's line: past this function and its front door)
+    warn_unseen_labels(scorer, stacklevel=4)
     note = unmapped_note(scorer.unmapped)
     if note is not None:
-        warnings.warn(note, UserWarning, stacklevel=2)
+        warnings.warn(note, UserWarning, stacklevel=3)
     return scorer.results()
 
 
-def warn_unseen_labels(scorer: "SpanScorer") -> None:
+def warn_unseen_labels(scorer: "SpanScorer", stacklevel: int = 3) -> None:
     """A UserWarning for each label of the scorer's `labels` filter that
-    occurred in neither gold nor prediction (a typo scores zeros)."""
+    occurred in neither gold nor prediction (a typo scores zeros);
+    stacklevel as `warnings.warn` takes it, counted from here."""
     if scorer.labels is None:
         return
     seen = scorer.labels_seen
@@ -741,7 +745,7 @@ def warn_unseen_labels(scorer: "SpanScorer") -> None:
             f"'labels' names {', '.join(map(repr, unseen))}, found in neither gold nor "
             f"prediction; its scores are zeros. Labels found: {found}",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
