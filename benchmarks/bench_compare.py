@@ -11,7 +11,11 @@ MB, and (with --growth N) peak RSS growing < 20% from the first size to N.
 With --repeat R each command runs R times, interleaved, and the fastest
 run counts (timeit's rule: on a shared machine a run moves by 10-30 %).
 Each child also reports its CPU time (time.process_time from the same
-point), and the ratio of those, which the machine's other load moves less.
+point), and the ratio of those, which the machine's other load moves less,
+and the CPU time of its imports: the floor's timer starts after it has
+imported srsly and the engine, compare's before the command line's
+imports, so the script also gives the ratio of both with their imports
+(each from a bare interpreter) and of both without them.
 
     python benchmarks/bench_compare.py [--docs 200000] [--growth 600000] [--repeat 3]
 """
@@ -37,27 +41,31 @@ WORDS = ("alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "
 
 FLOOR = r"""
 import resource, sys, time
+start = time.process_time()
 import srsly
 from spacy_spanf1.engine.scorer import evaluate_spans
 t, cpu = time.perf_counter(), time.process_time()
+imports = cpu - start
 def spans(path):
     for record in srsly.read_jsonl(path):
         yield [(s["start"], s["end"], s["label"]) for s in record.get("spans", ())]
 result = evaluate_spans(spans(sys.argv[1]), spans(sys.argv[2]), schemes=sys.argv[3].split(","), unit="char")
 elapsed = time.perf_counter() - t
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, result["strict"].f1, time.process_time() - cpu)
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, result["strict"].f1, time.process_time() - cpu, imports)
 """
 
 COMPARE = r"""
 import resource, runpy, sys, time
 t, cpu = time.perf_counter(), time.process_time()
+import spacy_spanf1.cli
+imports = time.process_time() - cpu
 sys.argv = ["spacy-spanf1", "compare", *sys.argv[1:]]
 try:
     runpy.run_module("spacy_spanf1", run_name="__main__")
 except SystemExit as exit:
     assert not exit.code, exit.code
 elapsed = time.perf_counter() - t
-print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time() - cpu, file=sys.stderr)
+print(elapsed, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, time.process_time() - cpu, imports, file=sys.stderr)
 """
 
 
@@ -198,11 +206,13 @@ def measure(directory: Path, env, repeat: int = 1) -> dict:
         "compare_rss_mb": [],
         "floor_cpu_s": [],
         "compare_cpu_s": [],
+        "floor_imports_s": [],
+        "compare_imports_s": [],
     }
     for _ in range(repeat):
         floor = run_child(FLOOR, [gold, pred, schemes], env).stdout.split()
         compare = run_child(COMPARE, [gold, pred, "-s", schemes, "--silent", "-o", str(directory / "scores.json")], env)
-        compare_time, compare_rss, compare_cpu = compare.stderr.strip().splitlines()[-1].split()
+        compare_time, compare_rss, compare_cpu, compare_imports = compare.stderr.strip().splitlines()[-1].split()
         f1 = json.loads((directory / "scores.json").read_text())["schemes"]["strict"]["f"]
         assert abs(f1 - float(floor[2])) < 1e-9, (f1, floor[2])  # srsly writes 10 decimals
         row["floor_s"].append(float(floor[0]))
@@ -211,17 +221,24 @@ def measure(directory: Path, env, repeat: int = 1) -> dict:
         row["compare_rss_mb"].append(int(compare_rss) / 1024)
         row["floor_cpu_s"].append(float(floor[3]))
         row["compare_cpu_s"].append(float(compare_cpu))
+        row["floor_imports_s"].append(float(floor[4]))
+        row["compare_imports_s"].append(float(compare_imports))
     runs = {
         "floor_runs": row["floor_s"],
         "compare_runs": row["compare_s"],
         "floor_cpu_runs": row["floor_cpu_s"],
         "compare_cpu_runs": row["compare_cpu_s"],
+        "floor_imports_runs": row["floor_imports_s"],
+        "compare_imports_runs": row["compare_imports_s"],
     }
     return {
         "floor_s": min(row["floor_s"]),
         "compare_s": min(row["compare_s"]),
         "floor_cpu_s": min(row["floor_cpu_s"]),
         "compare_cpu_s": min(row["compare_cpu_s"]),
+        # CPU time with the imports (from a bare interpreter) and without them, of each side's fastest run
+        "floor_cpu_with_imports_s": min(map(sum, zip(row["floor_cpu_s"], row["floor_imports_s"]))),
+        "compare_cpu_net_s": min(map(lambda a, b: a - b, row["compare_cpu_s"], row["compare_imports_s"])),
         "floor_rss_mb": max(row["floor_rss_mb"]),
         "compare_rss_mb": max(row["compare_rss_mb"]),
         **runs,
@@ -262,9 +279,18 @@ def main(
             f"ratio {row['cpu_ratio']:.2f} (a shared machine moves wall time more)",
             flush=True,
         )
+        print(
+            f"  CPU time, both from a bare interpreter (imports in): compare {row['compare_cpu_s']:.2f}s  "
+            f"floor {row['floor_cpu_with_imports_s']:.2f}s  ratio "
+            f"{row['compare_cpu_s'] / row['floor_cpu_with_imports_s']:.2f}; both net of imports: compare "
+            f"{row['compare_cpu_net_s']:.2f}s  floor {row['floor_cpu_s']:.2f}s  ratio "
+            f"{row['compare_cpu_net_s'] / row['floor_cpu_s']:.2f}",
+            flush=True,
+        )
         if repeat > 1:
             print_runs([("compare", row["compare_runs"]), ("floor", row["floor_runs"])])
             print_runs([("compare CPU", row["compare_cpu_runs"]), ("floor CPU", row["floor_cpu_runs"])])
+            print_runs([("compare imports", row["compare_imports_runs"]), ("floor imports", row["floor_imports_runs"])])
     print_growth(rows, "compare_rss_mb")
 
 

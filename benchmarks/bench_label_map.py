@@ -15,9 +15,8 @@ shared machine than the wall clock). Target: the map adds at most 5 %.
 
 import random
 import sys
-import time
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import List, Tuple
 
 import typer
 
@@ -28,6 +27,7 @@ from spacy_spanf1 import SCHEMES, evaluate_spans  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_span_shapes import make_docs as span_shapes_docs  # noqa: E402
+from common import fastest  # noqa: E402
 
 #: Each gold label's names on the predicted side.
 PREDICTED_NAMES = {
@@ -66,16 +66,6 @@ def renamed(docs: Docs) -> Docs:
         kept = {(s, e, LABEL_MAP[label]) for s, e, label in spans if LABEL_MAP[label] is not None}
         out.append(sorted(kept))
     return out
-
-
-def fastest(runs: int, funcs: Dict[str, Callable[[], object]]) -> Dict[str, float]:
-    best = {name: float("inf") for name in funcs}
-    for _ in range(runs):
-        for name, func in funcs.items():
-            start = time.process_time()
-            func()
-            best[name] = min(best[name], time.process_time() - start)
-    return best
 
 
 def main(

@@ -32,7 +32,6 @@ import collections
 import collections.abc
 import random
 import sys
-import time
 import warnings
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
@@ -43,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from common import spaced_spans  # noqa: E402
+from common import fastest, spaced_spans  # noqa: E402
 
 from spacy_spanf1 import LINK_SCHEMES, evaluate_spans  # noqa: E402
 from spacy_spanf1.links import TAGGING, evaluate_links  # noqa: E402
@@ -140,12 +139,7 @@ def main(
         "C evaluate_links, neleval's ten": lambda: evaluate_links(gold, pred, schemes=NELEVAL),
         "D neleval Evaluate, its ten": lambda: run_neleval(ne_pred, ne_gold),
     }
-    best = {name: float("inf") for name in tasks}
-    for _ in range(runs):
-        for name, task in tasks.items():
-            start = time.process_time()
-            task()
-            best[name] = min(best[name], time.process_time() - start)
+    best = fastest(runs, tasks)
     for name, seconds in best.items():
         print(f"{name:40s} {seconds * 1000:9.1f} ms")
     a, b, c, d = best.values()

@@ -26,7 +26,6 @@ Target: B at most 3x A.
 
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -34,10 +33,13 @@ import typer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from spacy_spanf1 import RELATION_SCHEMES, SCHEMES, evaluate_spans  # noqa: E402
 from spacy_spanf1.relations import evaluate_relations  # noqa: E402
 from transcriptions.sincere import re_score, sincere_relations  # noqa: E402
+
+from common import fastest  # noqa: E402
 
 SPAN_LABELS = ("PER", "ORG", "LOC", "DATE")
 RELATION_LABELS = ("works_for", "located_in", "born_in", "part_of", "kin")
@@ -115,12 +117,7 @@ def main(
         "C evaluate_relations, rel_strict": lambda: evaluate_relations(gold, pred, schemes=["rel_strict"]),
         "D re_score, strict": lambda: re_score(s_pred, s_gold, labels, "strict"),
     }
-    best = {name: float("inf") for name in tasks}
-    for _ in range(runs):
-        for name, task in tasks.items():
-            start = time.process_time()
-            task()
-            best[name] = min(best[name], time.process_time() - start)
+    best = fastest(runs, tasks)
     for name, seconds in best.items():
         print(f"{name:40s} {seconds * 1000:9.1f} ms")
     a, b, c, d = best.values()

@@ -26,7 +26,8 @@ from spacy_spanf1 import SCHEMES  # noqa: E402
 from spacy_spanf1.sweeps import sweep  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_label_map import LABEL_MAP, fastest, make_docs  # noqa: E402
+from bench_label_map import LABEL_MAP, make_docs  # noqa: E402
+from common import fastest  # noqa: E402
 
 Scored = List[List[Tuple[int, int, str, float]]]
 

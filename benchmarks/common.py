@@ -66,6 +66,20 @@ def timed(
     return pick(times)
 
 
+def fastest(runs: int, funcs: Dict[str, Callable[[], object]]) -> Dict[str, float]:
+    """The CPU seconds (`time.process_time`) of each function's fastest
+    call over `runs` rounds, the functions taking turns within a round (a
+    shared machine's load then slows them alike), by name in the order
+    given."""
+    best = {name: float("inf") for name in funcs}
+    for _ in range(runs):
+        for name, func in funcs.items():
+            start = time.process_time()
+            func()
+            best[name] = min(best[name], time.process_time() - start)
+    return best
+
+
 def spaced_spans(rng, n_tokens: int):
     """(start, length) of spans of 1-3 tokens laid left to right over a
     document of n_tokens tokens, 1-6 tokens apart (neither side of a

@@ -28,7 +28,7 @@ _LAZY = {
     "compare_files": "api",
     "evaluate_pipeline": "api",
     "score_pairs": "corpus",
-    "evaluate_examples": "integrations.spacy",
+    "evaluate_examples": "integrations.examples",
     "bootstrap_ci": "stats",
     "paired_test": "stats",
     "breakdown": "stats",

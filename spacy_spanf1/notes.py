@@ -103,6 +103,11 @@ NOTE_TEXTS: Dict[str, Tuple[str, str, str]] = {
         "document(s) carry no knowledge-base id",
         "their spans are NIL under the link schemes",
     ),
+    "dropped_relations": (
+        "warn",
+        "relation(s) have an argument that is not among the spans scored once aligned or placed",
+        "not scored",
+    ),
     "expanded_to_tokens": (
         "info",
         "predicted span(s) in another format do not start and end on gold token boundaries",

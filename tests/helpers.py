@@ -214,6 +214,17 @@ def python(*args, cwd=ROOT, timeout=300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
+def load_file(path):
+    """A script or benchmark (a .py file outside the package) imported as a
+    module named after its file."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(Path(path).stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def project_step(name):
     """A step of project.yml, in the `all` workflow, and its commands split
     as a shell splits them, its `${vars.NAME}` filled in: (step, commands)."""
@@ -224,6 +235,19 @@ def project_step(name):
     assert name in project["workflows"]["all"]
     filled = (re.sub(r"\$\{vars\.(\w+)\}", lambda m: str(project["vars"][m.group(1)]), line) for line in step["script"])
     return step, [shlex.split(line) for line in filled]
+
+
+def gum_project(root, n_sentences):
+    """A project folder in root with the project's configs and scripts, an
+    empty metrics/, and GUM test's first n_sentences converted by the
+    project's own script to corpus/gum-test.spacy."""
+    shutil.copytree(ROOT / "configs", root / "configs")
+    shutil.copytree(ROOT / "scripts", root / "scripts")
+    (root / "metrics").mkdir()
+    lines = (ROOT / "assets" / "gum" / "gum_test.jsonl").read_text(encoding="utf8").splitlines(keepends=True)
+    (root / "gum_test.jsonl").write_text("".join(lines[:n_sentences]), encoding="utf8")
+    converted = python("scripts/convert_gum.py", "gum_test.jsonl", "corpus/gum-test.spacy", cwd=root)
+    assert converted.returncode == 0, converted.stderr
 
 
 def run_step(step, commands, cwd):

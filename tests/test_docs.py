@@ -207,6 +207,13 @@ def environment():
     return dict(os.environ, PATH=path, PYTHONPATH=pythonpath, NO_COLOR="1", COLUMNS="80")
 
 
+def run_python(*args, cwd=None, timeout=300):
+    """Run this interpreter with args in the blocks' environment, its output captured."""
+    return subprocess.run(
+        [sys.executable, *args], cwd=cwd, capture_output=True, text=True, env=environment(), timeout=timeout
+    )
+
+
 # --------------------------------------------------------------------------
 # The examples/ files are what examples/make_examples.py writes
 # --------------------------------------------------------------------------
@@ -214,13 +221,7 @@ def environment():
 
 def test_examples_are_what_make_examples_writes(tmp_path):
     out = tmp_path / "examples"
-    result = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "make_examples.py"), str(out)],
-        capture_output=True,
-        text=True,
-        env=environment(),
-        timeout=300,
-    )
+    result = run_python(str(ROOT / "examples" / "make_examples.py"), str(out))
     assert result.returncode == 0, result.stderr[-2000:]
 
     def files(folder):
@@ -348,14 +349,7 @@ def test_script_blocks_run_as_a_file(block, workdir, tmp_path, root_stays_clean)
     script, record = tmp_path / "script.py", tmp_path / "printed.json"
     script.write_text(block.body, encoding="utf-8")
     runner = SCRIPT_RUNNER.format(tests=str(ROOT / "tests"))
-    result = subprocess.run(
-        [sys.executable, "-c", runner, str(script), str(record)],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        env=environment(),
-        timeout=600,
-    )
+    result = run_python("-c", runner, str(script), str(record), cwd=workdir, timeout=600)
     assert result.returncode == 0, f"{block.where} as a script exits {result.returncode}: {result.stderr[-2000:]}"
     check_printed_values(block, [tuple(item) for item in json.loads(record.read_text())])
 
@@ -409,28 +403,22 @@ def test_config_blocks_train_in_an_init_config(page, workdir, tmp_path):
     config_path = tmp_path / "config.cfg"
     config.to_disk(config_path)
     corpus = "examples/corpus.spacy"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "spacy",
-            "train",
-            str(config_path),
-            "--output",
-            str(tmp_path / "out"),
-            "--paths.train",
-            corpus,
-            "--paths.dev",
-            corpus,
-            "--training.max_steps",
-            "4",
-            "--training.eval_frequency",
-            "2",
-        ],
+    result = run_python(
+        "-m",
+        "spacy",
+        "train",
+        str(config_path),
+        "--output",
+        str(tmp_path / "out"),
+        "--paths.train",
+        corpus,
+        "--paths.dev",
+        corpus,
+        "--training.max_steps",
+        "4",
+        "--training.eval_frequency",
+        "2",
         cwd=workdir,
-        capture_output=True,
-        text=True,
-        env=environment(),
         timeout=600,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
@@ -523,25 +511,18 @@ def test_error_record_example_has_the_keys_of_a_real_record(workdir, tmp_path):
     blocks = [b for b in ALL_BLOCKS if b.lang == "json" and b.directive == "error-record"]
     assert blocks, "the docs show an --errors record"
     errors = tmp_path / "errors.jsonl"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "spacy_spanf1",
-            "compare",
-            "examples/gold.jsonl",
-            "examples/pred.jsonl",
-            "-s",
-            "strict",
-            "--errors",
-            str(errors),
-            "--silent",
-        ],
+    result = run_python(
+        "-m",
+        "spacy_spanf1",
+        "compare",
+        "examples/gold.jsonl",
+        "examples/pred.jsonl",
+        "-s",
+        "strict",
+        "--errors",
+        str(errors),
+        "--silent",
         cwd=workdir,
-        capture_output=True,
-        text=True,
-        env=environment(),
-        timeout=300,
     )
     assert result.returncode == 0, result.stderr
     records = [json.loads(line) for line in errors.read_text().splitlines()]

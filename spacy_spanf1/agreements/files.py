@@ -19,6 +19,7 @@ from ..exceptions import InputError, PathLike, SettingError
 from ..formats import check_pairing_options, format_names, get_format, infer_format
 from ..formats.base import Document
 from ..formats.docbin import doc_spans
+from .links import linked_spans
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,8 @@ class AnnotatorFiles:
     tokens: List[Optional[List[str]]] = field(default_factory=list)
     offsets: List[Optional[List[Tuple[int, int]]]] = field(default_factory=list)
     meta: List[Dict[str, Any]] = field(default_factory=list)
+    #: annotator -> one entry per document: its linked spans (`links.linked_spans`) or None
+    links: Dict[str, List[Optional[list]]] = field(default_factory=dict)
 
 
 def read_annotator_files(
@@ -183,8 +186,11 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, format: str, no
                     doc.source,
                 )
     annotations: Dict[str, List[Optional[list]]] = {}
+    links: Dict[str, List[Optional[list]]] = {}
     for who, docs in by_annotator.items():
         entries: List[Optional[list]] = [None] * len(order)
+        linked: List[Optional[list]] = [None] * len(order)
+        links[who] = linked
         for doc, identity in zip(docs, identities[who]):
             at = order[identity]
             if doc.spans is None:
@@ -192,5 +198,6 @@ def _matched(by_annotator: Dict[str, List[Document]], unit: str, format: str, no
             if entries[at] is not None:
                 raise InputError(f"{doc.name}: annotator {who!r} gives this document twice", doc.source)
             entries[at] = list(doc.spans)
+            linked[at] = linked_spans(doc)
         annotations[who] = entries
-    return AnnotatorFiles(annotations, lengths, texts, keys, unit, format, notes, tokens, offsets, metas)
+    return AnnotatorFiles(annotations, lengths, texts, keys, unit, format, notes, tokens, offsets, metas, links)

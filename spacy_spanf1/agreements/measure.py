@@ -2,7 +2,7 @@
 by token (kappas, alpha), from annotations read (`agreement_of`: what the
 front doors `agreement` and `agree_files` run)."""
 
-from typing import Any, List, Optional, Sequence, Set, Tuple
+from typing import Any, List, Mapping, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -12,6 +12,7 @@ from ..signature import make_signature
 from ..settings import SCHEMES, AgreementSettings, AnalysisSettings, MatchSettings
 from .annotations import Annotations
 from .intervals import agreement_intervals
+from .links import score_link_pairs
 from .pairwise import ordered_pairs, score_annotator_pairs, shared_counts, shared_index
 from .result import AgreementResult
 from .tokens import label_positions, token_agreement
@@ -28,20 +29,22 @@ UNUSED = {
 
 def span_schemes_only(match: MatchSettings) -> MatchSettings:
     """match, if it names no string scheme (annotators are compared by
-    their spans' offsets); else a SettingError."""
+    their spans' offsets, and under link schemes by their spans' kb ids);
+    else a SettingError."""
     if match.string_schemes:
         raise SettingError(
             f"the scheme {match.string_schemes[0]!r} compares span texts; agreement compares span offsets: "
             f"name span schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
-    if match.link_schemes:
-        raise SettingError(
-            f"the scheme {match.link_schemes[0]!r} compares knowledge-base ids; agreement compares span offsets: "
-            f"name span schemes only: {', '.join(SCHEMES)}",
-            "schemes",
-        )
     return match
+
+
+def without_links(match: MatchSettings) -> MatchSettings:
+    """match without its link schemes (scored apart: `links`)."""
+    if not match.link_schemes:
+        return match
+    return match.replace(schemes=tuple(name for name in match.schemes if name not in match.link_schemes))
 
 
 def agreement_of(
@@ -52,14 +55,19 @@ def agreement_of(
     read_signature: Any = None,
     groups: Optional[Sequence[Any]] = None,
     fmt: Optional[str] = None,
+    links: Optional[Mapping[str, Sequence[Any]]] = None,
 ) -> AgreementResult:
     """The agreement of annotations already read (`read_annotations`, or
     read from files: `read_signature` the ReadSettings, `fmt` the format
-    they were read as)."""
+    they were read as); under the link schemes, of `links` (annotator ->
+    one entry per document: its linked spans, None where not done)."""
     check_pairs_share(read)
     with_rows = analysis.bootstrap is not None
     # The annotations were read with the label map applied: the pairs are scored on them as they are.
-    pairwise = score_annotator_pairs(read, match.replace(label_map=None), per_doc=with_rows)
+    pairwise = score_annotator_pairs(read, without_links(match).replace(label_map=None), per_doc=with_rows)
+    if match.link_schemes:
+        linked = score_link_pairs(links or {}, read.names, match.link_schemes, read.unit, with_rows)
+        pairwise = {scheme: pairwise[scheme] if scheme in pairwise else linked[scheme] for scheme in match.schemes}
     lengths = read.lengths
     if lengths is None and agree.o_tokens == "exclude":
         lengths = spanned_lengths(read)

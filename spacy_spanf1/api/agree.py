@@ -5,10 +5,11 @@ each annotator scored against it)."""
 from pathlib import PurePath
 from typing import Any, Dict, Optional, Sequence, Union
 
-from ..agreements.annotations import read_annotations
+from ..agreements.annotations import annotator_items, read_annotations
+from ..agreements.links import without_kb_ids
 from ..agreements.consensus import scored_consensus
 from ..agreements.files import read_annotator_files
-from ..agreements.measure import UNUSED, agreement_of, span_schemes_only
+from ..agreements.measure import UNUSED, agreement_of, span_schemes_only, without_links
 from ..agreements.result import AgreementResult
 from ..exceptions import InputError, PathLike, SettingError
 from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
@@ -93,6 +94,10 @@ def agreement(
             "resample_by",
         )
     unit = match.unit or UNITS[0]
+    links = None
+    if match.link_schemes:  # the entries are read twice: for the spans, and for the linked spans
+        links = {name: list(docs) for name, docs in annotator_items(annotations)}
+        annotations = {name: [without_kb_ids(entry) for entry in docs] for name, docs in links.items()}
     read = read_annotations(
         annotations,
         unit,
@@ -101,7 +106,7 @@ def agreement(
         label_map=match.label_map,
         refuse_unlisted=match.map_unlisted == "error",
     )
-    result = agreement_of(read, match, agree, analysis, groups=groups)
+    result = agreement_of(read, match, agree, analysis, groups=groups, links=links)
     warn_each(result.warnings)
     return result
 
@@ -193,10 +198,16 @@ def agree_files(
     groups = None
     if analysis.resample_by is not None and analysis.bootstrap is not None:
         groups = [_group_key(meta, analysis.resample_by, doc, files.texts[doc]) for doc, meta in enumerate(files.meta)]
-    result = agreement_of(annotations, match, agreement, analysis, read_signature=read, groups=groups, fmt=files.format)
+    result = agreement_of(
+        annotations, match, agreement, analysis, read_signature=read, groups=groups, fmt=files.format, links=files.links
+    )
     result = result.replace(notes=files.notes, files=files)
     if consensus:
-        result = result.replace(consensus=scored_consensus(files.annotations, files.unit, match, agreement.min_votes))
+        # the consensus is of spans: scored under the span schemes
+        spans_only = without_links(match)
+        result = result.replace(
+            consensus=scored_consensus(files.annotations, files.unit, spans_only, agreement.min_votes)
+        )
     warn_each(result.warnings)
     return result
 

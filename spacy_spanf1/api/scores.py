@@ -127,8 +127,12 @@ def compare_files(
         batch's errors of the primary scheme (`SpanError`s), a mapping of
         their documents (`SpanError.doc` -> DocPair; valid during the call)
         and the scheme; `report.error_records(errors, pairs, scheme)` makes
-        the records of `--errors` from them. Sharded input or a client:
-        called once, after the shards are merged.
+        the records of `--errors` from them. With a relation scheme named,
+        then again for a batch with relation errors: its errors of the
+        first relation scheme (`RelationError`s, `doc` a key of pairs) and
+        that scheme (`report.records.relation_records` makes their
+        records). Sharded input or a client: called after the shards are
+        merged, in document order.
     per_doc (bool): Keep one row of counts per document (result.per_doc).
     progress (bool): Sharded input: a progress bar over shards on stderr.
     client (Optional[distributed.Client]): Score on this Dask cluster, a

@@ -31,6 +31,7 @@ NAMES = (
     "fragment_relation",
     "newlines",
     "kb_column",
+    "kb_from",
     "text_mismatch",
     "missing_pred",
     "ground",

@@ -170,6 +170,7 @@ DECLARED: Tuple[Option, ...] = (
     Option("pred_annotator", ("--pred-annotator",), _OPTIONAL_STR, "labelstudio, with --pred-from annotations: the annotator whose annotation is the prediction (completed_by id or e-mail) [default: --annotator's]; needed when one export holds both sides", extra={"show_default": False}),
     Option("model_version", ("--model-version",), _OPTIONAL_STR, "labelstudio: the prediction to read, by model_version [default: the first]", extra={"show_default": False}),
     Option("pred_from", ("--pred-from",), _OPTIONAL_STR, "labelstudio: predictions (default) or annotations (a second export's annotations)", extra={"show_default": False}),
+    Option("kb_from", ("--kb-from",), _OPTIONAL_STR, "labelstudio: the per-region control (its name) whose TextArea/Choices/Taxonomy results hold each region's kb id", extra={"show_default": False}),
     Option("text_field", ("--text-field",), _OPTIONAL_STR, "labelstudio: the data field of the text [default: text]", extra={"show_default": False}),
     Option("tag_field", ("--tag-field",), _OPTIONAL_STR, "tags: the field of the tags [default: ner_tags]", extra={"show_default": False}),
     Option("token_field", ("--token-field",), _OPTIONAL_STR, "tags: the field of the tokens [default: tokens]", extra={"show_default": False}),

@@ -20,7 +20,6 @@ from ..html.page import write_html
 from ..report import ErrorFile, error_records, format_counts, format_delta, format_pct, write_errors
 from ..results import CorpusScores
 from ..report.links import link_error_lines, link_error_scheme
-from ..report.relations import relation_lines_of
 from ..settings import HTML_DOCS, LINK_SCHEMES, SEMEVAL_SCHEMES, comma_list
 from .options import flags_of
 
@@ -412,11 +411,7 @@ def _score_and_report(
     if errors_path is not None:
         link_scheme = link_error_scheme(linked)
         link_lines = None if link_scheme is None else functools.partial(link_error_lines, scheme=link_scheme)
-        relation_lines = relation_lines_of(named, settings)
-        error_file = writing(
-            errors_path,
-            lambda p: ErrorFile(p, kb_ids=bool(linked), link_lines=link_lines, relation_lines=relation_lines),
-        )
+        error_file = writing(errors_path, lambda p: ErrorFile(p, kb_ids=bool(linked), link_lines=link_lines))
     with error_file or contextlib.nullcontext():
         scores = front_door(
             *inputs,

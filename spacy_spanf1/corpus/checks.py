@@ -147,6 +147,12 @@ def outcome_warnings(scores: CorpusScores, match: MatchSettings) -> Tuple[str, .
         found.append(note)
     if match.link_schemes:
         found.extend(no_kb_id_warnings(scores.notes, scores.documents - scores.skipped))
+    named = [scores.results[name] for name in match.relation_schemes if name in scores.results]
+    if named and all(result.totals.is_empty for result in named):
+        found.append(
+            "no gold relation and no predicted relation in the whole corpus: every relation score is 0 by "
+            "definition (do the files hold relations the reader reads?)"
+        )
     return tuple(found)
 
 

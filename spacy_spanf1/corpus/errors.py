@@ -5,11 +5,12 @@ and only the documents with the most errors kept; `deliver_errors` does the
 same once for the merged scores of a sharded run.
 """
 
+import bisect
 import dataclasses
 import heapq
 import itertools
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..engine.outcomes import ERROR_KINDS, SpanError
@@ -17,7 +18,7 @@ from ..engine.result import count_errors, errors_of, parts_by_doc
 from ..formats import DocPair
 from ..results.errors import ErrorCounts
 from ..results.scores import CorpusScores
-from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, AnalysisSettings, check_count
+from ..settings import ATTRIBUTES, DOC_ATTRIBUTES, RELATION_SCHEMES, AnalysisSettings, check_count
 
 __all__ = ["ErrorStream", "Keep", "deliver_errors"]
 
@@ -49,6 +50,11 @@ class Keep:
     doc_lengths (bool): Each document's length (`doc_lengths`).
     spans (bool): Every document's span lists (`doc_spans`), for breakdowns.
     gold_labels (bool): The labels of the gold spans (`gold_labels`).
+    record_docs (Optional[Callable]): With every error kept (errors and
+        no max_error_docs), keep too the documents without an error of the
+        primary scheme for which `record_docs(pair)` is true: those the
+        link and relation error records name, kept by a sharded run's
+        shards for the records written once they are merged.
     """
 
     errors: bool = False
@@ -60,6 +66,7 @@ class Keep:
     doc_lengths: bool = False
     spans: bool = False
     gold_labels: bool = False
+    record_docs: Optional[Callable[[DocPair], bool]] = None
 
     @classmethod
     def of(
@@ -119,12 +126,15 @@ class ErrorStream:
         self.errors = keep.errors
         #: The most documents kept (None: every one with errors).
         self.limit = keep.max_error_docs if keep.errors else 0
+        self.record_docs = keep.record_docs if self.limit is None else None
         self.counted = counts
         self.kinds = [0] * len(ERROR_KINDS)
         self.documents = 0
         self.pairs: Dict[int, DocPair] = {}
         self.parts: Dict[int, List[Tuple[int, Any]]] = {}
         self.heap: List[Tuple[int, int]] = []  # (errors, -doc): the first is the next to leave
+        #: doc -> (its DocPair, its relation errors), when every error is kept
+        self.relation_errors: Dict[int, Tuple[DocPair, Tuple[Any, ...]]] = {}
 
     @property
     def bounded(self) -> bool:
@@ -137,6 +147,10 @@ class ErrorStream:
         after those of the parts before), and a mapping that holds their
         documents."""
         kinds, per_doc = count_errors(parts) if parts else ([], {})
+        if self.record_docs is not None:  # the documents other records name
+            for doc, pair in pairs.items():
+                if doc not in per_doc and self.record_docs(pair):
+                    self.pairs[doc] = pair
         if not per_doc:
             if self.on_errors is not None and pairs:
                 self.on_errors([], pairs, self.scheme)  # a batch without errors: its documents still
@@ -167,6 +181,19 @@ class ErrorStream:
             self.pairs[doc] = pairs[doc]
             self.parts[doc] = mine
 
+    def add_relations(self, scheme: str, errors: Sequence[Any], pairs: Mapping[int, DocPair]) -> None:
+        """A batch's errors of the first relation scheme (`RelationError`s,
+        `doc` a key of pairs), after its span errors: handed to
+        `keep.on_errors` (when there are any), and kept with their documents
+        when the stream keeps every error (`relation_errors`)."""
+        if not errors:
+            return
+        if self.on_errors is not None:
+            self.on_errors(list(errors), pairs, scheme)
+        if self.errors and self.limit is None and self.counted is None:
+            for doc, mine in itertools.groupby(errors, key=attrgetter("doc")):
+                self.relation_errors[doc] = (pairs[doc], tuple(mine))
+
     @property
     def counts(self) -> ErrorCounts:
         return self.counted if self.counted is not None else ErrorCounts(tuple(self.kinds), self.documents)
@@ -176,6 +203,8 @@ class ErrorStream:
         the stream kept the errors itself, the primary result holding only
         the errors of its documents (the other schemes' not kept)."""
         changes: Dict[str, Any] = {"pairs": self.pairs, "error_counts": self.counts}
+        if self.relation_errors:
+            changes["relation_errors"] = dict(self.relation_errors)
         if self.bounded:
             changes["pairs"] = dict(sorted(self.pairs.items()))
             kept = tuple(part for doc in sorted(self.parts) for part in self.parts[doc])
@@ -198,11 +227,34 @@ def deliver_errors(scores: CorpusScores, keep: Keep) -> CorpusScores:
     if result.kept is None or (keep.on_errors is None and keep.max_error_docs is None):
         return scores
     stream = ErrorStream(scores.primary, keep, scores.error_counts)
+    # The relation errors of the documents before each batch go after that
+    # batch's span errors, as they were scored.
+    relation_scheme = next((name for name in scores.results if name in RELATION_SCHEMES), None)
+    relation_docs = sorted(scores.relation_errors) if keep.on_errors is not None else []
+    delivered = 0
+
+    def relations_before(end: Optional[int]) -> None:
+        nonlocal delivered
+        upto = len(relation_docs) if end is None else bisect.bisect_left(relation_docs, end, lo=delivered)
+        if upto > delivered and relation_scheme is not None:
+            docs = relation_docs[delivered:upto]
+            found = [error for doc in docs for error in scores.relation_errors[doc][1]]
+            stream.add_relations(relation_scheme, found, {doc: scores.relation_errors[doc][0] for doc in docs})
+        delivered = upto
+
     # A batch at a time, as it was scored: its parts share their offset;
-    # with the documents of the batch's errors (a callback that reads the
-    # documents given reads each once).
-    for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0)):
-        parts = list(batch)
-        docs = sorted({error.doc for error in errors_of(parts)})
+    # with the documents of the batch's errors and the other documents kept
+    # in its range (`Keep.record_docs`; a callback that reads the documents
+    # given reads each once).
+    batches = [list(batch) for _, batch in itertools.groupby(result.outcome_parts, key=itemgetter(0))]
+    kept = sorted(scores.pairs)
+    ends = [parts[0][0] for parts in batches[1:]] + [None]
+    start = 0
+    for parts, end in zip(batches, ends):
+        relations_before(parts[0][0])
+        stop = len(kept) if end is None else bisect.bisect_left(kept, end)
+        docs = sorted({error.doc for error in errors_of(parts)}.union(kept[start:stop]))
+        start = stop
         stream.add(parts, {doc: scores.pairs[doc] for doc in docs})
+    relations_before(None)
     return stream.finish(scores)

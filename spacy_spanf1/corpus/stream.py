@@ -21,6 +21,7 @@ from ..signature import make_signature
 from ..keywords import front_door
 from ..settings import ATTRIBUTES, UNITS, MatchSettings
 from .errors import ErrorStream, Keep
+from .relation_errors import batch_relation_errors, relation_error_scheme, relation_settings
 
 __all__ = ["FULL_COLLECTION", "score_pairs"]
 
@@ -124,6 +125,10 @@ def score_pairs(
             batch_size=batch_size,
         )
     unscored_relations = {"gold": 0, "pred": 0}  # read, and no relation scheme named
+    # with errors, the first relation scheme's too, a batch at a time
+    wants = keep.on_errors is not None or (keep.errors and keep.max_error_docs is None)
+    relation_scheme = relation_error_scheme(match.schemes) if with_errors and wants else None
+    rel_settings = relation_settings(match)
     beside = strings is not None or links is not None or relations is not None
     scorer = SpanScorer.from_settings(
         match.replace(schemes=match.span_schemes, symmetric=(), relation_labels=None) if beside else match,
@@ -154,6 +159,8 @@ def score_pairs(
         parts = scorer.outcome_parts(primary, read)
         read += len(parts)
         errors.add(parts, batch)
+        if relation_scheme is not None and batch:  # then the first relation scheme's
+            errors.add_relations(relation_scheme, batch_relation_errors(batch, relation_scheme, **rel_settings), batch)
         if errors.bounded:
             scorer.forget_outcomes()
             read = 0

@@ -226,10 +226,13 @@ def shard_keep(keep: Keep) -> Keep:
     errors then, and the callback gets them once the shards are merged
     (`deliver_errors`). Without one, each shard keeps its own documents
     with the most errors (`max_error_docs`), and the merge keeps the most
-    of those."""
+    of those. The documents the callback's other records name (link and
+    relation errors: its `record_documents`) are kept too, with no error
+    of the primary scheme."""
     if keep.on_errors is None:
         return keep
-    return dataclasses.replace(keep, errors=True, max_error_docs=None, on_errors=None)
+    others = getattr(keep.on_errors, "record_documents", None)
+    return dataclasses.replace(keep, errors=True, max_error_docs=None, on_errors=None, record_docs=others)
 
 
 def run_pipeline(

@@ -14,12 +14,13 @@ gold spans, ...) are walked in Python, exactly as `matching.py` walks them.
 """
 
 from functools import cached_property
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy
 
 from . import outcomes as oc
-from .columns import Side, Units, best_partner, named_cells, ones, units_of
+from .columns import Side, Units, best_partner, interval_pairs, named_cells, ones, units_of
+from .fragment_batch import FragmentColumns, fragment_pairs
 from .matching import SEMEVAL_RULES, SemEvalRule
 
 COR, INC, PAR = 1, 2, 3  # a prediction's outcome in `Batch.semeval`; 0: spurious
@@ -30,31 +31,40 @@ class Batch:
     """The overlap pairs of a batch and what every scheme needs from them.
 
     gold, pred: Sides in which no two spans of one document overlap.
+    fragments: the fragments of each side's spans (`fragment_batch`), for
+        spans of several fragments (then their outer bounds are on the
+        Sides); None: every span is contiguous.
     """
 
-    def __init__(self, gold: Side, pred: Side, n_docs: int, n_labels: int) -> None:
+    def __init__(
+        self,
+        gold: Side,
+        pred: Side,
+        n_docs: int,
+        n_labels: int,
+        fragments: Optional[Tuple[FragmentColumns, FragmentColumns]] = None,
+    ) -> None:
         self.gold, self.pred, self.n_labels = gold, pred, n_labels
         self.n_gold, self.n_pred = len(gold.start), len(pred.start)
-        width = numpy.zeros(n_docs, dtype=numpy.int64)
-        numpy.maximum.at(width, gold.doc, gold.end)
-        numpy.maximum.at(width, pred.doc, pred.end)
-        base = numpy.cumsum(width + 1) - (width + 1)
-        g_start = gold.start + base[gold.doc]
-        g_end = gold.end + base[gold.doc]
-        p_start = pred.start + base[pred.doc]
-        p_end = pred.end + base[pred.doc]
-        lo = numpy.searchsorted(g_end, p_start, side="right")
-        hi = numpy.searchsorted(g_start, p_end, side="left")
-        n = numpy.maximum(hi - lo, 0)
-        total = int(n.sum())
-        self.pp = numpy.repeat(numpy.arange(self.n_pred), n)
-        first = numpy.cumsum(n) - n
-        self.pg = numpy.repeat(lo, n) + numpy.arange(total) - numpy.repeat(first, n)
-        self.shared = numpy.minimum(g_end[self.pg], p_end[self.pp]) - numpy.maximum(g_start[self.pg], p_start[self.pp])
-        self.g_len = gold.end - gold.start
-        self.p_len = pred.end - pred.start
+        self.fragments = fragments
+        if fragments is None:
+            self.pp, self.pg, self.shared = interval_pairs(gold, pred, n_docs)
+            self.g_len = gold.end - gold.start
+            self.p_len = pred.end - pred.start
+        else:  # the pairs, the positions they share and the sizes counted on the fragments
+            self.pp, self.pg, self.shared = fragment_pairs(gold, pred, fragments, n_docs)
+            self.g_len, self.p_len = fragments[0].size, fragments[1].size
         self.same_label = gold.label[self.pg] == pred.label[self.pp]
-        self.same_bounds = (gold.start[self.pg] == pred.start[self.pp]) & (gold.end[self.pg] == pred.end[self.pp])
+        self.same_bounds = self.same_positions(self.pg, self.pp)
+
+    def same_positions(self, g: numpy.ndarray, p: numpy.ndarray) -> numpy.ndarray:
+        """Whether gold spans g cover the same positions as predictions p
+        (equal bounds, and equal fragments)."""
+        gold, pred = self.gold, self.pred
+        same = (gold.start[g] == pred.start[p]) & (gold.end[g] == pred.end[p])
+        if self.fragments is not None:
+            same &= self.fragments[0].key[g] == self.fragments[1].key[p]
+        return same
 
     def label_counts(self, labels: numpy.ndarray) -> numpy.ndarray:
         return numpy.bincount(labels, minlength=self.n_labels)
@@ -166,8 +176,7 @@ class Batch:
         joined = partner >= 0
         if rule.leftover == "inc":  # strict, exact: an INC pair whose boundaries differ is split
             inc = numpy.flatnonzero(outcome == INC)
-            g = partner[inc]
-            joined[inc[(gold.start[g] != pred.start[inc]) | (gold.end[g] != pred.end[inc])]] = False
+            joined[inc[~self.same_positions(partner[inc], inc)]] = False
         # a prediction: (its partner's label, or O, and its label)
         rows = numpy.where(joined, gold.label[partner], n_labels) if self.n_gold else numpy.full(self.n_pred, n_labels)
         cells = numpy.bincount(rows * width + pred.label, minlength=width * width).reshape(width, width)
@@ -187,7 +196,7 @@ class Batch:
             kind[wrong] = oc.WRONG_TYPE
         else:
             g = partner[wrong]
-            same_bounds = (gold.start[g] == pred.start[wrong]) & (gold.end[g] == pred.end[wrong])
+            same_bounds = self.same_positions(g, numpy.flatnonzero(wrong))
             same_label = gold.label[g] == pred.label[wrong]
             kind[wrong] = numpy.where(
                 same_bounds, oc.WRONG_TYPE, numpy.where(same_label, oc.WRONG_BOUNDARIES, oc.LOW_OVERLAP)
@@ -310,12 +319,17 @@ class Batch:
             # its first one overlaps the gold span too.
             first_pred = self.pp[order[starts[low_same]]]
             gold_ids = group_gold[low_same]
-            before = numpy.maximum(first_pred - 1, 0)
-            later = (
-                (first_pred > 0)
-                & (self.pred.doc[before] == self.gold.doc[gold_ids])
-                & (self.pred.end[before] > self.gold.start[gold_ids])
-            )
+            if self.fragments is None:
+                before = numpy.maximum(first_pred - 1, 0)
+                later = (
+                    (first_pred > 0)
+                    & (self.pred.doc[before] == self.gold.doc[gold_ids])
+                    & (self.pred.end[before] > self.gold.start[gold_ids])
+                )
+            else:  # a prediction between may meet the bounds only: the first is the least that shares a position
+                least = numpy.full(self.n_gold, self.n_pred, dtype=numpy.int64)
+                numpy.minimum.at(least, self.pg, self.pp)
+                later = first_pred > least[gold_ids]
             also_outside[low_same[~later]] = True
         codes = numpy.concatenate(
             [
@@ -388,9 +402,7 @@ class Batch:
             kind = numpy.full(len(g), alone_kind, dtype=numpy.int64)
             has = (g >= 0) & (p >= 0)
             g, p, shared = g[has], p[has], shared[has]
-            both = (shared / (gold.end[g] - gold.start[g]) >= threshold) & (
-                shared / (pred.end[p] - pred.start[p]) >= threshold
-            )
+            both = (shared / self.g_len[g] >= threshold) & (shared / self.p_len[p] >= threshold)
             kind[has] = numpy.where(
                 gold.label[g] == pred.label[p],
                 oc.WRONG_BOUNDARIES,

@@ -5,7 +5,10 @@ over both lists sorted by start (`find_overlaps`); each scheme then works on
 those pairs only, never on all gold × predicted pairs.
 
 Spans are `Span(start, end, label)` tuples with an exclusive end, and each
-list is sorted by (start, end, label).
+list is sorted by (start, end, label). The SemEval counts also take spans
+of several fragments (`spans.FragmentedSpan`, whose fourth field holds
+them): an exact match is then an equal fragment set, and a gold span's
+size its number of positions (`fragments.py` gives the pairs).
 """
 
 from collections import defaultdict
@@ -28,7 +31,7 @@ from .outcomes import (
     WRONG_BOUNDARIES,
     WRONG_TYPE,
 )
-from ..spans import Span
+from ..spans import Span, span_size
 
 #: One outcome of a document: (count code, error kind code, gold index or
 #: -1, predicted indices).
@@ -98,9 +101,16 @@ def semeval_kind(rule: SemEvalRule, g: Span, p: Span) -> int:
         return WRONG_BOUNDARIES
     if rule.leftover == "closest":  # type: overlapping boundaries are good enough
         return WRONG_TYPE
-    if g[0] == p[0] and g[1] == p[1]:
+    if same_positions(g, p):
         return WRONG_TYPE
     return WRONG_BOUNDARIES if g[2] == p[2] else LOW_OVERLAP
+
+
+def same_positions(g: Span, p: Span) -> bool:
+    """Whether two spans cover the same positions: equal bounds, and equal
+    fragments (normal fragments, `spans.normal_fragments`: a span of several
+    never covers what a contiguous one does; () == () for two contiguous)."""
+    return g[0] == p[0] and g[1] == p[1] and g[3:] == p[3:]
 
 
 def semeval_counts(
@@ -135,7 +145,8 @@ def semeval_counts(
         p = pred[pi]
         for gi, _ in candidates.get(pi, ()):
             g = gold[gi]
-            if g[0] == p[0] and g[1] == p[1] and (not same_label or g[2] == p[2]) and gi not in matched_gold:
+            # strict: the same span (bounds, label and fragments, if any); exact: the same positions
+            if (g == p if same_label else g[0] == p[0] and g[1] == p[1] and g[3:] == p[3:]) and gi not in matched_gold:
                 matched_gold.add(gi)
                 cor += 1
                 if units is not None:
@@ -155,7 +166,7 @@ def semeval_counts(
             if gi in matched_gold:
                 continue
             g = gold[gi]
-            if min_overlap is not None and shared / (g[1] - g[0]) < min_overlap:
+            if min_overlap is not None and shared / (g[1] - g[0] if len(g) == 3 else span_size(g)) < min_overlap:
                 continue
             if leftover == "closest" and g[2] == p[2]:
                 distance = abs(p[0] - g[0]) + abs(p[1] - g[1])
@@ -183,7 +194,7 @@ def semeval_counts(
                 units.append((code, semeval_kind(rule, gold[first], p), first, (pi,)))
             if cells is not None:
                 g = gold[first]
-                if code == INC and leftover == "inc" and (g[0] != p[0] or g[1] != p[1]):
+                if code == INC and leftover == "inc" and not same_positions(g, p):
                     _add_cell(cells, g[2], "O")
                     _add_cell(cells, "O", p[2])
                 else:

@@ -20,6 +20,7 @@ from .matching import (
     semeval_counts,
 )
 from . import fragments as fragment_matching
+from .fragment_batch import column_sides, fragment_sides, mixed_side
 from .batched import Batch
 from .columns import Side, Units, overlapping_docs, sorted_unique
 from .confusion import Confusion, overlap_confusion
@@ -34,9 +35,10 @@ from .outcomes import (
 from .relabel import Relabel
 from .result import SchemeResult
 from ..exceptions import SettingError
+from ..keywords import UNSET, Maybe, built, front_door, refuse_set
 from ..label_map import LabelMap
 from ..notes import unmapped_note
-from ..settings import UNITS, MatchSettings, check_unit
+from ..settings import UNITS, MatchSettings
 from ..spans import Span, all_ints, read_doc_spans, spacy_span_tuples
 
 Counts = Union[SemEvalCounts, PRFCounts]
@@ -218,7 +220,14 @@ class SpanScorer:
         gold = self._plain_side(gold_docs)
         pred = self._plain_side(pred_docs)
         masks = None
-        if gold is None or pred is None:
+        mixed = None if gold is not None and pred is not None else self._mixed_sides(gold_docs, pred_docs)
+        if mixed is not None:
+            gold_mixed, pred_mixed = mixed
+            gold, pred = gold_mixed.side, pred_mixed.side
+            spans_of = lambda doc: (gold_mixed.doc_spans(doc), pred_mixed.doc_spans(doc))  # noqa: E731
+            any_mask = gold_mixed.fragmented | pred_mixed.fragmented
+            masks = (gold_mixed.fragmented, any_mask) if any_mask.any() else None
+        elif gold is None or pred is None:
             gold_docs = [read_doc_spans(d, "gold", offset + i, unit) for i, d in enumerate(gold_docs)]
             pred_docs = [read_doc_spans(d, "pred", offset + i, unit) for i, d in enumerate(pred_docs)]
             gold, pred = self._side(gold_docs), self._side(pred_docs)
@@ -229,7 +238,7 @@ class SpanScorer:
                 read_doc_spans(gold_docs[doc], "gold", offset + doc, unit),
                 read_doc_spans(pred_docs[doc], "pred", offset + doc, unit),
             )
-        self._score(gold, pred, len(gold_docs), spans_of, masks)
+        self._score(gold, pred, len(gold_docs), spans_of, masks, mixed)
 
     def outcome_parts(self, scheme: str, start: int = 0) -> List[Tuple[int, Any]]:
         """The (document offset, outcomes) parts of `scheme` kept so far,
@@ -271,11 +280,13 @@ class SpanScorer:
         n: int,
         spans_of: Callable[[int], Tuple[Sequence[Span], Sequence[Span]]],
         fragmented: Optional[Tuple[numpy.ndarray, numpy.ndarray]] = None,
+        mixed: Any = None,
     ) -> None:
         """Score n documents: those in which no side overlaps itself as one
         batch, the others one by one (spans_of(doc) -> (gold, pred) lists).
         fragmented: (documents with a gold span of several fragments,
-        documents with one on either side), boolean masks; None: none has."""
+        documents with one on either side), boolean masks; None: none has.
+        mixed: both sides as `fragment_batch.mixed_side` read them, if so."""
         offset = self.n_docs
         self.n_docs += n
         if self.view != "all":
@@ -286,40 +297,67 @@ class SpanScorer:
             allowed = numpy.array([label in self.labels for label in self._label_ids], dtype=bool)
             gold = _select(gold, allowed[gold.label]) if len(allowed) else gold
             pred = _select(pred, allowed[pred.label]) if len(allowed) else pred
+        apart = None  # documents of spans of several fragments, batched on their own
         if self.batched:
             alone = overlapping_docs(gold, n) | overlapping_docs(pred, n)
             if fragmented is not None:
-                alone |= self._fragmented_alone(fragmented[1], spans_of)
+                if self.kept is not None:  # the errors show the fragments
+                    alone |= fragmented[1]
+                else:
+                    apart = fragmented[1]
         else:
             alone = numpy.ones(n, dtype=bool)
         rows = None
         if self.per_doc:
             rows = {s: numpy.zeros((n, len(self._count_names[s])), dtype=numpy.int64) for s in self.schemes}
+        if apart is not None:
+            columns = mixed if self.view == "all" and self.relabel is None else None
+            self._add_fragmented(apart, n, offset, spans_of, rows, columns)
+            alone_or_apart = alone | apart
+        else:
+            alone_or_apart = alone
         if alone.any():
-            for doc in numpy.flatnonzero(alone).tolist():
+            for doc in numpy.flatnonzero(alone & ~apart if apart is not None else alone).tolist():
                 self._add_document(doc, offset, *spans_of(doc), rows)
-            gold = _select(gold, ~alone[gold.doc])
-            pred = _select(pred, ~alone[pred.doc])
+        if alone_or_apart.any():
+            gold = _select(gold, ~alone_or_apart[gold.doc])
+            pred = _select(pred, ~alone_or_apart[pred.doc])
         if len(gold.doc) or len(pred.doc):
             self._add_batch(Batch(gold, pred, n, len(self._label_ids)), offset, rows)
         if rows is not None:
             for scheme, table in rows.items():
                 self._rows[scheme].append(table)
 
-    def _fragmented_alone(self, fragmented: numpy.ndarray, spans_of) -> numpy.ndarray:
-        """The documents with spans of several fragments that must be
-        scored on their own over position sets: all of them when errors are
-        kept (which show the fragments) or under `disc_mentions` (whose
-        spans spans_of filters); else those whose outer bounds would not
-        score the same (`fragments.intervals_suffice`)."""
-        if self.kept is not None or self.view == "disc_mentions":
-            return fragmented
-        alone = fragmented.copy()
-        suffice = fragment_matching.intervals_suffice
-        for doc in numpy.flatnonzero(fragmented).tolist():
-            if suffice(*spans_of(doc)):
-                alone[doc] = False
-        return alone
+    def _add_fragmented(self, apart: numpy.ndarray, n: int, offset: int, spans_of, rows, mixed) -> None:
+        """Score the documents apart marks, with spans of several fragments,
+        over position sets: as one batch (`fragment_batch`) those in which
+        no two spans of a side share a position, the others one by one.
+        mixed: both sides' columns (`fragment_batch.mixed_side`), which
+        give the batch without a list of spans, or None."""
+        allowed = None
+        if self.labels is not None:
+            allowed = numpy.array([label in self.labels for label in self._label_ids], dtype=bool)
+        if mixed is not None:
+            gold, pred, fragments, alone = column_sides(mixed[0], mixed[1], apart, n, allowed)
+            for doc in numpy.flatnonzero(alone).tolist():
+                gold_spans, pred_spans = spans_of(doc)
+                self._add_document(doc, offset, gold_spans, pred_spans, rows)
+        else:
+            docs = numpy.flatnonzero(apart).tolist()
+            lists = [spans_of(doc) for doc in docs]
+            gold, pred, fragments, alone = fragment_sides(docs, lists, n, self.label_ids, allowed)
+            for doc, (gold_spans, pred_spans) in zip(docs, lists):
+                if alone[doc]:
+                    self._add_document(doc, offset, gold_spans, pred_spans, rows)
+        if len(gold.doc) or len(pred.doc):
+            self._add_batch(Batch(gold, pred, n, len(self._label_ids), fragments), offset, rows)
+
+    def _mixed_sides(self, gold_docs: Sequence[Any], pred_docs: Sequence[Any]):
+        """Both sides read by `fragment_batch.mixed_side` (tuples among
+        which some spans are dicts), or None."""
+        gold = mixed_side(gold_docs, self.label_ids)
+        pred = None if gold is None else mixed_side(pred_docs, self.label_ids)
+        return None if pred is None else (gold, pred)
 
     def _viewed(self, gold: Side, pred: Side, n: int, spans_of, fragmented):
         """Both sides, spans_of and the masks as the view sees them: the
@@ -331,6 +369,8 @@ class SpanScorer:
         view = self.view
 
         def viewed_spans_of(doc: int) -> Tuple[Sequence[Span], Sequence[Span]]:
+            if not keep[doc]:  # a document the view drops (scored one by one when not batched)
+                return [], []
             gold_spans, pred_spans = spans_of(doc)
             return fragment_matching.view_spans(gold_spans, view), fragment_matching.view_spans(pred_spans, view)
 
@@ -461,8 +501,7 @@ class SpanScorer:
         want = self._want_units
         units: Dict[str, List[Any]] = {s: [] for s in self.schemes}
         if self._semeval:
-            counts = fragment_matching.fragment_semeval_counts if fragmented else semeval_counts
-            self._add_semeval(gold, pred, pairs, units if want else None, counts)
+            self._add_semeval(gold, pred, pairs, units if want else None)
         if "iou" in self._tallies:
             iou_document(
                 gold,
@@ -507,7 +546,7 @@ class SpanScorer:
             if kept:
                 self._outcomes[scheme].append((offset, kept))
 
-    def _add_semeval(self, gold, pred, pairs, units, counts_of=semeval_counts) -> None:
+    def _add_semeval(self, gold, pred, pairs, units) -> None:
         candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         label_candidates: Dict[int, List[Tuple[int, int]]] = defaultdict(list)
         for gi, pi, shared in sorted(pairs, key=lambda pair: (pair[1], pair[0])):
@@ -529,7 +568,7 @@ class SpanScorer:
         by_leftover: Dict[str, List[Tuple[str, Tuple[int, ...]]]] = {}
         for scheme in self._semeval:
             rule = SEMEVAL_RULES[scheme]
-            counts = counts_of(
+            counts = semeval_counts(
                 gold,
                 pred,
                 all_gold,
@@ -549,7 +588,7 @@ class SpanScorer:
                 per_label = by_leftover[rule.leftover] = [
                     (
                         label,
-                        counts_of(
+                        semeval_counts(
                             gold,
                             pred,
                             gold_by_label.get(label, ()),
@@ -608,22 +647,24 @@ class SpanScorer:
         return out
 
 
+@front_door(match=MatchSettings)
 def evaluate_spans(
     gold_docs: Iterable[Iterable[Any]],
     pred_docs: Iterable[Iterable[Any]],
     *,
-    schemes: Optional[Sequence[str]] = None,
-    iou_threshold: float = MatchSettings.iou_threshold,
-    overlap_threshold: float = MatchSettings.overlap_threshold,
-    min_overlap: Optional[float] = MatchSettings.min_overlap,
-    labels: Optional[Iterable[str]] = MatchSettings.labels,
-    label_map: Union[LabelMap, Mapping[str, Any], None] = MatchSettings.label_map,
-    map_unlisted: str = MatchSettings.map_unlisted,
-    unit: str = UNITS[0],
+    match: Optional[MatchSettings] = None,
+    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
+    label_map: Maybe[Union[LabelMap, Mapping[str, Any], None]] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    unit: Maybe[Optional[str]] = UNSET,
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
-    view: str = MatchSettings.view,
+    view: Maybe[str] = UNSET,
 ) -> Dict[str, SchemeResult]:
     """Score predicted spans against gold spans under the named schemes.
 
@@ -634,16 +675,23 @@ def evaluate_spans(
         discontinuous span is a {"fragments": [[start, end], ...], "label"}
         dict (fragments sorted and merged where they touch or overlap).
         Generators are fine: the documents are read once, a batch at a time.
-    schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
-        Required: there is no default scheme.
+    match (Optional[MatchSettings]): How spans are matched
+        (`MatchSettings(["iou"], iou_threshold=0.3)`); or its fields as the
+        keywords below, a keyword given beside the object written over its
+        field. spans_key and beta do not apply (a SettingError when set);
+        an unknown keyword is a TypeError naming the valid ones.
+    schemes (Sequence[str]): strict, exact, partial, type, iou, overlap
+        (a string: comma-separated). Required: there is no default scheme.
+    iou_threshold, overlap_threshold, min_overlap: As MatchSettings has them.
     labels (Iterable[str]): Score only these labels (after the label map).
     label_map (Mapping): Labels renamed, merged or dropped before matching:
         `{"PERSON": "PER", "NORP": None}` for both sides, or
         `{"gold": {...}, "pred": {...}}`; spans the map makes identical
         count once. Labels it does not name are kept, with a UserWarning
         naming them, or an error with map_unlisted="error".
-    unit (str): "token" or "char": what the offsets count. Plain spans are
-        scored as given; spaCy Spans give their token or character offsets.
+    unit (Optional[str]): "token" or "char": what the offsets count (None:
+        token). Plain spans are scored as given; spaCy Spans give their
+        token or character offsets.
     per_doc (bool): Keep one row of counts per document (`result.per_doc`).
     keep_errors (bool): Keep the errors of every scheme (`result.errors`).
     keep_outcomes (bool): Keep every span's outcome (`result.outcomes`).
@@ -656,17 +704,9 @@ def evaluate_spans(
     A ratio whose denominator is zero is 0.0. A label in `labels` that
     occurs in neither side gives a UserWarning listing the labels found.
     """
-    check_unit(unit)
-    match = MatchSettings(
-        schemes,
-        labels=labels,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        view=view,
-    )
+    match = built(match)
+    refuse_set(match, ("spans_key", "beta"), "evaluate_spans")
+    unit = match.unit or UNITS[0]
     scorer = SpanScorer.from_settings(match, per_doc=per_doc, keep_errors=keep_errors, keep_outcomes=keep_outcomes)
     gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
     while True:
@@ -683,16 +723,18 @@ def evaluate_spans(
         if not gold_chunk:
             break
         scorer.add_many(gold_chunk, pred_chunk, unit)
-    warn_unseen_labels(scorer)
+    # (the warnings name the caller's line: past this function and its front door)
+    warn_unseen_labels(scorer, stacklevel=4)
     note = unmapped_note(scorer.unmapped)
     if note is not None:
-        warnings.warn(note, UserWarning, stacklevel=2)
+        warnings.warn(note, UserWarning, stacklevel=3)
     return scorer.results()
 
 
-def warn_unseen_labels(scorer: "SpanScorer") -> None:
+def warn_unseen_labels(scorer: "SpanScorer", stacklevel: int = 3) -> None:
     """A UserWarning for each label of the scorer's `labels` filter that
-    occurred in neither gold nor prediction (a typo scores zeros)."""
+    occurred in neither gold nor prediction (a typo scores zeros);
+    stacklevel as `warnings.warn` takes it, counted from here."""
     if scorer.labels is None:
         return
     seen = scorer.labels_seen
@@ -703,7 +745,7 @@ def warn_unseen_labels(scorer: "SpanScorer") -> None:
             f"'labels' names {', '.join(map(repr, unseen))}, found in neither gold nor "
             f"prediction; its scores are zeros. Labels found: {found}",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 

@@ -13,15 +13,21 @@ Documents' `links` (`links.examples`).
 The span group keys of each doc and their spans are its
 `Document.span_groups`, so that a `spans_key` no gold doc has is reported,
 and span groups a corpus scored without one has are named.
+A doc's `doc._.rel` (kept in its user_data, which DocBin serializes) gives
+the Document's `relations` in either shape `integrations.relations`
+reads, between `doc.ents` in the doc's own tokens, relations of the
+tutorial's dict from a score of RELATION_THRESHOLD on; `align` maps their
+arguments onto the scored spans as it maps the spans.
 """
 
-from typing import Any, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 from ..registry import formats
 from ..spans import Span
+from .relations import Relation
 from .base import EMPTY, Aligned, Document, Format, PathLike
 from .base import InputError, check_file
-from ..settings import UNITS
+from ..settings import RELATION_THRESHOLD, UNITS
 from ..links.examples import doc_has_kb_ids
 
 
@@ -70,9 +76,61 @@ def doc_document(index: int, doc: Any, unit: str, side: str, source: str = "") -
     # the doc's user_data (string keys: genre, source, ...) is its metadata
     meta = {key: value for key, value in doc.user_data.items() if isinstance(key, str)}
     groups = {key: len(group) for key, group in doc.spans.items()} if side == "gold" else EMPTY
+    name = f"doc {index}"
     return Document(
-        f"doc {index}", [], doc.text, None, offsets, meta, source=source, spacy_doc=doc, span_groups=groups or EMPTY
+        name,
+        [],
+        doc.text,
+        None,
+        offsets,
+        meta,
+        source=source,
+        spacy_doc=doc,
+        span_groups=groups or EMPTY,
+        relations=docbin_relations(doc, name, source) if REL_KEY in doc.user_data else None,
     )
+
+
+#: Where spaCy keeps `doc._.rel` in a doc's user_data.
+REL_KEY = ("._.", "rel", None, None)
+
+
+def docbin_relations(doc: Any, where: str, path: PathLike) -> Optional[List[Relation]]:
+    """The relations of a doc's `doc._.rel` (from its user_data, so that
+    the extension need not be registered), between its entities in its own
+    tokens; None when it is None."""
+    from ..integrations.relations import rel_relations
+
+    value = doc.user_data[REL_KEY]
+    if value is None:
+        return None
+    ents = list(doc.ents)
+    spans = [Span(e.start, e.end, e.label_) for e in ents]
+    return rel_relations(value, [e.start for e in ents], spans, RELATION_THRESHOLD, where, path or None)
+
+
+def _mapped_relations(example: Any, relations: Optional[List[Relation]], side: str, unit: str) -> Any:
+    """A side's relations (in its doc's tokens) on the spans `example_spans`
+    scores: in char unit by the tokens' characters, a predicted argument in
+    token unit on the gold tokens it aligns to (None: none)."""
+    if relations is None:
+        return None
+    doc = example.reference if side == "gold" else example.predicted
+    moved: Dict[Span, Optional[Span]] = {}
+
+    def place(span: Span) -> Optional[Span]:
+        if span not in moved:
+            start, end, label = span
+            if unit == "char":
+                moved[span] = Span(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), label)
+            elif side == "gold":
+                moved[span] = span
+            else:
+                indices = example.alignment.x2y[start:end]
+                moved[span] = Span(int(indices[0]), int(indices[-1]) + 1, label) if len(indices) else None
+        return moved[span]
+
+    return [(place(head), place(tail), label) for head, tail, label in relations]
 
 
 def align_docs(
@@ -92,6 +150,8 @@ def align_docs(
         from ..links.examples import example_links
 
         gold.links, pred.links = example_links(example, spans_key, unit) or (None, None)
+    gold.relations = _mapped_relations(example, gold.relations, "gold", unit)
+    pred.relations = _mapped_relations(example, pred.relations, "pred", unit)
     return list(found[0]), list(found[1])
 
 

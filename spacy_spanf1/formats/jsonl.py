@@ -23,7 +23,7 @@ parsed with srsly; the spans of a block are checked at once
 """
 
 import json
-from itertools import repeat
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
@@ -324,8 +324,14 @@ def read_jsonl(
         has character offsets (its Document has no tokens), for predictions
         placed on the gold tokens of another format (`formats.mixed`);
         else it is an error."""
+    # the blocks' documents handed on in C (no Python frame a document)
+    return chain.from_iterable(_read_blocks(path, unit, text_mismatch, chars_without_tokens))
+
+
+def _read_blocks(path: PathLike, unit: str, text_mismatch: str, chars_without_tokens: bool) -> Iterator[List[Document]]:
+    """The documents of a JSONL file, a block at a time (`read_jsonl`)."""
     for block in read_line_blocks(path, BLOCK_BYTES):
-        yield from _block_documents(block, path, unit, text_mismatch, chars_without_tokens)
+        yield _block_documents(block, path, unit, text_mismatch, chars_without_tokens)
 
 
 class JsonlFormat(Format):
@@ -352,23 +358,25 @@ class JsonlFormat(Format):
         return None if who is None else str(who)
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        docs = read_jsonl(
+        blocks = _read_blocks(
             path, unit, check_text_mismatch(options.get("text_mismatch")), bool(options.get("chars_without_tokens"))
         )
-        return docs if side == "gold" else _predicting(docs, path)
+        return chain.from_iterable(blocks if side == "gold" else _predicting(blocks, path))
 
 
-def _predicting(docs: Iterator[Document], path: PathLike) -> Iterator[Document]:
-    """The predicted documents; InputError at the end when no record had
-    "spans" (the file would predict nothing: a silent zero)."""
+def _predicting(blocks: Iterator[List[Document]], path: PathLike) -> Iterator[List[Document]]:
+    """The predicted documents, a block at a time; InputError at the end
+    when no record had "spans" (the file would predict nothing: a silent
+    zero)."""
     first: Dict[str, Any] = {}
     with_spans = n = 0
-    for doc in docs:
-        if n == 0:
-            first = doc.meta
-        n += 1
-        with_spans += doc.spans is not None
-        yield doc
+    for docs in blocks:
+        if docs and n == 0:
+            first = docs[0].meta
+        n += len(docs)
+        if not with_spans:
+            with_spans = any(doc.spans is not None for doc in docs)
+        yield docs
     if n and not with_spans:
         raise predicts_nothing_error(("spans",), ["text", *first], path)
 

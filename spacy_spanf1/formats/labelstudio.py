@@ -4,7 +4,9 @@ A task is `{"id", "data": {"text": ...}, "annotations": [{"result": [...]}],
 "predictions": [{"result": [...]}], "meta"}`; results of type "labels" are
 spans (`value.start`, `value.end`, `value.labels`: one span per label),
 checked against `value.text` when present; results of type "relation"
-(`from_id`, `to_id`, `labels`, `direction`) are relations between them. One file can hold both sides:
+(`from_id`, `to_id`, `labels`, `direction`) are relations between them;
+with `kb_from`, the per-region TextArea, Choices or Taxonomy results of
+that control give their region's kb id (`kb.RegionIds`). One file can hold both sides:
 the gold side reads annotations, the pred side reads predictions (option
 `pred_from`, default "predictions"; "annotations" reads a second export's
 annotations as the prediction). With `fragment_relation`, the labels
@@ -28,8 +30,9 @@ from ..settings import check_choice
 from ..notes import Notes
 from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
-from .pieces import check_fragment_relation, labelstudio_joined
+from .pieces import check_fragment_relation, joined_links, labelstudio_joined
 from .records import check_read, quoted_span, record_text
+from .kb import RegionIds
 from .relations import Relation, labelstudio_relations
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
@@ -59,6 +62,8 @@ class LabelStudioFormat(Format):
         relations of this label are one span of several fragments
         (`pieces.join_pieces`), and those relations are not relations of
         the task (default: none joins).
+    kb_from (Optional[str]): The name (`from_name`) of the per-region
+        control whose results hold the regions' kb ids (default: none).
 
     An annotator or a model version that no task has is an error listing
     those the file has.
@@ -74,6 +79,7 @@ class LabelStudioFormat(Format):
         "pred_annotator",
         "model_version",
         "text_mismatch",
+        "kb_from",
         "fragment_relation",
     )
     both_sides = True  # one export holds annotations (gold) and predictions
@@ -91,12 +97,14 @@ class LabelStudioFormat(Format):
         if side == "pred" and opts.get("pred_annotator") is not None:
             annotator = opts["pred_annotator"]
         choice = Choice(source, annotator, opts.get("model_version"))
+        regions = RegionIds(opts.get("kb_from"), path)
         return _read(
             Path(path),
             side,
             choice,
             opts.get("text_field", "text"),
             check_text_mismatch(opts.get("text_mismatch")),
+            regions,
             check_fragment_relation(opts.get("fragment_relation")),
         )
 
@@ -163,7 +171,13 @@ def _load(path: Path) -> List[Any]:
 
 
 def _read(
-    path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str, joining: Optional[str] = None
+    path: Path,
+    side: str,
+    choice: Choice,
+    text_field: str,
+    text_mismatch: str,
+    regions: RegionIds,
+    joining: Optional[str] = None,
 ) -> Iterator[Document]:
     tasks = _load(path)
     source = choice.source
@@ -200,14 +214,14 @@ def _read(
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
-        scores = relations = fragments = None
+        scores = relations = links = fragments = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
             spans = None
         else:
-            spans, notes, scores, relations, fragments = _spans(
-                entry, text, where, path, counts, text_mismatch, joining
+            spans, notes, scores, relations, links, fragments = _spans(
+                entry, text, where, path, counts, text_mismatch, regions, joining
             )
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
@@ -224,8 +238,10 @@ def _read(
             counts=nonzero(counts),
             scores=scores,
             relations=relations,
+            links=links,
             fragments=fragments,
         )
+    regions.finish(side)
 
 
 def _entries(task: Any, source: str) -> List[Any]:
@@ -316,15 +332,25 @@ def _spans(
     path: Path,
     counts: Dict[str, int],
     text_mismatch: str,
+    regions: RegionIds,
     joining: Optional[str] = None,
-) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]], Optional[List[Any]]]:
+) -> Tuple[
+    List[Span],
+    Notes,
+    Optional[List[Tuple[Span, Any]]],
+    Optional[List[Relation]],
+    Optional[List[Tuple[Span, str]]],
+    Optional[List[Any]],
+]:
     """The spans of an annotation or prediction, its reader's notes, when
     any result (or the prediction) has a "score", each span's score (the
-    result's own, else the prediction's), its relation results, and the
+    result's own, else the prediction's), its relation results, each
+    span's kb id when a result of `regions.kb_from` is there, and the
     spans' fragments when `joining` (the fragment_relation) joins pieces."""
     results = entry.get("result", [])
     given: List[Any] = []
     linked: List[Dict[str, Any]] = []  # relation results
+    kb_results: List[Dict[str, Any]] = []  # the regions' kb ids
     result_ids: List[Any] = []  # the id of the result of each span
     if not isinstance(results, list):
         raise InputError(f'{where} has a "result" that is not a list', path)
@@ -336,6 +362,9 @@ def _spans(
         kind = result.get("type")
         if kind == "relation":
             linked.append(result)
+            continue
+        if regions.takes(result):
+            kb_results.append(result)
             continue
         if kind != "labels":
             counts["other_results"] = counts.get("other_results", 0) + 1
@@ -354,16 +383,19 @@ def _spans(
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
     listed = [Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)]
     if joining is not None and linked:
-        spans, scores, pairs, fragments = labelstudio_joined(listed, given, result_ids, linked, joining, where, path)
+        spans, scores, pairs, fragments, outer = labelstudio_joined(
+            listed, given, result_ids, linked, joining, where, path
+        )
         joined = None
         if pairs is not None:
             joined, counts["unlabeled_relations"] = pairs
-        return spans, notes, scores, joined, fragments
+        ids = joined_links(regions.links(kb_results, result_ids, outer, where), where, path)
+        return spans, notes, scores, joined, ids, fragments
     scores = list(zip(listed, given)) if any(g is not None for g in given) else None
     relations = None
     if linked:
         relations, counts["unlabeled_relations"] = labelstudio_relations(linked, result_ids, listed, where, path)
-    return sorted(set(listed)), notes, scores, relations, None
+    return sorted(set(listed)), notes, scores, relations, regions.links(kb_results, result_ids, listed, where), None
 
 
 LABELSTUDIO = LabelStudioFormat()

@@ -37,6 +37,7 @@ from ..spans import Span, join_fragments
 from ..notes import Notes, merge_notes, note
 from .base import EMPTY, Document, Format
 from .identity import identity_error, token_offsets
+from .relations import carry_relations, placed_relations
 
 #: The note of gold documents the predicted side has no document for.
 MISSING = "missing_documents"
@@ -308,6 +309,12 @@ def pair_documents(
         if align is None and place is None:  # relations name the spans as the reader read them
             pair.gold_relations = gold.relations
             pair.pred_relations = None if pred is None else pred.relations
+        elif gold.relations is not None or (pred is not None and pred.relations is not None):
+            # aligned (`align` mapped them onto the scored spans) or placed
+            if align is not None:
+                carry_relations(pair, (gold.relations, None if pred is None else pred.relations), stats)
+            else:
+                carry_relations(pair, placed_relations(format, gold, pred, options), stats)
         yield pair
 
 

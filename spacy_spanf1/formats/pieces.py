@@ -24,6 +24,7 @@ __all__ = [
     "doccano_joined",
     "doccano_links",
     "join_pieces",
+    "joined_links",
     "joined_scores",
     "labelstudio_joined",
     "labelstudio_links",
@@ -194,19 +195,47 @@ def labelstudio_joined(
     joining: str,
     where: str,
     path: PathLike,
-) -> Tuple[List[Span], Optional[List[Tuple[Span, Any]]], Optional[Tuple[List[Relation], int]], Optional[List[Any]]]:
+) -> Tuple[
+    List[Span],
+    Optional[List[Tuple[Span, Any]]],
+    Optional[Tuple[List[Relation], int]],
+    Optional[List[Any]],
+    List[Span],
+]:
     """A Label Studio annotation's spans (as listed, `result_ids` the result
     of each, `given` each one's score) once the relations labelled `joining`
     have joined pieces: (sorted spans, scores or None, the other relations
     between the joined spans with how many have no label, or None when there
-    are none, and the spans' fragments, `Document.fragments`)."""
+    are none, the spans' fragments, `Document.fragments`, and each listed
+    span as the outer span of its entity)."""
     links, others = labelstudio_links(linked, joining, where, path)
     entities = join_pieces(listed, result_ids, links, where, path, None)
     outer = [Span(e[0], e[1], e[2]) for e in entities]
     scores = joined_scores(entities, given, where, path, None) if any(g is not None for g in given) else None
     relations = labelstudio_relations(others, result_ids, outer, where, path) if others else None
     spans, fragments = split_fragments(entities)
-    return spans, scores, relations, fragments
+    return spans, scores, relations, fragments, outer
+
+
+def joined_links(
+    links: Optional[List[Tuple[Span, str]]], where: str, path: PathLike
+) -> Optional[List[Tuple[Span, str]]]:
+    """The kb ids of joined spans, one per span: a piece without an id
+    ("") takes its entity's from the others; pieces of one entity with two
+    different ids are an error naming both."""
+    if links is None:
+        return None
+    found: Dict[Span, str] = {}
+    for span, kb_id in links:
+        known = found.get(span, "")
+        if known and kb_id and known != kb_id:
+            raise InputError(
+                f"{where}: the pieces of the entity {span.start}-{span.end} ({span.label}) have the kb ids "
+                f"{known!r} and {kb_id!r}; the pieces of one entity carry one kb id",
+                path,
+            )
+        found[span] = known or kb_id
+    return list(found.items())
 
 
 def doccano_joined(

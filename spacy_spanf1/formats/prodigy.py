@@ -12,7 +12,9 @@ counted. On the pred side every record is taken as it is. The key is
 offsets must give the same characters by both; a span's "text" is compared
 with the text at its offsets (option `text_mismatch`). `rel.manual`'s
 "relations" (`head_span` to `child_span`, `label`) are relations between
-the record's spans.
+the record's spans. A span's "kb_id", or the id an entity-linking task
+accepts (`entity_linker.manual`: one span, "options", "accept"), is its
+kb id (`kb.prodigy_links`).
 """
 
 from pathlib import Path
@@ -24,6 +26,7 @@ from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import check_text_mismatch, place_spans
 from .records import SpanFields, check_read, json_lines, quoted_span, record_text
+from .kb import prodigy_links
 from .relations import prodigy_relations
 
 #: Fields that are read, or Prodigy's own bookkeeping: not passed to meta
@@ -74,9 +77,9 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
         if side == "gold" and answer != "accept":
             counts[SKIPPED_ANSWERS.get(answer, "unanswered")] = 1
             spans: Optional[List[Span]] = None
-            scores = None
+            scores = links = None
         else:
-            spans, notes, scores = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
+            spans, notes, scores, links = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
         relations = None
         if spans is not None and record.get("relations"):  # rel.manual: between its spans
             relations = prodigy_relations(record["relations"], spans, unit, path, lineno)
@@ -99,6 +102,7 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
             scores=scores,
             annotator=_annotator(record),
             relations=relations,
+            links=links,
         )
     fields.finish()
 
@@ -151,9 +155,9 @@ def _spans(
     path: Path,
     lineno: int,
     text_mismatch: str,
-) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]]]:
-    """The spans of a record, its reader's notes, and when a span has a
-    "score", each span's (for sweeps)."""
+) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Tuple[Span, str]]]]:
+    """The spans of a record, its reader's notes, when a span has a
+    "score", each span's (for sweeps), and their kb ids when it has any."""
     items = record.get("spans", [])
     if not isinstance(items, list):
         raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
@@ -172,7 +176,8 @@ def _spans(
             _token_span(item, len(cast(List[Tuple[int, int]], offsets)), where, path, lineno) for where, item in checked
         ]
         _check_both_offsets(checked, offsets, path, lineno)
-        return sorted(set(listed)), {}, _scores(listed, checked)
+        links = prodigy_links(record, [item for _, item in checked], listed, path, lineno)
+        return sorted(set(listed)), {}, _scores(listed, checked), links
     quoted = [
         quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
         for where, item in checked
@@ -181,7 +186,8 @@ def _spans(
     if any("token_start" in item for _, item in checked):
         _check_both_offsets(checked, _token_offsets(record, text), path, lineno)
     listed = [Span(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)]
-    return sorted(set(listed)), notes, _scores(listed, checked)
+    links = prodigy_links(record, [item for _, item in checked], listed, path, lineno)
+    return sorted(set(listed)), notes, _scores(listed, checked), links
 
 
 def _scores(listed: List[Span], checked: List[Tuple[str, Dict[str, Any]]]) -> Optional[List[Tuple[Span, Any]]]:

@@ -9,6 +9,8 @@ file and line.
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..exceptions import InputError, PathLike
+from ..notes import note
+from ..settings import NOTE_EXAMPLES
 from ..spans import Span, is_int
 
 __all__ = [
@@ -16,8 +18,10 @@ __all__ = [
     "brat_relation",
     "by_id",
     "by_index",
+    "carry_relations",
     "checked_relation",
     "labelstudio_relations",
+    "placed_relations",
     "prodigy_relations",
 ]
 
@@ -219,3 +223,67 @@ def prodigy_relations(items: Any, spans: List[Span], unit: str, path: PathLike, 
             ends.append(span)
         found.append(checked_relation(ends[0], ends[1], item.get("label"), where, path, line))
     return found
+
+
+#: The note of relations an argument of which is not among the spans
+#: scored once the pair is aligned or placed.
+DROPPED_RELATIONS = "dropped_relations"
+
+
+def carry_relations(pair: Any, relations: Tuple[Any, Any], stats: Any) -> None:
+    """Onto a DocPair whose spans pairing aligned or placed: each side's
+    relations (gold, pred: None for none) whose arguments are among the
+    pair's spans; the others (an argument that the alignment or placing
+    left out, or moved) are counted and noted on the PairStats, never
+    scored."""
+    for side, found, spans in (("gold", relations[0], pair.gold), ("pred", relations[1], pair.pred)):
+        if found is None:
+            continue
+        known = set(spans)
+        kept: List[Any] = []
+        lost: List[Any] = []
+        for relation in found:
+            (kept if relation[0] in known and relation[1] in known else lost).append(relation)
+        if side == "gold":
+            pair.gold_relations = kept
+        else:
+            pair.pred_relations = kept
+        if lost:
+            examples = [f"{pair.name}: {label} {_shown(head)} -> {_shown(tail)}" for head, tail, label in lost]
+            stats.add_notes(side, {DROPPED_RELATIONS: note(len(lost), examples[:NOTE_EXAMPLES])})
+
+
+def _shown(span: Optional[Span]) -> str:
+    return "(an argument without a place)" if span is None else repr(tuple(span))
+
+
+def placed_relations(format: Any, gold: Any, pred: Any, options: Dict[str, Any]) -> Tuple[Any, Any]:
+    """Both sides' relations where a format that places predictions on the
+    gold (a mix) puts their arguments: a predicted argument where
+    `place_scores` puts it (None: nowhere), a DocBin's (its doc's tokens)
+    in the unit; other gold arguments stay (the gold is not moved)."""
+    unit = options.get("unit")
+    found: List[Any] = []
+    for side, doc in (("gold", gold), ("pred", pred)):
+        if doc is None or doc.relations is None:
+            found.append(None)
+        elif doc.spacy_doc is not None:
+            tokens = doc.spacy_doc
+            found.append(
+                [(_in_unit(tokens, h, unit), _in_unit(tokens, t, unit), label) for h, t, label in doc.relations]
+            )
+        elif side == "pred":
+            args = list(dict.fromkeys(arg for h, t, _ in doc.relations for arg in (h, t)))
+            moved = {was: now for now, was in format.place_scores(gold, pred, [(arg, arg) for arg in args], **options)}
+            found.append([(moved.get(h), moved.get(t), label) for h, t, label in doc.relations])
+        else:
+            found.append(doc.relations)
+    return found[0], found[1]
+
+
+def _in_unit(doc: Any, span: Span, unit: Optional[str]) -> Span:
+    """A span of a doc's tokens in the unit (characters: the tokens')."""
+    if unit != "char":
+        return span
+    start, end, label = span
+    return Span(doc[start].idx, doc[end - 1].idx + len(doc[end - 1]), label)

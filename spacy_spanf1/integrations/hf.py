@@ -18,11 +18,12 @@ are those of `evaluate_spans`' strict scheme, and tests hold them equal. The
 other schemes are scored by `evaluate_spans`.
 """
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy
 
 from ..exceptions import SettingError
+from ..keywords import UNSET, Maybe, built, front_door, refuse_set
 from ..settings import MatchSettings
 from ..engine.scorer import evaluate_spans
 from ..engine.metrics import safe_div
@@ -37,20 +38,35 @@ _Entities = Tuple[numpy.ndarray, numpy.ndarray, numpy.ndarray]  # label ids, sta
 _Figures = Tuple[float, float, float, float, Dict[str, float]]
 
 
+#: The settings of MatchSettings that do not apply to tag sequences (the
+#: spans are decoded from token tags; `strict` is seqeval's, with no label map).
+UNUSED = ("unit", "spans_key", "beta", "label_map", "map_unlisted", "view", "symmetric", "relation_labels")
+
+
+@front_door(match=MatchSettings)
 def make_compute_metrics(
     label_names: Sequence[str],
     *,
-    schemes: Optional[Sequence[str]] = None,
+    match: Optional[MatchSettings] = None,
+    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
     tag_mode: str = "strict",
     tag_scheme: Optional[str] = "IOB2",
     primary: Optional[str] = None,
     per_type: bool = True,
-    **settings: Any,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
 ) -> Callable[[Any], Dict[str, float]]:
     """Make a `compute_metrics` function for `transformers.Trainer`.
 
     label_names (Sequence[str]): The tag of each class id, e.g.
         ["O", "B-PER", "I-PER"] (`features["ner_tags"].feature.names`).
+    match (Optional[MatchSettings]): The schemes and how spans are
+        matched; or its fields as keywords, a keyword given beside the
+        object written over its field: schemes, iou_threshold,
+        overlap_threshold, min_overlap, labels (score only these). The
+        other fields do not apply to tag sequences (a SettingError when set).
     schemes (Sequence[str]): strict, exact, partial, type, iou, overlap.
         Required: there is no default scheme.
     tag_mode (str): "strict" (seqeval's mode="strict", needs tag_scheme) or
@@ -63,8 +79,8 @@ def make_compute_metrics(
         default the first of `schemes`.
     per_type (bool): Whether to add `<scheme>_<LABEL>_f1` for every label
         found in gold or prediction.
-    **settings: Passed on to `evaluate_spans`: iou_threshold,
-        overlap_threshold, min_overlap, labels.
+    iou_threshold, overlap_threshold, min_overlap, labels: Passed on to
+        `evaluate_spans` (`labels` to `strict` too).
     RETURNS (Callable[[Any], Dict[str, float]]): compute_metrics(eval_pred),
         where eval_pred is an `EvalPrediction` or a (predictions, label_ids)
         tuple; predictions are logits (batch, length, classes) or class ids
@@ -77,8 +93,9 @@ def make_compute_metrics(
 
     Every setting is checked here, so a mistake fails before training
     starts: a SettingError (a ValueError) for unknown schemes or settings out
-    of range, a primary scheme not among `schemes`, a missing `schemes`, an
-    unknown setting; ValueError for a bad tag mode or scheme, label names
+    of range, a primary scheme not among `schemes`, a missing `schemes`, a
+    setting that does not apply; a TypeError naming the valid keywords for
+    an unknown one; ValueError for a bad tag mode or scheme, label names
     that are not strings or (strict mode) carry a prefix the scheme does not
     allow.
 
@@ -90,7 +107,8 @@ def make_compute_metrics(
     >>> m["overall_f1"], m["partial_f1"], m["overall_accuracy"]
     (0.0, 0.5, 0.6666666666666666)
     """
-    match = MatchSettings(schemes, **_span_settings(settings))
+    match = built(match)
+    refuse_set(match, UNUSED, "make_compute_metrics")
     schemes = match.schemes
     if primary is None:
         primary = schemes[0]
@@ -147,23 +165,6 @@ def make_compute_metrics(
         return _flat_metrics(figures, schemes, primary, accuracy, per_type)
 
     return compute_metrics
-
-
-#: The settings of MatchSettings that apply to tag sequences.
-SPAN_SETTINGS = ("iou_threshold", "overlap_threshold", "min_overlap", "labels")
-
-
-def _span_settings(settings: Dict[str, Any]) -> Dict[str, Any]:
-    """The span settings among the keywords; any other keyword is a
-    SettingError naming it, before training starts."""
-    for name in settings:
-        if name not in SPAN_SETTINGS:
-            raise SettingError(
-                f"make_compute_metrics() got an unexpected keyword argument {name!r}. "
-                f"Valid settings: {', '.join(SPAN_SETTINGS)}",
-                name,
-            )
-    return dict(settings)
 
 
 def _check_label_names(label_names: Any) -> List[str]:

@@ -19,18 +19,18 @@ Example need not share a tokenization.
     schemes = ["rel_strict", "rel_exact"]
 """
 
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from spacy.tokens import Doc
 from spacy.training import Example
 from thinc.api import ConfigValidationError
 
-from ..exceptions import InputError, SettingError
+from ..exceptions import InputError, PathLike, SettingError
 from ..relations import ValueDoc, check_relation_schemes, evaluate_relations
 from ..settings import RELATION_SCHEMES, RELATION_THRESHOLD, MatchSettings, check_fraction
 from ..spans import Span
 
-__all__ = ["doc_relations", "make_relation_scorer_v1", "score_relations"]
+__all__ = ["doc_relations", "make_relation_scorer_v1", "rel_relations", "score_relations"]
 
 _SHAPES = (
     "doc._.rel is either the rel_component tutorial's dict {(head start token, tail start token): {label: score}} "
@@ -48,17 +48,33 @@ def doc_relations(doc: Doc, threshold: float = RELATION_THRESHOLD, where: str = 
     value = doc._.rel
     if value is None:
         return ValueDoc(spans, None, where)
+    return ValueDoc(spans, rel_relations(value, [e.start for e in ents], spans, threshold, where), where)
+
+
+def rel_relations(
+    value: Any,
+    starts: Sequence[int],
+    spans: Sequence[Span],
+    threshold: float = RELATION_THRESHOLD,
+    where: str = "doc",
+    path: Optional[PathLike] = None,
+) -> List[Tuple[Span, Span, str]]:
+    """The relations of a `doc._.rel` value (either shape) between the
+    doc's entities: `starts`, the start token of each entity of `doc.ents`,
+    and `spans`, each as a Span (in whatever unit the caller reads them).
+    Any other shape is an InputError naming `where` (and `path`)."""
     found: List[Tuple[Span, Span, str]] = []
     if isinstance(value, dict):
-        by_start = {e.start: span for e, span in zip(ents, spans)}
+        by_start = dict(zip(starts, spans))
         for key, scores in value.items():
             if not (isinstance(key, tuple) and len(key) == 2 and isinstance(scores, dict)):
-                raise InputError(f"{where}: doc._.rel has the entry {key!r}: {scores!r}. {_SHAPES}")
+                raise InputError(f"{where}: doc._.rel has the entry {key!r}: {scores!r}. {_SHAPES}", path)
             ends = []
             for role, start in zip(("head", "tail"), key):
                 if start not in by_start:
                     raise InputError(
-                        f"{where}: doc._.rel names token {start!r} as a {role}, where no entity of doc.ents starts"
+                        f"{where}: doc._.rel names token {start!r} as a {role}, where no entity of doc.ents starts",
+                        path,
                     )
                 ends.append(by_start[start])
             found.extend((ends[0], ends[1], label) for label, score in scores.items() if score >= threshold)
@@ -66,18 +82,19 @@ def doc_relations(doc: Doc, threshold: float = RELATION_THRESHOLD, where: str = 
         for k, item in enumerate(value):
             fields = _llm_fields(item)
             if fields is None:
-                raise InputError(f"{where}: relation {k} of doc._.rel is {item!r}. {_SHAPES}")
+                raise InputError(f"{where}: relation {k} of doc._.rel is {item!r}. {_SHAPES}", path)
             dep, dest, label = fields
             for role, index in (("dep", dep), ("dest", dest)):
                 if not isinstance(index, int) or not 0 <= index < len(spans):
                     raise InputError(
                         f"{where}: relation {k} of doc._.rel has {role} {index!r}, not an index into doc.ents "
-                        f"(the doc has {len(spans)} entities)"
+                        f"(the doc has {len(spans)} entities)",
+                        path,
                     )
             found.append((spans[dep], spans[dest], label))
     else:
-        raise InputError(f"{where}: doc._.rel is a {type(value).__name__}. {_SHAPES}")
-    return ValueDoc(spans, found, where)
+        raise InputError(f"{where}: doc._.rel is a {type(value).__name__}. {_SHAPES}", path)
+    return found
 
 
 def _llm_fields(item: Any) -> Optional[Tuple[Any, Any, Any]]:

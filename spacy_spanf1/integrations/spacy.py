@@ -24,7 +24,7 @@ alignment is the identity and is not computed.
 
 from bisect import bisect_left, bisect_right
 from itertools import islice
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, cast
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, cast
 
 import numpy
 from spacy.attrs import ENT_IOB, ENT_TYPE, IDX, LENGTH, ORTH
@@ -35,7 +35,7 @@ from confection import ConfigValidationError
 
 from ..engine.columns import Side
 from ..engine.metrics import f_beta
-from ..engine.scorer import BATCH_SIZE, SpanScorer, warn_unseen_labels
+from ..engine.scorer import BATCH_SIZE, SpanScorer
 from ..exceptions import SettingError
 from ..results import SchemeResult
 from ..links.evaluate import check_link_schemes
@@ -49,7 +49,6 @@ from ..settings import (
     check_n_resamples,
     check_open_fraction,
     check_seed,
-    check_unit,
     comma_list,
 )
 from ..spans import Span
@@ -239,35 +238,6 @@ def _add_ent_tables(scorer: SpanScorer, x_tables, y_tables, strings) -> None:
         side(p_start, p_end, ids[len(g_start) :]),
         len(lengths),
     )
-
-
-def evaluate_examples(
-    examples: Iterable[Example],
-    *,
-    schemes: Optional[Sequence[str]] = None,
-    spans_key: Optional[str] = None,
-    unit: str = UNITS[0],
-    **settings: Any,
-) -> Dict[str, SchemeResult]:
-    """Score spaCy Examples under the named schemes, with the scorer's
-    alignment and missing-annotation rules (`Doc.ents`, or
-    `Doc.spans[spans_key]`).
-
-    examples (Iterable[Example]): Predicted and reference docs; read once.
-    schemes (Sequence[str]): Required: strict, exact, partial, type, iou, overlap.
-    spans_key (Optional[str]): Score this span group instead of `Doc.ents`.
-    unit (str): "token" (reference tokens) or "char".
-    **settings: As for `evaluate_spans`: iou_threshold, overlap_threshold,
-        min_overlap, labels, per_doc, keep_errors, keep_outcomes.
-    RETURNS (Dict[str, SchemeResult]): scheme -> result, as evaluate_spans.
-        A reference doc without annotation is skipped: it is not a document
-        of the results (`result.n_docs` counts the scored ones).
-    """
-    check_unit(unit)
-    scorer = SpanScorer(schemes, **settings)
-    add_examples(scorer, examples, spans_key, unit)
-    warn_unseen_labels(scorer)
-    return scorer.results()
 
 
 def add_examples(scorer: SpanScorer, examples: Iterable[Example], spans_key: Optional[str], unit: str) -> None:

@@ -1,12 +1,12 @@
 """`evaluate_links`: the link schemes over documents of linked spans."""
 
-from itertools import islice
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy
 
 from ..engine.confusion import Confusion
 from ..engine.counts import PRFCounts
+from ..engine.paired import paired_batches
 from ..engine.result import Counts, SchemeResult
 from ..engine.scorer import BATCH_SIZE
 from ..exceptions import SettingError
@@ -114,19 +114,7 @@ def evaluate_links(
     own keys of `nel` are `nel_scores(result)`.
     """
     scorer = LinkScorer(schemes, unit=unit, per_doc=per_doc, negative_labels=negative_labels)
-    gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
-    while True:
-        gold_chunk = list(islice(gold_iter, BATCH_SIZE))
-        pred_chunk = list(islice(pred_iter, BATCH_SIZE))
-        if len(gold_chunk) != len(pred_chunk):
-            n_docs = scorer.n_docs
-            raise ValueError(
-                f"Unequal numbers of documents: {n_docs + len(gold_chunk) + sum(1 for _ in gold_iter)} gold and "
-                f"{n_docs + len(pred_chunk) + sum(1 for _ in pred_iter)} predicted. "
-                "gold_docs and pred_docs must list the same documents in the same order."
-            )
-        if not gold_chunk:
-            break
+    for gold_chunk, pred_chunk in paired_batches(gold_docs, pred_docs, BATCH_SIZE):
         scorer.add(gold_chunk, pred_chunk)
     return scorer.results()
 

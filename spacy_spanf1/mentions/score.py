@@ -18,8 +18,9 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..keywords import UNSET, Maybe, Unset, front_door, refuse_set, settings_from
 from ..results import SchemeResult
-from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, check_choice, check_unit
+from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, MatchSettings, check_choice, comma_list
 from .gold import gold_documents
 from .ground import GROUNDING_COUNTS, Text, check_fuzzy, ground_in
 from .normalize import check_mention_text
@@ -52,17 +53,32 @@ class MentionScores:
     documents: Sequence[Dict[str, Any]] = field(default_factory=list, repr=False)
 
 
+#: The settings of MatchSettings that mentions do not apply.
+UNUSED = ("spans_key", "beta", "symmetric", "relation_labels")
+
+
+@front_door
 def evaluate_mentions(
     gold: Iterable[Any],
     predicted: Iterable[Any],
     *,
     texts: Sequence[str],
-    schemes: Union[str, Sequence[str]],
+    match: Optional[MatchSettings] = None,
+    schemes: Maybe[Union[str, Sequence[str]]] = UNSET,
     ground: str = GROUNDINGS[0],
     fuzzy: Optional[float] = None,
-    unit: str = "char",
+    unit: Maybe[Optional[str]] = UNSET,
     answer_labels: Union[None, str, Sequence[Optional[str]]] = None,
-    **settings: Any,
+    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    view: Maybe[str] = UNSET,
+    per_doc: bool = False,
+    keep_errors: bool = False,
+    keep_outcomes: bool = False,
 ) -> MentionScores:
     """Score mentions without offsets against gold spans.
 
@@ -73,19 +89,36 @@ def evaluate_mentions(
         (string, label) pairs or {"text", "label"} objects, or a {label:
         [strings]} dict. Anything else is a parse failure (counted).
     texts (Sequence[str]): The documents' texts.
+    match (Optional[MatchSettings]): How the span schemes match, as
+        evaluate_spans matches; or its fields as keywords (a keyword given
+        beside the object is written over its field): schemes, unit,
+        labels, iou_threshold, overlap_threshold, min_overlap, label_map,
+        map_unlisted, view. spans_key and beta do not apply (a
+        SettingError when set).
     schemes: Span schemes (strict, ..., overlap) and string schemes
-        (strings, strings_normalized); required.
+        (strings, strings_normalized), a list or a comma-separated string;
+        required (here or in `match`). String
+        schemes alone are fine here; a MatchSettings starts with a span
+        scheme.
     ground (str): "ordered" (default), "first" or "all".
     fuzzy (Optional[float]): Threshold of the fuzzy stage, in (0, 1].
-    unit (str): "char", or "token" (the gold documents must be Docs: the
-        grounded characters are expanded to their tokens).
+    unit (Optional[str]): "char" (None: char), or "token" (the gold
+        documents must be Docs: the grounded characters are expanded to
+        their tokens).
     answer_labels: The label of the mentions an answer marks without
         naming their label (GPT-NER's `@@Ann Lee##`, asked one label at a
         time): one label for every document, or one per document (None
         where the answer names its labels).
-    settings: Further settings of the span schemes (iou_threshold, ...).
+    labels, iou_threshold, ...: Of the span schemes, as evaluate_spans
+        takes them (`labels` filters the span schemes only).
+    per_doc, keep_errors, keep_outcomes (bool): Of the span schemes'
+        results, as evaluate_spans keeps them.
+    An unknown keyword is a TypeError naming the valid ones.
     """
-    names = [schemes] if isinstance(schemes, str) else list(schemes or ())
+    if match is not None and not isinstance(match, MatchSettings):
+        settings_from(MatchSettings, match, "match")  # its TypeError, as every door's
+    asked = (None if match is None else match.schemes) if isinstance(schemes, Unset) else schemes
+    names = list(comma_list(asked)) if isinstance(asked, str) else list(asked or ())
     if not names:
         raise SettingError(f"Name at least one scheme. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes")
     unknown = [n for n in names if n not in SCHEMES + STRING_SCHEMES]
@@ -94,9 +127,25 @@ def evaluate_mentions(
             f"Unknown scheme {unknown[0]!r}. Valid schemes: {', '.join(SCHEMES + STRING_SCHEMES)}", "schemes"
         )
     check_choice("ground", ground, GROUNDINGS)
-    check_unit(unit)
-    threshold = check_fuzzy(fuzzy)
     span_schemes = [n for n in names if n in SCHEMES]
+    # (only string schemes: the span settings are checked all the same)
+    span = settings_from(
+        MatchSettings,
+        match,
+        "match",
+        schemes=span_schemes or SCHEMES[:1],
+        unit=unit,
+        labels=labels,
+        iou_threshold=iou_threshold,
+        overlap_threshold=overlap_threshold,
+        min_overlap=min_overlap,
+        label_map=label_map,
+        map_unlisted=map_unlisted,
+        view=view,
+    )
+    refuse_set(span, UNUSED, "evaluate_mentions")
+    unit = span.unit or "char"
+    threshold = check_fuzzy(fuzzy)
     wants_strings = any(n in STRING_SCHEMES for n in names)
     texts = list(texts)
     gold, predicted = list(gold), list(predicted)
@@ -148,7 +197,18 @@ def evaluate_mentions(
             gc.enable()
     try:
         span_results = (
-            evaluate_spans(gold_spans, pred_spans, schemes=span_schemes, unit=unit, **settings) if span_schemes else {}
+            evaluate_spans(
+                gold_spans,
+                pred_spans,
+                schemes=span.schemes,
+                unit=unit,
+                per_doc=per_doc,
+                keep_errors=keep_errors,
+                keep_outcomes=keep_outcomes,
+                **span.scorer_settings(),
+            )
+            if span_schemes
+            else {}
         )
     finally:
         if frozen:

@@ -1,9 +1,9 @@
 """`evaluate_relations`: the relation schemes over documents of spans and
 relations, the span schemes beside them."""
 
-from itertools import islice
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..engine.paired import paired_batches
 from ..engine.result import SchemeResult
 from ..engine.scorer import SpanScorer
 from ..exceptions import SettingError
@@ -175,17 +175,5 @@ def relation_errors(
 
 def _feed(scorer: RelationScorer, gold_docs: Iterable[Any], pred_docs: Iterable[Any]) -> None:
     """Both sides' documents into the scorer, a batch at a time."""
-    gold_iter, pred_iter = iter(gold_docs), iter(pred_docs)
-    while True:
-        gold_chunk = list(islice(gold_iter, scorer.batch_size))
-        pred_chunk = list(islice(pred_iter, scorer.batch_size))
-        if len(gold_chunk) != len(pred_chunk):
-            n_docs = scorer.n_docs
-            raise ValueError(
-                f"Unequal numbers of documents: {n_docs + len(gold_chunk) + sum(1 for _ in gold_iter)} gold and "
-                f"{n_docs + len(pred_chunk) + sum(1 for _ in pred_iter)} predicted. "
-                "gold_docs and pred_docs must list the same documents in the same order."
-            )
-        if not gold_chunk:
-            break
+    for gold_chunk, pred_chunk in paired_batches(gold_docs, pred_docs, scorer.batch_size):
         scorer.add_many(gold_chunk, pred_chunk)

@@ -25,6 +25,7 @@ import srsly
 
 from ..engine.outcomes import ERROR_KINDS, SpanError
 from ..exceptions import PathLike
+from ..settings import RELATION_SCHEMES
 from ..formats import DocPair
 from ..spans import Span
 
@@ -272,9 +273,35 @@ def error_lines(
     return [lines[i] for i in order]
 
 
+def relation_records(errors: Sequence[Any], pairs: Mapping[int, DocPair], scheme: str) -> List[Dict[str, Any]]:
+    """The records of a relation scheme's errors (`RelationError`s, as
+    `on_errors` is given them: each `doc` a key of `pairs`), in order; the
+    relation error records of `report.relations`."""
+    records = []
+    for error in errors:
+        pair = pairs[error.doc]
+        side = "gold" if error.kind == "missed" else "pred"
+        relation = {"label": error.label, "head": span_record(pair, error.head), "tail": span_record(pair, error.tail)}
+        records.append({"doc": pair.index, "name": pair.name, "scheme": scheme, "kind": error.kind, side: relation})
+    return records
+
+
 def write_errors(path: Path, records: Iterable[Dict[str, Any]]) -> None:
     """Write the error records as JSON lines."""
     srsly.write_jsonl(path, records)
+
+
+class OtherRecords:
+    """Whether a document has error records besides the span records: a
+    callable of a DocPair, true when one of `lines` (an ErrorFile's
+    link_lines) gives a line of it. Picklable when they are
+    (a shard may run on a worker)."""
+
+    def __init__(self, lines: Sequence[Callable[[Mapping[int, DocPair]], List[str]]]) -> None:
+        self.lines = tuple(lines)
+
+    def __call__(self, pair: DocPair) -> bool:
+        return any(lines({pair.index: pair}) for lines in self.lines)
 
 
 class ErrorFile:
@@ -292,8 +319,15 @@ class ErrorFile:
     link_lines (Optional[Callable]): After the span records of each batch,
         the lines it gives of the batch's documents: `link_lines(pairs)`,
         the link error records of a link scheme (`report.links`).
-    relation_lines (Optional[Callable]): After those, as link_lines: the
-        relation error records of a relation scheme (`report.relations`).
+
+    `record_documents` tells which documents link_lines writes records of
+    (`OtherRecords`; None without it), so that a sharded
+    run keeps those documents for its merged delivery though they have no
+    error of the primary scheme (`distributed.run.shard_keep`).
+
+    A call for a relation scheme (`on_errors` is given the errors of the
+    first relation scheme named after each batch's span errors) writes
+    their relation error records (`report.relations`).
     """
 
     def __init__(
@@ -302,22 +336,24 @@ class ErrorFile:
         *,
         kb_ids: bool = False,
         link_lines: Optional[Callable[[Mapping[int, DocPair]], List[str]]] = None,
-        relation_lines: Optional[Callable[[Mapping[int, DocPair]], List[str]]] = None,
     ) -> None:
         self.path = Path(path)
         self.partial = self.path.with_name(self.path.name + ".partial")
         self.written = 0
         self.kb_ids = kb_ids
         self.link_lines = link_lines
-        self.relation_lines = relation_lines
+        # the link records name documents without span errors (relation
+        # records come from the stream's own relation call)
+        self.record_documents: Optional[OtherRecords] = None if link_lines is None else OtherRecords((link_lines,))
         self.file = self.partial.open("w", encoding="utf-8")
 
-    def __call__(self, errors: Sequence[SpanError], pairs: Mapping[int, DocPair], scheme: str = "") -> None:
-        lines = error_lines(errors, pairs, scheme, self.kb_ids) if errors else []
-        if self.link_lines is not None:
-            lines += self.link_lines(pairs)
-        if self.relation_lines is not None:
-            lines += self.relation_lines(pairs)
+    def __call__(self, errors: Sequence[Any], pairs: Mapping[int, DocPair], scheme: str = "") -> None:
+        if scheme in RELATION_SCHEMES:
+            lines = [srsly.json_dumps(record) for record in relation_records(errors, pairs, scheme)]
+        else:
+            lines = error_lines(errors, pairs, scheme, self.kb_ids) if errors else []
+            if self.link_lines is not None:
+                lines += self.link_lines(pairs)
         if lines:
             self.file.write("\n".join(lines) + "\n")
         self.written += len(lines)

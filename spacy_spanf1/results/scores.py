@@ -92,6 +92,11 @@ class CorpusScores:
         (`notes.InsideWords`), for the warnings.
     unmapped (Mapping[str, Mapping[str, int]]): With a label map, by side,
         the labels it does not name and their spans (scored as they are).
+    relation_errors (Mapping[int, Tuple[DocPair, Tuple[RelationError, ...]]]):
+        With every error kept (kept errors, no `max_error_docs`) and a
+        relation scheme named: the documents with errors of the first
+        relation scheme (by their index among the scored documents, as
+        `pairs`), each with its errors (`RelationError.doc` is that index).
 
     Equality compares the scores, the counts of documents, the unit and
     the signature: not where the documents came from (a sharded run equals
@@ -123,6 +128,7 @@ class CorpusScores:
     span_groups: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     inside_words: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, repr=False, compare=False)
     unmapped: Mapping[str, Mapping[str, int]] = field(default_factory=dict, repr=False)
+    relation_errors: Mapping[int, Tuple[Any, Tuple[Any, ...]]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def scored(self) -> int:
@@ -231,6 +237,16 @@ class CorpusScores:
             },
             inside_words=merge_inside_words(self.inside_words, other.inside_words),
             unmapped=_merged_counts(self.unmapped, other.unmapped),
+            relation_errors={
+                **self.relation_errors,
+                **{
+                    key + scored_before: (
+                        dataclasses.replace(pair, index=pair.index + self.documents),
+                        tuple(error._replace(doc=error.doc + scored_before) for error in errors),
+                    )
+                    for key, (pair, errors) in other.relation_errors.items()
+                },
+            },
         )
 
     def to_dict(self) -> Dict[str, Any]:

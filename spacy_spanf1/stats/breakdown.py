@@ -19,23 +19,23 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsInt, T
 import numpy
 
 from ..engine.scorer import SpanScorer, evaluate_spans, warn_unseen_labels
+from ..keywords import UNSET, Maybe, built, front_door, refuse_set
 from ..results import SchemeResult
 from ..settings import (
     ATTRIBUTES,
     DOC_ATTRIBUTES,
-    SCORER_SETTINGS,
     SPAN_ATTRIBUTES,
     UNITS,
     AnalysisSettings,
+    MatchSettings,
     check_count,
-    check_unit,
 )
 from ..engine.metrics import f_score, prf_of_counts, safe_div
 from ..engine.outcomes import PRF_COUNTS, SEMEVAL_COUNTS
 from ..spans import is_int, read_doc_spans, spacy_span_tuples
 
-#: The settings of evaluate_spans a breakdown passes on.
-SETTINGS: Tuple[str, ...] = SCORER_SETTINGS + ("unit",)
+#: The settings of MatchSettings a breakdown does not apply.
+UNUSED: Tuple[str, ...] = ("spans_key", "beta", "symmetric", "relation_labels")
 
 #: The counts on each side: what a predicted unit and a gold span can add to.
 _SIDES: Dict[Tuple[str, ...], Dict[str, Tuple[str, ...]]] = {
@@ -135,21 +135,29 @@ def assign(values: Iterable[Real], intervals: Sequence[Interval]) -> numpy.ndarr
     return numpy.clip(numpy.searchsorted(lows, x, side="right") - 1, 0, None)
 
 
+@front_door(match=MatchSettings)
 def breakdown(
     gold_docs: Iterable[Iterable[Any]],
     pred_docs: Iterable[Iterable[Any]],
     *,
-    schemes: Optional[Sequence[str]] = None,
     by: Union[str, Sequence[Any]],
     buckets: int = AnalysisSettings.buckets,
     doc_lengths: Optional[Sequence[int]] = None,
-    **settings: Any,
+    match: Optional[MatchSettings] = None,
+    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
+    unit: Maybe[Optional[str]] = UNSET,
+    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
+    iou_threshold: Maybe[float] = UNSET,
+    overlap_threshold: Maybe[float] = UNSET,
+    min_overlap: Maybe[Optional[float]] = UNSET,
+    label_map: Maybe[Any] = UNSET,
+    map_unlisted: Maybe[str] = UNSET,
+    view: Maybe[str] = UNSET,
 ) -> Dict[str, List[Bucket]]:
     """P, R and F per bucket of an attribute, under each scheme.
 
     gold_docs, pred_docs (Iterable): One list of spans per document, as
         evaluate_spans takes them.
-    schemes (Sequence[str]): The schemes to break down.
     by (Union[str, Sequence]): "span_length" (end - start, in the unit of
         the spans), "label", "doc_length", "density" (the summed lengths of
         a document's scored gold spans / its length), or one value per
@@ -161,8 +169,14 @@ def breakdown(
         (e.g. its token count), for "doc_length" and "density". Without it a
         document's length is the largest span end in it over both sides
         (before the `labels` filter), 0 for a document without spans.
-    settings: iou_threshold, overlap_threshold, min_overlap, labels,
-        label_map, map_unlisted, unit, view, passed on to evaluate_spans.
+    match (Optional[MatchSettings]): How spans are matched, as
+        evaluate_spans matches them; or its fields as keywords: schemes
+        (the schemes to break down; required), unit ("token" or "char"; None:
+        token), labels, iou_threshold, overlap_threshold, min_overlap,
+        label_map, map_unlisted, view. A keyword given beside the object is
+        written over its field; spans_key and beta do not apply (a
+        SettingError when set). An unknown keyword is a TypeError naming
+        the valid ones.
     RETURNS (Dict[str, List[Bucket]]): scheme -> buckets in bucket order.
 
     Text values give one bucket per value, sorted (a label found only in
@@ -177,21 +191,22 @@ def breakdown(
     bucket's precision). It differs by design from `SchemeResult.per_type`,
     which scores each label on its own matching (nervaluate's way).
     """
+    match = built(match)
+    refuse_set(match, UNUSED, "breakdown")
     name = _check_by(by)
     buckets = check_count(buckets, "buckets")
-    unknown = sorted(set(settings).difference(SETTINGS))
-    if unknown:
-        raise ValueError(
-            f"Unknown setting {', '.join(map(repr, unknown))} of breakdown. "
-            f"Valid settings: {', '.join(SETTINGS)} (and doc_lengths)."
-        )
-    check_unit(settings.get("unit", UNITS[0]))
     if doc_lengths is not None and name not in DOC_ATTRIBUTES:
         raise ValueError(f"'doc_lengths' applies to by='doc_length' or by='density', not by={_by_text(by)}.")
     if name in SPAN_ATTRIBUTES:
-        results = evaluate_spans(gold_docs, pred_docs, schemes=schemes, keep_outcomes=True, **settings)
+        results = evaluate_spans(gold_docs, pred_docs, **_scorer_keywords(match), keep_outcomes=True)
         return {scheme: _span_buckets(result, name, buckets) for scheme, result in results.items()}
-    return _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths, settings)
+    return _doc_breakdown(gold_docs, pred_docs, match, by, name, buckets, doc_lengths)
+
+
+def _scorer_keywords(match: MatchSettings) -> Dict[str, Any]:
+    """The keywords of evaluate_spans the match settings give (unit: token
+    when the input's own)."""
+    return {"schemes": match.schemes, "unit": match.unit or UNITS[0], **match.scorer_settings()}
 
 
 def _span_buckets(result: SchemeResult, by: str, buckets: int) -> List[Bucket]:
@@ -251,8 +266,8 @@ def _span_buckets(result: SchemeResult, by: str, buckets: int) -> List[Bucket]:
     return out
 
 
-def _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths, settings):
-    unit = settings.get("unit", UNITS[0])
+def _doc_breakdown(gold_docs, pred_docs, match: MatchSettings, by, name, buckets, doc_lengths):
+    unit = match.unit or UNITS[0]
     gold = [read_doc_spans(spacy_span_tuples(d, unit), "gold", i, unit) for i, d in enumerate(gold_docs)]
     pred = [read_doc_spans(spacy_span_tuples(d, unit), "pred", i, unit) for i, d in enumerate(pred_docs)]
     if len(gold) != len(pred):
@@ -268,8 +283,7 @@ def _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths
         if name == "doc_length":
             values = lengths
         else:
-            labels = settings.get("labels")
-            keep = None if labels is None else set(labels)
+            keep = None if match.labels is None else set(match.labels)
             values = [
                 safe_div(sum(s.end - s.start for s in spans if keep is None or s.label in keep), length)
                 for spans, length in zip(gold, lengths)
@@ -292,16 +306,16 @@ def _doc_breakdown(gold_docs, pred_docs, schemes, by, name, buckets, doc_lengths
         warnings.simplefilter("ignore", UserWarning)
         for key, docs in zip(keys, members):
             results = evaluate_spans(
-                [gold[d] for d in docs], [pred[d] for d in docs], schemes=schemes, per_doc=True, **settings
+                [gold[d] for d in docs], [pred[d] for d in docs], **_scorer_keywords(match), per_doc=True
             )
             for scheme, result in results.items():
                 out.setdefault(scheme, []).append(_doc_bucket(result, key, intervals is not None, docs))
-    if settings.get("labels") is not None:
-        scorer = SpanScorer(schemes, labels=settings["labels"])
+    if match.labels is not None:
+        scorer = SpanScorer(match.schemes, labels=match.labels)
         scorer.label_ids([s.label for spans in gold + pred for s in spans])
         warn_unseen_labels(scorer)
     if not keys:
-        out = {scheme: [] for scheme in SpanScorer(schemes).schemes}
+        out = {scheme: [] for scheme in SpanScorer(match.schemes).schemes}
     return out
 
 

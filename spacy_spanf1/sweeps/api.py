@@ -105,8 +105,10 @@ def sweep(
         )
     if match.link_schemes:
         raise SettingError(
-            f"the scheme {match.link_schemes[0]!r} compares knowledge-base ids; a sweep scores span offsets: name "
-            f"span schemes only: {', '.join(SCHEMES)}",
+            f"the scheme {match.link_schemes[0]!r} compares knowledge-base ids, which a sweep does not read: it "
+            "sweeps the scores of spans, their curves, AP and calibration judged by offsets and labels; score "
+            "linked spans at a threshold by keeping the predictions scored at or above it (compare, "
+            f"evaluate_links). Name span schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
     given = thresholds if thresholds is None or isinstance(thresholds, (str, bytes)) else tuple(thresholds)

@@ -6,7 +6,7 @@ annotations written as JSONL files, which give those of `agreement`."""
 import json
 
 import pytest
-from helpers import random_annotations
+from helpers import random_annotations, write_jsonl
 
 from spacy_spanf1 import InputError, SettingError
 from spacy_spanf1 import agreement
@@ -39,11 +39,6 @@ def corpus():
 def figures(result):
     data = result.to_dict()
     return data["schemes"], data["tokens"], data["shared"]
-
-
-def write_jsonl(path, records):
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
 
 
 def jsonl_files(tmp_path, corpus):
@@ -192,7 +187,7 @@ def test_a_text_given_twice_is_two_documents(tmp_path):
     b = [thanks, {"text": "Bye.", "spans": []}, thanks]
     paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
     for path, records in zip(paths, (a, b)):
-        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        write_jsonl(path, records)
     result = agree_files(paths, schemes=["strict"])
     # By hand, b against a as gold: the first "Thanks!" matches (TP 1), the second is only b's (FP 1).
     counts = result.pairwise["strict"][("a", "b")].counts
@@ -203,33 +198,27 @@ def test_a_text_given_twice_is_two_documents(tmp_path):
 def test_resample_by_resamples_the_groups_as_bootstrap_ci_does(tmp_path):
     """Two annotators sharing every document, grouped by a "doc" field:
     the pair's interval is bootstrap_ci's with those groups."""
-    import json
-
     from helpers import random_annotations
 
     from spacy_spanf1 import bootstrap_ci, evaluate_spans
 
     annotations, lengths = random_annotations(2, 30, seed=12, missing=0.0, nested=False)
     groups = [f"g{doc // 4}" for doc in range(30)]  # documents 0-3, 4-7, ...: 8 groups
-    paths = []
-    for name, docs in annotations.items():
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text(
-            "".join(
-                json.dumps(
-                    {
-                        "text": " ".join(f"t{doc}.{i}" for i in range(n)),
-                        "tokens": [f"t{doc}.{i}" for i in range(n)],
-                        "doc": group,
-                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans],
-                    }
-                )
-                + "\n"
+    paths = [
+        write_jsonl(
+            tmp_path / f"{name}.jsonl",
+            [
+                {
+                    "text": " ".join(f"t{doc}.{i}" for i in range(n)),
+                    "tokens": [f"t{doc}.{i}" for i in range(n)],
+                    "doc": group,
+                    "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans],
+                }
                 for doc, (spans, n, group) in enumerate(zip(docs, lengths, groups))
-            ),
-            encoding="utf-8",
+            ],
         )
-        paths.append(path)
+        for name, docs in annotations.items()
+    ]
     result = agree_files(paths, unit="token", schemes="strict,overlap", bootstrap=200, seed=3, resample_by="doc")
     scored = evaluate_spans(annotations["ann0"], annotations["ann1"], schemes=["strict", "overlap"], per_doc=True)
     expected = bootstrap_ci(scored, n_resamples=200, seed=3, groups=groups)
@@ -277,9 +266,7 @@ def test_docbins_one_per_annotator(tmp_path):
         path = tmp_path / f"{name}.spacy"
         bin_.to_disk(path)
         paths.append(path)
-        line_path = tmp_path / f"{name}.jsonl"
-        line_path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-        jsonl.append(line_path)
+        jsonl.append(write_jsonl(tmp_path / f"{name}.jsonl", records))
     from_bins = agree_files(paths, schemes=["strict", "partial"])
     from_lines = agree_files(jsonl, schemes=["strict", "partial"], unit="token")
     for scheme in ("strict", "partial"):

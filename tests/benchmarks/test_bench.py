@@ -1,11 +1,9 @@
 """The benchmark (benchmarks/bench.py) as a smoke test: it runs at a small
 size and its agreement check passes. Timings are printed, never asserted."""
 
-import importlib.util
-
 import pytest
 
-from helpers import ROOT, python
+from helpers import ROOT, load_file, python
 
 BENCH = ROOT / "benchmarks" / "bench.py"
 
@@ -16,10 +14,7 @@ def run_bench(*args, timeout=900):
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(BENCH)
 
 
 @pytest.mark.slow  # the benchmark in a subprocess

@@ -1,11 +1,9 @@
 """`spacy-spanf1 agree --html`: the page laid out by headless Chromium: the
 heat map cells, the documents shown, every annotator's row per document."""
 
-import json
-
 import numpy
 import pytest
-from helpers import invoke, measure_in_chromium
+from helpers import invoke, measure_in_chromium, write_jsonl
 
 TEXTS = ["Ada Lovelace met Charles Babbage in London .", "Rome is big", "Paris is far <b>"]
 TOKENS = [text.split() for text in TEXTS]
@@ -23,26 +21,17 @@ HAND_F = {("ann", "ben"): 2 / 3, ("ann", "cy"): 3 / 4, ("ben", "cy"): 2 / 7}
 
 
 def write(tmp_path):
-    paths = []
-    for name, docs in ANNOTATORS.items():
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text(
-            "".join(
-                json.dumps(
-                    {
-                        "text": text,
-                        "tokens": tokens,
-                        "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans],
-                    }
-                )
-                + "\n"
+    return [
+        write_jsonl(
+            tmp_path / f"{name}.jsonl",
+            [
+                {"text": text, "tokens": tokens, "spans": [{"start": s, "end": e, "label": lab} for s, e, lab in spans]}
                 for text, tokens, spans in zip(TEXTS, TOKENS, docs)
                 if spans is not None
-            ),
-            encoding="utf-8",
+            ],
         )
-        paths.append(path)
-    return paths
+        for name, docs in ANNOTATORS.items()
+    ]
 
 
 MEASURE = """

@@ -112,6 +112,22 @@ def whole_page(scores, max_docs):
     )
 
 
+def assert_streams_the_whole(root, whole, command, *sources, html_docs):
+    """Run a command (compare's or evaluate's) on sources under strict with
+    --errors and --html into root: the file is the bytes of the whole
+    result's errors. Returns the page."""
+    command(
+        *sources,
+        schemes="strict",
+        errors_path=root / "e.jsonl",
+        html_path=root / "r.html",
+        html_docs=html_docs,
+        silent=True,
+    )
+    assert (root / "e.jsonl").read_bytes() == whole_file(root, whole)
+    return (root / "r.html").read_text(encoding="utf-8")
+
+
 def shown_docs(page):
     return [int(part.split('"', 1)[0]) for part in page.split('<section class="doc" id="doc-')[1:]]
 
@@ -414,17 +430,8 @@ def test_sharded_compare_streams_after_the_merge(small, tmp_path):
         for k in range(3):
             (tmp_path / side / f"part-{k}.jsonl").write_text("".join(lines[k * 100 : (k + 1) * 100]), encoding="utf-8")
     whole = compare_files(tmp_path / "gold", tmp_path / "pred", schemes="strict", keep_errors=True)
-    compare_command(
-        tmp_path / "gold",
-        tmp_path / "pred",
-        schemes="strict",
-        errors_path=tmp_path / "e.jsonl",
-        html_path=tmp_path / "r.html",
-        html_docs=4,
-        silent=True,
-    )
-    assert (tmp_path / "e.jsonl").read_bytes() == whole_file(tmp_path, whole)
-    assert (tmp_path / "r.html").read_text(encoding="utf-8") == whole_page(whole, 4)
+    page = assert_streams_the_whole(tmp_path, whole, compare_command, tmp_path / "gold", tmp_path / "pred", html_docs=4)
+    assert page == whole_page(whole, 4)
     # --html alone: each shard keeps its own few documents, the merge the most of those
     compare_command(
         tmp_path / "gold", tmp_path / "pred", schemes="strict", html_path=tmp_path / "r2.html", html_docs=4, silent=True
@@ -456,15 +463,7 @@ def test_evaluate_streams_the_same_file_and_page(tmp_path):
     with pytest.warns(UserWarning, match="never occurs in the gold"):
         whole = evaluate_pipeline(str(tmp_path / "model"), tmp_path / "dev.spacy", schemes="strict", keep_errors=True)
     assert whole.error_counts.documents > 3
-    evaluate_model(
-        str(tmp_path / "model"),
-        tmp_path / "dev.spacy",
-        schemes="strict",
-        errors_path=tmp_path / "e.jsonl",
-        html_path=tmp_path / "r.html",
-        html_docs=3,
-        silent=True,
+    page = assert_streams_the_whole(
+        tmp_path, whole, evaluate_model, str(tmp_path / "model"), tmp_path / "dev.spacy", html_docs=3
     )
-    assert (tmp_path / "e.jsonl").read_bytes() == whole_file(tmp_path, whole)
-    page = (tmp_path / "r.html").read_text(encoding="utf-8")
     assert page == whole_page(whole, 3) and len(shown_docs(page)) == 3

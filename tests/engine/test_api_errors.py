@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from spacy_spanf1 import SCHEMES, evaluate_spans
+from spacy_spanf1 import SCHEMES, MatchSettings, evaluate_spans
 from spacy_spanf1.exceptions import SettingError
 
 GOLD = [[(0, 2, "PER")], [(1, 3, "ORG"), (4, 5, "LOC")], [(0, 1, "PER")]]
@@ -191,19 +191,35 @@ def test_threshold_of_one_is_allowed(name):
     assert score(**{name: 1})["strict"].f1 == 1.0
 
 
-@pytest.mark.parametrize("unit", ["word", "chars", None, ""])
+@pytest.mark.parametrize("unit", ["word", "chars", ""])
 def test_unknown_unit(unit):
     with pytest.raises(ValueError, match=rf"Unknown unit {re.escape(repr(unit))} in 'unit'\. Valid units: token, char"):
         score(unit=unit)
 
 
+def test_unit_none_is_the_input_s_own_token():
+    # As MatchSettings has it: None is the input's own unit, tokens for spaCy Spans.
+    import spacy
+
+    doc = spacy.blank("en")("Ann Lee flew")
+    gold, pred = [[doc[0:2]]], [[doc[0:1]]]  # "Ann Lee": tokens (0, 2), characters (0, 7)
+    error = evaluate_spans(gold, pred, schemes="strict", unit=None, keep_errors=True)["strict"].errors[0]
+    assert (error.gold.start, error.gold.end, error.pred[0].end) == (0, 2, 1)
+    error = evaluate_spans(gold, pred, schemes="strict", unit="char", keep_errors=True)["strict"].errors[0]
+    assert (error.gold.start, error.gold.end, error.pred[0].end) == (0, 7, 3)
+
+
 def test_labels_empty_or_a_string():
     with pytest.raises(ValueError, match=r"'labels' is empty: give None for all labels or a list of labels"):
         score(labels=[])
-    with pytest.raises(ValueError, match=r"'labels' must be a list of label strings, got the string 'PER'"):
-        score(labels="PER")
     with pytest.raises(ValueError, match=r"'labels' holds 3, which is not a string"):
         score(labels=["PER", 3])
+    # As every front door's keyword, a string is a comma-separated list (not
+    # its characters); MatchSettings itself takes a list.
+    assert score(labels="PER")["strict"].per_label.keys() == {"PER"}
+    assert score(labels="PER,LOC")["strict"].per_label.keys() == {"PER", "LOC"}
+    with pytest.raises(ValueError, match=r"'labels' must be a list of label strings, got the string 'PER'"):
+        MatchSettings("strict", labels="PER")
 
 
 def _no_schemes_calls():

@@ -3,13 +3,12 @@ layout (text/NAME.txt, original/NAME.ann): scripts/convert_cadec.py puts
 the files side by side, and the brat reader with fragments="keep" scores
 them under every scheme and the three views."""
 
-import importlib.util
 from dataclasses import astuple
 from pathlib import Path
 
 import pytest
 
-from helpers import write
+from helpers import load_file, write
 from spacy_spanf1 import compare_files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,10 +32,7 @@ SYSTEM = {
 
 
 def _convert():
-    spec = importlib.util.spec_from_file_location("convert_cadec", ROOT / "scripts" / "convert_cadec.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.convert_cadec
+    return load_file(ROOT / "scripts" / "convert_cadec.py").convert_cadec
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.engine import fragments as frag
-from spacy_spanf1.engine.matching import SEMEVAL_RULES, combined_iou, find_overlaps, semeval_counts
+from spacy_spanf1.engine.matching import combined_iou, find_overlaps
 from spacy_spanf1.spans import FragmentedSpan, Span, normal_fragments
 
 ALL = ["strict", "exact", "partial", "type", "iou", "overlap"]
@@ -197,15 +197,6 @@ def test_on_contiguous_spans_the_position_set_path_equals_the_interval_path():
         pred = _sorted_spans(_random_docs(rng, 1, length=15)[0])
         pairs = find_overlaps(gold, pred)
         assert frag.fragment_overlaps(gold, pred) == pairs
-        candidates = {}
-        for gi, pi, shared in sorted(pairs, key=lambda pair: (pair[1], pair[0])):
-            candidates.setdefault(pi, []).append((gi, shared))
-        for rule in SEMEVAL_RULES.values():
-            for min_overlap in (None, 0.5):
-                args = (gold, pred, range(len(gold)), range(len(pred)), candidates, rule, min_overlap)
-                units_a, units_b, cells_a, cells_b = [], [], {}, {}
-                assert semeval_counts(*args, units_a, cells_a) == frag.fragment_semeval_counts(*args, units_b, cells_b)
-                assert units_a == units_b and cells_a == cells_b
         for gi, pi, _ in pairs:
             assert frag.positions_iou(gold[gi], [pred[pi]]) == combined_iou(gold[gi], [pred[pi]])
         assert [s[1] - s[0] for s in gold] == [s[1] for s in frag.sized(gold)]
@@ -228,8 +219,7 @@ def test_fragmented_documents_score_the_same_batched_or_not():
 
 def test_documents_whose_fragments_meet_only_their_twins_score_the_same_batched_or_not():
     # predictions copy, drop or shift gold spans: many documents' spans of
-    # several fragments meet only an identical prediction (scored on their
-    # outer bounds by the batched engine), the others are scored alone
+    # several fragments meet only an identical prediction
     from spacy_spanf1.engine.scorer import SpanScorer
 
     rng = random.Random(23)
@@ -255,17 +245,3 @@ def test_documents_whose_fragments_meet_only_their_twins_score_the_same_batched_
         a, b = results[0][scheme], results[1][scheme]
         assert a.totals == b.totals and a.per_label == b.per_label, scheme
         assert (a.per_doc == b.per_doc).all() and dict(a.confusion) == dict(b.confusion), scheme
-    # some documents took the batched way, some were scored alone
-    twins = [frag.intervals_suffice(_sorted_spans(g), _sorted_spans(p)) for g, p in zip(gold, pred)]
-    has = [any(isinstance(s, dict) for s in g + p) for g, p in zip(gold, pred)]
-    assert 0 < sum(t and h for t, h in zip(twins, has)) < sum(has)
-
-
-def test_intervals_suffice_only_for_twins():
-    twin = FragmentedSpan(0, 6, "A", ((0, 2), (4, 6)))
-    assert frag.intervals_suffice([twin], [twin])
-    assert frag.intervals_suffice([twin], [Span(7, 9, "A")])  # meets nothing
-    assert not frag.intervals_suffice([twin], [Span(2, 4, "A")])  # inside the gap
-    assert not frag.intervals_suffice([twin], [twin._replace(fragments=((0, 1), (4, 6)), start=0)])
-    # a twin that a second prediction also meets
-    assert not frag.intervals_suffice([twin, Span(5, 8, "B")], [twin])

@@ -502,7 +502,7 @@ def test_bad_eval_pred_object():
             r"primary='iou' is not one of the schemes given: strict\. Pass one of them",
         ),
         ({"schemes": ["iou"], "iou_threshold": 1.5}, ValueError, r"'iou_threshold' must be in \(0, 1\]"),
-        ({"schemes": ["iou"], "iou": 0.5}, SettingError, r"unexpected keyword argument 'iou'"),
+        ({"schemes": ["iou"], "iou": 0.5}, TypeError, r"unexpected keyword argument 'iou'\. Valid keywords: "),
         (
             {"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"},
             ValueError,

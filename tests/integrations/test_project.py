@@ -2,7 +2,6 @@
 package's scorer through its entry point (no --code), `spacy train` and
 `spacy evaluate` run with it, and `spacy project run all` completes."""
 
-import importlib.util
 import shutil
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from spacy.training import Example
 from spacy.util import load_config, load_model_from_config
 
 import spacy_spanf1.integrations.spacy
-from helpers import ROOT, python
+from helpers import ROOT, load_file, python
 from spacy_spanf1 import evaluate_spans
 from spacy_spanf1.report import format_delta
 
@@ -23,11 +22,7 @@ CONFIGS = {"ner": "ents", "spancat": "spans_sc"}
 
 
 def load_script(name: str):
-    path = ROOT / "scripts" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "scripts" / f"{name}.py")
 
 
 @pytest.fixture(scope="session")

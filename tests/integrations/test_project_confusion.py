@@ -4,12 +4,11 @@ writes them, run on a tiny span categorizer over the first GUM test
 sentences (not on the trained pipeline, which CI does not train)."""
 
 import json
-import shutil
 
 import pytest
 import srsly
 
-from helpers import ROOT, project_step, python, run_step
+from helpers import ROOT, gum_project, project_step, run_step
 from spacy_spanf1.label_map import LabelMap
 
 MAP = ROOT / "configs" / "gum-conll-labels.json"
@@ -48,13 +47,7 @@ def tiny_project(tmp_path_factory):
     from spacy.training import Example
 
     root = tmp_path_factory.mktemp("project")
-    shutil.copytree(ROOT / "configs", root / "configs")
-    shutil.copytree(ROOT / "scripts", root / "scripts")
-    (root / "metrics").mkdir()
-    lines = (ROOT / "assets" / "gum" / "gum_test.jsonl").read_text(encoding="utf8").splitlines(keepends=True)[:40]
-    (root / "gum_test.jsonl").write_text("".join(lines), encoding="utf8")
-    converted = python("scripts/convert_gum.py", "gum_test.jsonl", "corpus/gum-test.spacy", cwd=root)
-    assert converted.returncode == 0, converted.stderr
+    gum_project(root, 40)
     nlp = spacy.blank("en")
     nlp.add_pipe(
         "spancat", config={"spans_key": "sc", "suggester": {"@misc": "spacy.ngram_suggester.v1", "sizes": [1, 2, 3]}}

@@ -6,12 +6,11 @@ patterns are GUM test mentions, labelled with WNUT-17's labels), not on the
 trained pipeline, which CI does not train."""
 
 import json
-import shutil
 
 import pytest
 import srsly
 
-from helpers import ROOT, project_step, python, run_step
+from helpers import ROOT, gum_project, project_step, run_step
 from spacy_spanf1.label_map import LabelMap
 
 MAP = ROOT / "configs" / "wnut17-gum-labels.json"
@@ -73,13 +72,7 @@ def tiny_project(tmp_path_factory):
     from spacy.tokens import DocBin
 
     root = tmp_path_factory.mktemp("project")
-    shutil.copytree(ROOT / "configs", root / "configs")
-    shutil.copytree(ROOT / "scripts", root / "scripts")
-    (root / "metrics").mkdir()
-    lines = (ROOT / "assets" / "gum" / "gum_test.jsonl").read_text(encoding="utf8").splitlines(keepends=True)[:60]
-    (root / "gum_test.jsonl").write_text("".join(lines), encoding="utf8")
-    converted = python("scripts/convert_gum.py", "gum_test.jsonl", "corpus/gum-test.spacy", cwd=root)
-    assert converted.returncode == 0, converted.stderr
+    gum_project(root, 60)
     nlp = spacy.blank("en")
     refs = list(DocBin().from_disk(root / "corpus" / "gum-test.spacy").get_docs(nlp.vocab))
     patterns = {}

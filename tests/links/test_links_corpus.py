@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from helpers import assert_clean_failure, invoke, python
-from spacy_spanf1 import compare_files, evaluate_spans
+from spacy_spanf1 import compare_files, evaluate_spans, sweep
 from spacy_spanf1.exceptions import SettingError
 
 GOLD = [
@@ -85,11 +85,9 @@ def test_a_link_scheme_is_never_the_primary_scheme(files):
     assert_clean_failure(result, 2, "link schemes come after it")
 
 
-def test_span_lists_and_span_only_tools_refuse_link_schemes(files):
+def test_span_lists_refuse_link_schemes(files):
     with pytest.raises(SettingError, match="'nel' is a link scheme: it compares knowledge-base ids"):
         evaluate_spans([[(0, 1, "A")]], [[(0, 1, "A")]], schemes=["strict", "nel"])
-    result = invoke(["agree", *files, "-s", "strict,strong_all_match"])
-    assert_clean_failure(result, 2, "compares knowledge-base ids; agreement compares span offsets")
 
 
 # ------------------------------------------------ the registered scorer
@@ -309,3 +307,16 @@ def test_evaluate_pipeline_scores_a_linker_end_to_end(neleval, tmp_path):
     pred = [[(e.start, e.end, e.label_, e.kb_id_) for e in eg.predicted.ents] for eg in predicted]
     tp, fp, fn = neleval.counts(gold, pred, measures=["strong_all_match"])["strong_all_match"]
     assert scores.results["strong_all_match"].counts == {"tp": tp, "fp": fp, "fn": fn}
+
+
+def test_a_sweep_refuses_link_schemes_and_says_why(tmp_path):
+    message = "compares knowledge-base ids, which a sweep does not read"
+    with pytest.raises(SettingError, match=message):
+        sweep([[(0, 1, "A")]], [[(0, 1, "A", 0.5)]], schemes="strict,strong_all_match")
+    gold = tmp_path / "g.jsonl"
+    gold.write_text(json.dumps({"text": "x y", "spans": [{"start": 0, "end": 1, "label": "A", "kb_id": "Q1"}]}) + "\n")
+    pred = tmp_path / "p.jsonl"
+    pred.write_text(
+        json.dumps({"text": "x y", "spans": [{"start": 0, "end": 1, "label": "A", "kb_id": "Q1", "score": 0.5}]}) + "\n"
+    )
+    assert_clean_failure(invoke(["sweep", gold, pred, "-s", "strict,strong_all_match"]), 2, message)

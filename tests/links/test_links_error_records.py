@@ -80,12 +80,17 @@ def read_lines(path):
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_the_errors_file_names_the_ids(tmp_path):
-    gold, pred = files(tmp_path)
-    out = tmp_path / "errors.jsonl"
-    result = invoke(["compare", gold, pred, "-s", "strict,strong_all_match,nel", "--errors", out])
+def errors_file(folder, schemes, gold=GOLD, pred=PRED):
+    """The --errors file `compare` writes of gold and pred (as JSONL in folder) under schemes."""
+    gold_path, pred_path = files(folder, gold, pred)
+    out = folder / "errors.jsonl"
+    result = invoke(["compare", gold_path, pred_path, "-s", schemes, "--errors", out])
     assert result.exit_code == 0, result.stdout + result.stderr
-    records = read_lines(out)
+    return out
+
+
+def test_the_errors_file_names_the_ids(tmp_path):
+    records = read_lines(errors_file(tmp_path, "strict,strong_all_match,nel"))
     # the span record of the primary scheme first, then the link records
     strict = records[0]
     assert (strict["scheme"], strict["kind"], strict["count"]) == ("strict", "missed", "mis")
@@ -94,32 +99,19 @@ def test_the_errors_file_names_the_ids(tmp_path):
 
 
 def test_the_typed_measure_is_the_one_named_first(tmp_path):
-    gold, pred = files(tmp_path)
-    out = tmp_path / "errors.jsonl"
-    result = invoke(
-        ["compare", gold, pred, "-s", "strict,nel,strong_typed_all_match,strong_all_match", "--errors", out]
-    )
-    assert result.exit_code == 0, result.stdout + result.stderr
+    out = errors_file(tmp_path, "strict,nel,strong_typed_all_match,strong_all_match")
     assert read_lines(out)[1:] == [dict(r, scheme="strong_typed_all_match") for r in LINK_RECORDS]
 
 
 def test_other_link_schemes_add_the_ids_only(tmp_path):
-    gold, pred = files(tmp_path)
-    out = tmp_path / "errors.jsonl"
-    result = invoke(["compare", gold, pred, "-s", "strict,nel", "--errors", out])
-    assert result.exit_code == 0, result.stdout + result.stderr
-    records = read_lines(out)
+    records = read_lines(errors_file(tmp_path, "strict,nel"))
     assert [r["scheme"] for r in records] == ["strict"]
     assert records[0]["gold"] == ROME
 
 
 def test_a_document_without_span_errors_has_its_link_errors(tmp_path):
     # document 0 alone: strict finds no error, strong_all_match London's id
-    gold, pred = files(tmp_path, GOLD[:1], PRED[:1])
-    out = tmp_path / "errors.jsonl"
-    result = invoke(["compare", gold, pred, "-s", "strict,strong_all_match", "--errors", out])
-    assert result.exit_code == 0, result.stdout + result.stderr
-    assert read_lines(out) == LINK_RECORDS[:1]
+    assert read_lines(errors_file(tmp_path, "strict,strong_all_match", GOLD[:1], PRED[:1])) == LINK_RECORDS[:1]
 
 
 def test_records_without_link_schemes_do_not_change(tmp_path):
@@ -133,11 +125,7 @@ def test_records_without_link_schemes_do_not_change(tmp_path):
     for name, (gold_records, pred_records) in (("linked", (GOLD, PRED)), ("unlinked", unlinked)):
         folder = tmp_path / name
         folder.mkdir()
-        gold, pred = files(folder, gold_records, pred_records)
-        out = folder / "errors.jsonl"
-        result = invoke(["compare", gold, pred, "-s", "strict", "--errors", out])
-        assert result.exit_code == 0, result.stdout + result.stderr
-        written.append(out.read_bytes())
+        written.append(errors_file(folder, "strict", gold_records, pred_records).read_bytes())
     assert written[0] == written[1]
     assert b"kb_id" not in written[0]
 
@@ -215,3 +203,27 @@ def test_a_span_renamed_by_a_label_map_keeps_its_id(tmp_path):
     london = next(r for r in read_lines(out) if r["doc"] == 0)
     assert london["kind"] == "wrong_type"
     assert london["gold"] == dict(LONDON_GOLD, label="GPE") and london["pred"] == [LONDON_PRED]
+
+
+def test_a_sharded_run_writes_the_link_records_of_documents_without_span_errors(tmp_path):
+    # shard a: document 0 alone (no strict error; London's wrong id); shard b:
+    # document 1 (Rome missed; Ann's wrong id): the records of a local run
+    # of both documents (test_the_errors_file_names_the_ids), London's too,
+    # under the shards' names
+    for side, records in (("gold", GOLD), ("pred", PRED)):
+        folder = tmp_path / side
+        folder.mkdir()
+        write_jsonl(folder / "a.jsonl", records[:1])
+        write_jsonl(folder / "b.jsonl", records[1:])
+    out = tmp_path / "errors.jsonl"
+    result = invoke(["compare", tmp_path / "gold", tmp_path / "pred", "-s", "strict,strong_all_match", "--errors", out])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    records = read_lines(out)
+    assert [(r["name"], r["scheme"], r["kind"], r["gold"]["text"]) for r in records] == [
+        ("b.jsonl line 1", "strict", "missed", "Rome"),
+        ("a.jsonl line 1", "strong_all_match", "wrong_id", "London"),
+        ("b.jsonl line 1", "strong_all_match", "wrong_id", "Ann"),
+        ("b.jsonl line 1", "strong_all_match", "missed", "Rome"),
+    ]
+    names = {"a.jsonl line 1": "line 1", "b.jsonl line 1": "line 2"}
+    assert [dict(r, name=names[r["name"]]) for r in records[1:]] == LINK_RECORDS

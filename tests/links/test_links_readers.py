@@ -57,15 +57,6 @@ def write_jsonl(path, docs, with_ids=True):
             f.write(json.dumps({"text": TEXT, "spans": items}) + "\n")
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_jsonl_kb_ids_score_as_neleval(neleval, tmp_path, seed):
-    gold, pred = make_corpus(seed, 40)
-    write_jsonl(tmp_path / "g.jsonl", gold)
-    write_jsonl(tmp_path / "p.jsonl", pred)
-    scores = scored(tmp_path / "g.jsonl", tmp_path / "p.jsonl", MEASURES)
-    assert_equals_neleval(neleval, scores, gold, pred)
-
-
 def test_jsonl_without_kb_ids_is_nil_for_all_and_says_so(neleval, tmp_path):
     gold, pred = make_corpus(4, 20)
     write_jsonl(tmp_path / "g.jsonl", gold)
@@ -119,14 +110,21 @@ def write_brat(folder, docs):
         (folder / f"d{i:03}.ann").write_text("".join(line + "\n" for line in lines))
 
 
-@pytest.mark.parametrize("seed", range(2))
-def test_brat_normalizations_score_as_neleval(neleval, tmp_path, seed):
-    gold, pred = make_corpus(seed, 30)
-    write_brat(tmp_path / "gold", gold)
-    write_brat(tmp_path / "pred", pred)
-    scores = scored(tmp_path / "gold", tmp_path / "pred", MEASURES)
+#: The layouts a random corpus is written in: (writer, gold path, predictions path).
+WRITTEN = {"jsonl": (write_jsonl, "g.jsonl", "p.jsonl"), "brat": (write_brat, "gold", "pred")}
+
+
+@pytest.mark.parametrize(
+    "layout, seed, n_docs", [*(("jsonl", seed, 40) for seed in range(3)), *(("brat", seed, 30) for seed in range(2))]
+)
+def test_jsonl_kb_ids_and_brat_normalizations_score_as_neleval(neleval, tmp_path, layout, seed, n_docs):
+    write, gold_name, pred_name = WRITTEN[layout]
+    gold, pred = make_corpus(seed, n_docs)
+    write(tmp_path / gold_name, gold)
+    write(tmp_path / pred_name, pred)
+    scores = scored(tmp_path / gold_name, tmp_path / pred_name, MEASURES)
     assert_equals_neleval(neleval, scores, gold, pred)
-    assert "normalizations" not in scores.not_scored.get("gold", {})
+    assert "normalizations" not in scores.not_scored.get("gold", {})  # brat: every normalization read
 
 
 def test_brat_reads_a_normalization_as_brat_writes_it_and_counts_a_second_one(tmp_path):

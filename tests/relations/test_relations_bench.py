@@ -1,27 +1,11 @@
-"""benchmarks/bench_relations.py as a smoke test: at a small size its check
-that rel_strict and rel_exact give re_score's TP/FP/FN passes. Timings
-are printed, never asserted."""
+"""The corpus of benchmarks/bench_relations.py (its check against re_score
+runs in tests/benchmarks/test_bench_checks.py)."""
 
-import importlib.util
-
-import pytest
-
-from helpers import ROOT, python
-
-BENCH = ROOT / "benchmarks" / "bench_relations.py"
-
-
-@pytest.mark.slow  # the benchmark in a subprocess
-def test_bench_relations_smoke():
-    proc = python(BENCH, "--docs", "300", "--runs", "1", "--no-targets", timeout=600)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert "rel_strict and rel_exact equal re_score (strict, boundaries), label by label." in proc.stdout
+from helpers import ROOT, load_file
 
 
 def test_the_benchmark_corpus_has_relations_and_is_deterministic():
-    spec = importlib.util.spec_from_file_location("bench_relations", BENCH)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_file(ROOT / "benchmarks" / "bench_relations.py")
     gold, pred = module.make_docs(200, 0)
     assert (gold, pred) == module.make_docs(200, 0)
     assert sum(len(d["relations"]) for d in pred) > 300

@@ -165,12 +165,13 @@ def test_relation_error_records_take_the_relation_settings(tmp_path):
     ]
 
 
-def test_sharded_input_writes_the_relation_records_of_its_documents_with_span_errors(tmp_path):
+def test_sharded_input_writes_the_relation_records_of_every_document(tmp_path):
     # Two shards of the pair of short_ada_pair (a span error each) and one
     # of `pair` (no span error, two relation errors): the records of the
     # first two shards' documents, one span record and four relation
-    # records each; the third's documents have no span error, and are not
-    # kept once the shards are merged.
+    # records each, then the third's four relation records (its gold
+    # relations missed and its reversed predictions spurious), as one file
+    # of the three documents gives them.
     gold, pred = short_ada_pair(tmp_path)
     (tmp_path / "clean").mkdir()
     clean_gold, clean_pred = pair(tmp_path / "clean")
@@ -185,10 +186,95 @@ def test_sharded_input_writes_the_relation_records_of_its_documents_with_span_er
     result = invoke([*args, "--errors", errors])
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in errors.read_text(encoding="utf8").splitlines()]
+    relations = [("rel_strict", "missed")] * 2 + [("rel_strict", "spurious")] * 2
     assert [(r["name"], r["scheme"], r["kind"]) for r in records] == [
         (name, scheme, kind)
         for name in ("a.jsonl line 1", "b.jsonl line 1")
-        for scheme, kind in [("strict", "wrong_boundaries")]
-        + [("rel_strict", "missed")] * 2
-        + [("rel_strict", "spurious")] * 2
+        for scheme, kind in [("strict", "wrong_boundaries")] + relations
+    ] + [("c.jsonl line 1", scheme, kind) for scheme, kind in relations]
+    assert [r["doc"] for r in records] == [0] * 5 + [1] * 5 + [2] * 4
+    # the same records as one file of the three documents gives, in-process
+    one = tmp_path / "one"
+    one.mkdir()
+    for side in ("gold", "pred"):
+        lines = [(tmp_path / f"{side}_shards" / f"{n}.jsonl").read_text(encoding="utf8") for n in "abc"]
+        (one / f"{side}.jsonl").write_text("".join(lines), encoding="utf8")
+    whole = tmp_path / "whole.jsonl"
+    cmd = ["compare", one / "gold.jsonl", one / "pred.jsonl", "-s", "strict,rel_strict", "--silent", "--errors", whole]
+    result = invoke(cmd)
+    assert result.exit_code == 0, result.output
+
+    # (in one batch of three documents the span records of the batch come first)
+    def key(record):
+        return json.dumps({k: v for k, v in record.items() if k != "name"}, sort_keys=True)
+
+    assert sorted(map(key, records)) == sorted(key(json.loads(line)) for line in whole.read_text().splitlines())
+
+
+def test_on_errors_is_given_the_relation_errors(tmp_path):
+    # The Python callback: after each batch's span errors, the errors of
+    # the first relation scheme named (RelationErrors, each `doc` a key of
+    # the documents given), for the document without span errors too;
+    # sharded input gives the same once the shards are merged.
+    gold, pred = pair(tmp_path)
+    calls = []
+
+    def on_errors(errors, pairs, scheme):
+        calls.append((scheme, [(e.kind, e.label, pairs[e.doc].name) for e in errors]))
+
+    compare_files(gold, pred, schemes="strict,rel_strict,rel_exact", on_errors=on_errors)
+    # The prediction reverses both relations (spans equal): no span error,
+    # both gold relations missed, both predictions spurious, under rel_strict.
+    wanted = [
+        ("strict", []),
+        (
+            "rel_strict",
+            [
+                ("missed", "sibling", "line 1"),
+                ("missed", "in", "line 1"),
+                ("spurious", "sibling", "line 1"),
+                ("spurious", "in", "line 1"),
+            ],
+        ),
+    ]
+    assert calls == wanted
+    for side in ("gold", "pred"):
+        shards = tmp_path / f"{side}_shards"
+        shards.mkdir()
+        for name in ("a", "b"):
+            (shards / f"{name}.jsonl").write_text((tmp_path / f"{side}.jsonl").read_text(encoding="utf8"))
+    calls.clear()
+    scores = compare_files(
+        tmp_path / "gold_shards", tmp_path / "pred_shards", schemes="strict,rel_strict", on_errors=on_errors
+    )
+    # merged: the relation errors of both shards' documents (no span error in either)
+    given = [error for scheme, errors in calls if scheme == "rel_strict" for error in errors]
+    assert given == [(kind, label, f"{name}.jsonl line 1") for name in "ab" for kind, label, _ in wanted[1][1]]
+    assert all(errors == [] for scheme, errors in calls if scheme == "strict")
+    assert scores.results["rel_strict"].counts == {"tp": 0, "fp": 4, "fn": 4}
+
+
+def test_a_shards_relation_errors_travel_with_its_scores(tmp_path):
+    # On a cluster a shard's result reaches the client pickled: its
+    # relation errors (the document of `pair` has no span error) with it.
+    import pickle
+
+    from spacy_spanf1.distributed.run import shard_keep
+    from spacy_spanf1.distributed.shards import ShardSpec
+    from spacy_spanf1.distributed.tasks import score_pair_shard
+    from spacy_spanf1.corpus import Keep
+    from spacy_spanf1.settings import ReadSettings
+
+    gold, pred = pair(tmp_path)
+    keep = shard_keep(Keep(on_errors=lambda *_: None))
+    spec = ShardSpec(0, str(gold), str(pred))
+    settings = {"match": MatchSettings("strict,rel_strict"), "read": ReadSettings(), "keep": keep}
+    result = pickle.loads(pickle.dumps(score_pair_shard(spec, settings)))
+    [(doc, (kept, errors))] = result.scores.relation_errors.items()
+    assert doc == 0 and kept.name == "line 1"
+    assert [(e.kind, e.label) for e in errors] == [
+        ("missed", "sibling"),
+        ("missed", "in"),
+        ("spurious", "sibling"),
+        ("spurious", "in"),
     ]

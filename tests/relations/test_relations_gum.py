@@ -3,24 +3,20 @@ rules and the extractor's rules on sentences written out here, counted by
 hand; the seeded perturbation of the spans; and the relations-gum step's
 commands, as project.yml writes them, on the first GUM test sentences."""
 
-import importlib.util
 import json
 import random
 import shutil
 
 import srsly
 
-from helpers import ROOT, project_step, python, run_step
+from helpers import ROOT, load_file, project_step, python, run_step
 
 STEP = "relations-gum"
 RELATION_SCHEMES = ["rel_strict", "rel_exact", "rel_partial", "rel_type", "rel_overlap"]
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("gum_relations", ROOT / "scripts" / "gum_relations.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "scripts" / "gum_relations.py")
 
 
 TOKENS = ["Obama", "met", "him", "at", "the", "University", "of", "Chicago", "in", "Paris", ",", "France"]

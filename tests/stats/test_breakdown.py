@@ -381,7 +381,6 @@ GOLD, PRED = [[(0, 2, "A")], [(1, 3, "B")]], [[(0, 2, "A")], []]
         ({"by": "doc_length", "doc_lengths": [3]}, r"'doc_lengths' has 1 values for 2 documents"),
         ({"by": "density", "doc_lengths": [3, -1]}, r"'doc_lengths' holds -1 \(document 1\)"),
         ({"by": "label", "doc_lengths": [3, 4]}, r"'doc_lengths' applies to by='doc_length' or by='density'"),
-        ({"by": "label", "per_doc": True}, r"Unknown setting 'per_doc' of breakdown"),
         ({"by": [], "unit": "word"}, r"Unknown unit 'word' in 'unit'"),
     ],
     ids=[
@@ -395,7 +394,6 @@ GOLD, PRED = [[(0, 2, "A")], [(1, 3, "B")]], [[(0, 2, "A")], []]
         "doc-lengths-length",
         "negative-length",
         "doc-lengths-for-span",
-        "setting",
         "unit",
     ],
 )
