@@ -28,6 +28,7 @@ NAMES = (
     "tag_mode",
     "tag_scheme",
     "fragments",
+    "fragment_relation",
     "newlines",
     "kb_column",
     "kb_from",

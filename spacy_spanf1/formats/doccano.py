@@ -14,17 +14,20 @@ past the end of a text that has characters outside the Basic Multilingual
 Plane (emoji) are read as UTF-16 code units when that places every span of
 the record, as doccano's browser front end counted them (counted under
 "utf16_offsets"); doccano gives no span text to check offsets otherwise.
+With `fragment_relation`, the entities its relations of that "type" link
+are the pieces of one discontinuous entity (formats/pieces.py).
 """
 
 from numbers import Real
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ..registry import formats
 from ..spans import Span
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import QuotedSpan, place_spans
+from .pieces import check_fragment_relation, doccano_joined, joined_scores
 from .relations import by_id
 from .records import (
     SpanFields,
@@ -44,20 +47,27 @@ LIST_FIELDS = ("label", "labels")
 
 
 class DoccanoFormat(Format):
-    """doccano sequence-labeling JSONL (unit char); no options."""
+    """doccano sequence-labeling JSONL (unit char).
+
+    fragment_relation (Optional[str]): The relation type that joins the
+        pieces of one discontinuous entity: entities linked by relations of
+        this type are one span of several fragments (`pieces.join_pieces`),
+        and those relations are not relations of the record (default: none
+        joins).
+    """
 
     name = "doccano"
     units = ("char",)
     extensions = ()
-    options = ()
+    options = ("fragment_relation",)
     mixes_as = "text"
 
     def read(self, path: PathLike, *, side: str, unit: str, **options: Any) -> Iterator[Document]:
-        check_read(self, side, unit, options)
-        return _read(Path(path), side)
+        opts = check_read(self, side, unit, options)
+        return _read(Path(path), side, check_fragment_relation(opts.get("fragment_relation")))
 
 
-def _read(path: Path, side: str) -> Iterator[Document]:
+def _read(path: Path, side: str, joining: Optional[str] = None) -> Iterator[Document]:
     fields = SpanFields(path, side, SPAN_FIELDS)
     for lineno, record in json_lines(path):
         text = record_text(record, "text", "the record", path, lineno)
@@ -68,8 +78,9 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             both = " and ".join(f'"{f}"' for f in present)
             raise InputError(f"the record has {both}; doccano writes one of them", path, lineno)
         notes: Notes = {}
-        scores = found = None
+        scores = found = fragments = None
         listed: List[Span] = []
+        listed_scores: List[Any] = []
         if not present:
             spans = no_annotation(side)
         else:
@@ -87,7 +98,14 @@ def _read(path: Path, side: str) -> Iterator[Document]:
         if record.get("relations"):  # between entities, by their "id"
             entities = record[present[0]] if present and present[0] not in LIST_FIELDS else []
             ids = [item.get("id") for item in entities]
-            found = by_id(record["relations"], ids, listed, path, lineno)
+            if joining is None or not present:
+                found = by_id(record["relations"], ids, listed, path, lineno)
+            else:
+                spans, joined, found, fragments = doccano_joined(
+                    listed, ids, record["relations"], joining, path, lineno
+                )
+                if scores is not None:
+                    scores = joined_scores(joined, listed_scores, "the record", path, lineno)
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
         yield Document(
             f"line {lineno}",
@@ -100,6 +118,7 @@ def _read(path: Path, side: str) -> Iterator[Document]:
             counts=nonzero(counts),
             scores=scores,
             relations=found,
+            fragments=fragments,
         )
     fields.finish()
 

@@ -9,7 +9,9 @@ with `kb_from`, the per-region TextArea, Choices or Taxonomy results of
 that control give their region's kb id (`kb.RegionIds`). One file can hold both sides:
 the gold side reads annotations, the pred side reads predictions (option
 `pred_from`, default "predictions"; "annotations" reads a second export's
-annotations as the prediction).
+annotations as the prediction). With `fragment_relation`, the labels
+results its relations link are the pieces of one discontinuous entity
+(formats/pieces.py).
 
 ".json" is too generic to imply this format, so there is no extension:
 pass `--format labelstudio`. Exports of Label Studio before 1.0, which call
@@ -28,6 +30,7 @@ from ..settings import check_choice
 from ..notes import Notes
 from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
+from .pieces import check_fragment_relation, joined_links, labelstudio_joined
 from .records import check_read, quoted_span, record_text
 from .kb import RegionIds
 from .relations import Relation, labelstudio_relations
@@ -54,6 +57,11 @@ class LabelStudioFormat(Format):
         its offsets are read as UTF-16 code units, or with "\\r\\n" as one
         character (as Label Studio's browser front end counted them), is
         converted and counted (`offsets.place_spans`).
+    fragment_relation (Optional[str]): The relation label that joins the
+        pieces of one discontinuous entity: labels results linked by
+        relations of this label are one span of several fragments
+        (`pieces.join_pieces`), and those relations are not relations of
+        the task (default: none joins).
     kb_from (Optional[str]): The name (`from_name`) of the per-region
         control whose results hold the regions' kb ids (default: none).
 
@@ -64,7 +72,16 @@ class LabelStudioFormat(Format):
     name = "labelstudio"
     units = ("char",)
     extensions = ()
-    options = ("text_field", "pred_from", "annotator", "pred_annotator", "model_version", "text_mismatch", "kb_from")
+    options = (
+        "text_field",
+        "pred_from",
+        "annotator",
+        "pred_annotator",
+        "model_version",
+        "text_mismatch",
+        "kb_from",
+        "fragment_relation",
+    )
     both_sides = True  # one export holds annotations (gold) and predictions
     keyed = True
     key_field = "id"
@@ -88,6 +105,7 @@ class LabelStudioFormat(Format):
             opts.get("text_field", "text"),
             check_text_mismatch(opts.get("text_mismatch")),
             regions,
+            check_fragment_relation(opts.get("fragment_relation")),
         )
 
     def check_sides(self, gold: Dict[str, Any], pred: Dict[str, Any], one_file: bool) -> None:
@@ -153,7 +171,13 @@ def _load(path: Path) -> List[Any]:
 
 
 def _read(
-    path: Path, side: str, choice: Choice, text_field: str, text_mismatch: str, regions: RegionIds
+    path: Path,
+    side: str,
+    choice: Choice,
+    text_field: str,
+    text_mismatch: str,
+    regions: RegionIds,
+    joining: Optional[str] = None,
 ) -> Iterator[Document]:
     tasks = _load(path)
     source = choice.source
@@ -190,13 +214,15 @@ def _read(
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
         notes: Notes = {}
-        scores = relations = links = None
+        scores = relations = links = fragments = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
             spans = None
         else:
-            spans, notes, scores, relations, links = _spans(entry, text, where, path, counts, text_mismatch, regions)
+            spans, notes, scores, relations, links, fragments = _spans(
+                entry, text, where, path, counts, text_mismatch, regions, joining
+            )
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
@@ -213,6 +239,7 @@ def _read(
             scores=scores,
             relations=relations,
             links=links,
+            fragments=fragments,
         )
     regions.finish(side)
 
@@ -306,13 +333,20 @@ def _spans(
     counts: Dict[str, int],
     text_mismatch: str,
     regions: RegionIds,
+    joining: Optional[str] = None,
 ) -> Tuple[
-    List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Relation]], Optional[List[Tuple[Span, str]]]
+    List[Span],
+    Notes,
+    Optional[List[Tuple[Span, Any]]],
+    Optional[List[Relation]],
+    Optional[List[Tuple[Span, str]]],
+    Optional[List[Any]],
 ]:
     """The spans of an annotation or prediction, its reader's notes, when
     any result (or the prediction) has a "score", each span's score (the
-    result's own, else the prediction's), its relation results, and each
-    span's kb id when a result of `regions.kb_from` is there."""
+    result's own, else the prediction's), its relation results, each
+    span's kb id when a result of `regions.kb_from` is there, and the
+    spans' fragments when `joining` (the fragment_relation) joins pieces."""
     results = entry.get("result", [])
     given: List[Any] = []
     linked: List[Dict[str, Any]] = []  # relation results
@@ -348,11 +382,20 @@ def _spans(
             result_ids.append(result.get("id"))
     placed, notes = place_spans(quoted, text, policy=text_mismatch, document=where, path=path)
     listed = [Span(frags[0][0], frags[0][1], span.label) for span, frags in zip(quoted, placed)]
+    if joining is not None and linked:
+        spans, scores, pairs, fragments, outer = labelstudio_joined(
+            listed, given, result_ids, linked, joining, where, path
+        )
+        joined = None
+        if pairs is not None:
+            joined, counts["unlabeled_relations"] = pairs
+        ids = joined_links(regions.links(kb_results, result_ids, outer, where), where, path)
+        return spans, notes, scores, joined, ids, fragments
     scores = list(zip(listed, given)) if any(g is not None for g in given) else None
     relations = None
     if linked:
         relations, counts["unlabeled_relations"] = labelstudio_relations(linked, result_ids, listed, where, path)
-    return sorted(set(listed)), notes, scores, relations, regions.links(kb_results, result_ids, listed, where)
+    return sorted(set(listed)), notes, scores, relations, regions.links(kb_results, result_ids, listed, where), None
 
 
 LABELSTUDIO = LabelStudioFormat()
