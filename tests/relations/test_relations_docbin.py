@@ -173,3 +173,32 @@ def test_a_docbin_gold_with_jsonl_predictions(tmp_path, vocab):
     tokens = compare_files(gold, pred, schemes="strict,rel_strict", unit="token")
     assert tokens.results["rel_strict"].counts == {"tp": 2, "fp": 0, "fn": 0}
     assert "dropped_relations" not in tokens.notes.get("pred", {})
+
+
+def test_evaluate_pipeline_scores_the_relations_a_component_sets(tmp_path):
+    # A relation component (as the rel_component tutorial's) sets doc.ents and doc._.rel
+    # on the pipeline's docs; evaluate_pipeline reads them as it reads a DocBin's.
+    import spacy
+    from spacy.language import Language
+
+    from spacy_spanf1 import evaluate_pipeline
+
+    ents = [(0, 2, "PER"), (3, 5, "PER"), (6, 7, "LOC")]
+
+    @Language.component("spanf1_test_relations")
+    def relations(doc):
+        doc.ents = [SpacySpan(doc, start, end, label=label) for start, end, label in ents]
+        # (head start token, tail start token): {label: score}; 0.4 is under the 0.5 threshold
+        doc._.rel = {(0, 3): {"met": 0.9, "in": 0.1}, (3, 6): {"in": 0.4}}
+        return doc
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("spanf1_test_relations")
+    gold = make_doc(nlp.vocab, GOLD_WORDS, GOLD_SPACES, ents, {(0, 3): {"met": 1.0}, (3, 6): {"in": 1.0}})
+    docbin = DocBin(store_user_data=True, docs=[gold])
+    docbin.to_disk(tmp_path / "gold.spacy")
+    scores = evaluate_pipeline(nlp, tmp_path / "gold.spacy", schemes="strict,rel_strict")
+    # met(Ada Lovelace, Charles Babbage) found; in(Charles Babbage, London) scored 0.4: missed
+    assert (scores.results["rel_strict"].totals.tp, scores.results["rel_strict"].totals.fp) == (1, 0)
+    assert scores.results["rel_strict"].totals.fn == 1
+    assert scores.results["strict"].totals.cor == 3
