@@ -185,7 +185,7 @@ def test_evaluate_pipeline_scores_the_relations_a_component_sets(tmp_path):
 
     ents = [(0, 2, "PER"), (3, 5, "PER"), (6, 7, "LOC")]
 
-    @Language.component("spanf1_test_relations")
+    @Language.component("spanf1_pipeline_relations")
     def relations(doc):
         doc.ents = [SpacySpan(doc, start, end, label=label) for start, end, label in ents]
         # (head start token, tail start token): {label: score}; 0.4 is under the 0.5 threshold
@@ -193,7 +193,7 @@ def test_evaluate_pipeline_scores_the_relations_a_component_sets(tmp_path):
         return doc
 
     nlp = spacy.blank("en")
-    nlp.add_pipe("spanf1_test_relations")
+    nlp.add_pipe("spanf1_pipeline_relations")
     gold = make_doc(nlp.vocab, GOLD_WORDS, GOLD_SPACES, ents, {(0, 3): {"met": 1.0}, (3, 6): {"in": 1.0}})
     docbin = DocBin(store_user_data=True, docs=[gold])
     docbin.to_disk(tmp_path / "gold.spacy")
