@@ -27,7 +27,7 @@ from ..spans import Span
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import QuotedSpan, place_spans
-from .pieces import check_fragment_relation, doccano_joined, joined_scores
+from .pieces import check_fragment_relation, doccano_joined
 from .relations import by_id
 from .records import (
     SpanFields,
@@ -101,11 +101,9 @@ def _read(path: Path, side: str, joining: Optional[str] = None) -> Iterator[Docu
             if joining is None or not present:
                 found = by_id(record["relations"], ids, listed, path, lineno)
             else:
-                spans, joined, found, fragments = doccano_joined(
-                    listed, ids, record["relations"], joining, path, lineno
+                spans, scores, found, fragments = doccano_joined(
+                    listed, listed_scores, ids, record["relations"], joining, path, lineno
                 )
-                if scores is not None:
-                    scores = joined_scores(joined, listed_scores, "the record", path, lineno)
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
         yield Document(
             f"line {lineno}",

@@ -240,19 +240,21 @@ def joined_links(
 
 def doccano_joined(
     listed: List[Span],
+    given: List[Any],
     ids: List[Any],
     items: Any,
     joining: str,
     path: PathLike,
     line: Optional[int],
-) -> Tuple[List[Span], List[AnySpan], Optional[List[Relation]], Optional[List[Any]]]:
-    """A doccano record's entities (as listed, `ids` the "id" of each) once
-    its relations of type `joining` have joined pieces: (sorted spans, each
-    listed entity as joined, the other relations between the joined spans or
-    None when there are none, the spans' fragments)."""
+) -> Tuple[List[Span], Optional[List[Tuple[Span, Any]]], Optional[List[Relation]], Optional[List[Any]]]:
+    """A doccano record's entities (as listed, `given` the score of each,
+    `ids` the "id" of each) once its relations of type `joining` have joined
+    pieces: (sorted spans, scores or None, the other relations between the
+    joined spans or None when there are none, the spans' fragments)."""
     links, others = doccano_links(items, joining, path, line)
     entities = join_pieces(listed, ids, links, "the record", path, line, what="entity")
     outer = [Span(e[0], e[1], e[2]) for e in entities]
+    scores = joined_scores(entities, given, "the record", path, line) if any(g is not None for g in given) else None
     relations = by_id(others, ids, outer, path, line) if others else None
     spans, fragments = split_fragments(entities)
-    return spans, entities, relations, fragments
+    return spans, scores, relations, fragments

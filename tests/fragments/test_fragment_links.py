@@ -179,3 +179,19 @@ def test_doccano_joins_linked_entities(tmp_path):
     bad = write_jsonl(tmp_path / "b.jsonl", [doccano(entities, [{"from_id": 1, "to_id": 9, "type": "piece"}])])
     with pytest.raises(InputError, match=r"b\.jsonl:1: the record, relation 0 \(1 -> 9\) has \"to_id\" 9"):
         read("doccano", bad, fragment_relation="piece")
+
+
+def test_joined_pieces_carry_one_score(tmp_path):
+    def scored(first, second):
+        entities = [
+            {"id": 1, "label": "ADR", "start_offset": 7, "end_offset": 13, "score": first},
+            {"id": 2, "label": "ADR", "start_offset": 24, "end_offset": 28, "score": second},
+        ]
+        return {"text": TEXT, "entities": entities, "relations": [{"from_id": 1, "to_id": 2, "type": "piece"}]}
+
+    [doc] = read("doccano", write_jsonl(tmp_path / "p.jsonl", [scored(0.9, 0.9)]), "pred", fragment_relation="piece")
+    # the entity once, with its pieces' score
+    assert doc.scores == [(Span(7, 28, "ADR"), 0.9)] and doc.fragments == [((7, 13), (24, 28))]
+    bad = write_jsonl(tmp_path / "b.jsonl", [scored(0.9, 0.8)])
+    with pytest.raises(InputError, match=r"b\.jsonl:1: the record: the pieces of the entity \[\[7, 13\], \[24, 28\]\]"):
+        read("doccano", bad, "pred", fragment_relation="piece")
