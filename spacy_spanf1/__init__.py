@@ -22,27 +22,18 @@ from .lazy import lazy_exports
 from .tags import TagReport, TagScore, evaluate_tags, spans_from_tags
 
 #: Names exported lazily (module __getattr__), so that `import spacy_spanf1`
-#: imports neither spaCy, srsly nor scipy: name -> module.
+#: imports neither spaCy, srsly nor scipy: module -> the names it exports.
 _LAZY = {
-    "CorpusScores": "results",
-    "compare_files": "api",
-    "evaluate_pipeline": "api",
-    "score_pairs": "corpus",
-    "evaluate_examples": "integrations.examples",
-    "bootstrap_ci": "stats",
-    "paired_test": "stats",
-    "breakdown": "stats",
-    "ground_mentions": "mentions",
-    "evaluate_mentions": "mentions",
-    "sweep": "sweeps",
-    "agreement": "api",
-    "consensus": "agreements",
-    "agree_files": "api",
-    "sweep_files": "api",
-    "sweep_pipeline": "api",
-    "SweepSettings": "sweeps",
-    "evaluate_links": "links",
-    "evaluate_relations": "relations",
+    "results": ("CorpusScores",),
+    "api": ("compare_files", "evaluate_pipeline", "agreement", "agree_files", "sweep_files", "sweep_pipeline"),
+    "corpus": ("score_pairs",),
+    "integrations.examples": ("evaluate_examples",),
+    "stats": ("bootstrap_ci", "paired_test", "breakdown"),
+    "mentions": ("ground_mentions", "evaluate_mentions"),
+    "sweeps": ("sweep", "SweepSettings"),
+    "agreements": ("consensus",),
+    "links": ("evaluate_links",),
+    "relations": ("evaluate_relations",),
 }
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
@@ -52,10 +43,10 @@ _LAZY = {
 __getattr__ = lazy_exports(__name__, _LAZY, globals())
 
 
+#: What the package imports, and what it imports when first asked for.
 __all__ = [
     "AgreementSettings",
     "AnalysisSettings",
-    "CorpusScores",
     "InputError",
     "LINK_SCHEMES",
     "MatchSettings",
@@ -70,28 +61,11 @@ __all__ = [
     "Span",
     "SpanError",
     "SpanScorer",
-    "SweepSettings",
     "TagReport",
     "TagScore",
     "__version__",
-    "agree_files",
-    "agreement",
-    "bootstrap_ci",
-    "breakdown",
-    "compare_files",
-    "consensus",
-    "evaluate_examples",
-    "evaluate_links",
-    "evaluate_pipeline",
-    "evaluate_relations",
     "evaluate_spans",
-    "evaluate_mentions",
     "evaluate_tags",
-    "ground_mentions",
-    "paired_test",
-    "score_pairs",
     "spans_from_tags",
-    "sweep",
-    "sweep_files",
-    "sweep_pipeline",
+    *(name for names in _LAZY.values() for name in names),
 ]

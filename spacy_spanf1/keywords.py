@@ -16,6 +16,7 @@ door's settings objects of its keywords before the door's body runs.
 import enum
 import functools
 import inspect
+import typing
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Type, TypeVar, Union, cast
 
 from .exceptions import SettingError
@@ -112,46 +113,66 @@ def front_door(
     return _door(func, groups, check_extra)
 
 
+def _declared(func: Callable[..., Any], parameter: Optional[inspect.Parameter]) -> Dict[str, Any]:
+    """The keywords a door declares as `**keywords: Unpack[SomeKeywords]`
+    (a TypedDict of `keyword_types`): name -> type; {} for an untyped one."""
+    if parameter is None or parameter.annotation is inspect.Parameter.empty:
+        return {}
+    annotation = typing.get_type_hints(func)[parameter.name]
+    if typing.get_origin(annotation) is not typing.Unpack:
+        return {}
+    (keywords,) = typing.get_args(annotation)
+    return dict(typing.get_type_hints(keywords))
+
+
 def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Callable[..., Dict[str, Any]]]) -> F:
     signature = inspect.signature(func)
     parameters = signature.parameters
-    valid = tuple(
+    extra = next((p.name for p in parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+    declared = _declared(func, parameters.get(extra) if extra else None)
+    explicit = tuple(
         p.name
         for p in parameters.values()
         if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
     )
-    extra = next((p.name for p in parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None)
-    takes_any = extra is not None
-    names = frozenset(valid)
     owners: Dict[str, str] = {}
     for group, cls in groups.items():
-        if group not in names:
+        if group not in explicit:
             raise TypeError(f"{func.__name__}() has no parameter {group!r} for its {cls.__name__}")
         for name in field_names(cls):
-            if name in names and name not in groups:
+            if (name in explicit or name in declared) and name not in groups:
                 if name in owners:
                     raise TypeError(f"{func.__name__}(): {name!r} is a field of both {owners[name]!r} and {group!r}")
                 owners[name] = group
-
+    # what no settings object takes (reader settings) is handed on in **keywords
+    passed = [name for name in declared if name not in owners]
+    # The declared keywords stand after the settings objects they fill (a
+    # door that takes reader settings lists those apart).
+    at = max((i + 1 for i, name in enumerate(explicit) if name in groups or name == "match"), default=len(explicit))
+    keywords = tuple(name for name in declared if name in owners or check_extra is None)
+    valid = explicit[:at] + keywords + explicit[at:]
+    names = frozenset(valid) | frozenset(passed)
+    # A door with an untyped **bag and no check_extra checks its keywords itself.
+    checks_names = extra is None or bool(declared) or check_extra is not None
     # When every settings object and every field is keyword-only (each door
     # so far), they are taken from the keywords as given, without binding
     # the call to the signature (which costs a scorer of a few documents a
     # tenth of its time).
-    keyword_only = all(parameters[name].kind is inspect.Parameter.KEYWORD_ONLY for name in (*groups, *owners))
+    keyword_only = all(
+        name not in parameters or parameters[name].kind is inspect.Parameter.KEYWORD_ONLY for name in (*groups, *owners)
+    )
 
     @functools.wraps(func)
     def door(*args: Any, **kwargs: Any) -> Any:
-        if not takes_any:
-            for name in kwargs:
-                if name not in names:
-                    raise unknown_keyword(func.__name__, name, valid)
-        if not groups and check_extra is None:
+        unknown = [name for name in kwargs if name not in names] if checks_names else []
+        if unknown and check_extra is None:
+            raise unknown_keyword(func.__name__, unknown[0], valid)
+        if unknown and check_extra is not None:
+            options = {name: kwargs.pop(name) for name in unknown}
+            kwargs.update(check_extra(func.__name__, door, options))
+        if not groups:
             return func(*args, **kwargs)
         if keyword_only:
-            if check_extra is not None and extra is not None:
-                options = {name: kwargs.pop(name) for name in [name for name in kwargs if name not in names]}
-                if options:
-                    kwargs.update(check_extra(func.__name__, door, options))
             fields: Dict[str, Dict[str, Any]] = {group: {} for group in groups}
             for name in [name for name in kwargs if name in owners]:
                 fields[owners[name]][name] = kwargs.pop(name)
@@ -160,17 +181,33 @@ def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Call
             return func(*args, **kwargs)
         bound = signature.bind(*args, **kwargs)
         arguments = bound.arguments  # args and kwargs follow its changes
-        if check_extra is not None and extra is not None and arguments.get(extra):
-            arguments[extra] = check_extra(func.__name__, door, arguments[extra])
+        pool = arguments.get(extra, {}) if extra else {}
         found: Dict[str, Dict[str, Any]] = {group: {} for group in groups}
-        for name in [name for name in arguments if name in owners]:
-            found[owners[name]][name] = arguments.pop(name)
+        for where in (arguments, pool):
+            for name in [name for name in where if name in owners]:
+                found[owners[name]][name] = where.pop(name)
         for group, cls in groups.items():
             arguments[group] = settings_from(cls, arguments.get(group), group, **found[group])
         return func(*bound.args, **bound.kwargs)
 
     door.keywords = valid  # type: ignore[attr-defined]  # what the door takes, for its own checks
-    return cast(F, door)  # the door's own signature, for type checkers and help()
+    if declared:  # help() and inspect list each declared keyword
+        door.__signature__ = _listed(signature, declared, at, keep_extra=check_extra is not None)  # type: ignore[attr-defined]
+    return cast(F, door)  # the door's own signature, for type checkers
+
+
+def _listed(signature: inspect.Signature, declared: Mapping[str, Any], at: int, keep_extra: bool) -> inspect.Signature:
+    """signature with its `**keywords` written out as keyword-only
+    parameters, each UNSET by default, after its first `at` parameters
+    (and `**keywords` kept last for the reader settings no TypedDict
+    declares)."""
+    named = [p for p in signature.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    written = [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=UNSET, annotation=Union.__getitem__((t, Unset)))
+        for name, t in declared.items()
+    ]
+    extra = [p for p in signature.parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD and keep_extra]
+    return signature.replace(parameters=named[:at] + written + named[at:] + extra)
 
 
 def built(obj: Optional[S]) -> S:

@@ -5,6 +5,7 @@ valid ones; each door checks its settings as the command line does (a bad
 scheme, a bad format: a SettingError naming the setting and what is
 valid). The consensus is scored with the agreement's own thresholds."""
 
+import inspect
 import json
 
 import pytest
@@ -418,3 +419,31 @@ def test_the_agree_command_signs_min_votes_and_writes_the_result_s_to_dict(tmp_p
     assert written["consensus"]["b"]["iou"]["f"] == 1.0
     expected = agree_files(paths, schemes="iou", iou_threshold=0.4, min_votes=2, consensus=True).to_dict()
     assert written == json.loads(json.dumps(expected))
+
+
+# --------------------------------------------------------------------------
+# The keywords are declared once (keyword_types) and listed in each door's
+# signature, for help() and editors
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("door, args", DOORS)
+def test_the_signature_lists_each_keyword_a_door_takes(door, args):
+    parameters = inspect.signature(door).parameters
+    assert parameters["schemes"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert parameters["schemes"].default is UNSET and parameters["iou_threshold"].default is UNSET
+    # what the door refuses is not listed: a sweep has no beta, agreement no spans_key
+    assert ("beta" in parameters) is (door in (compare_files, evaluate_pipeline))
+    assert ("spans_key" in parameters) is (door in (compare_files, evaluate_pipeline))
+    assert ("text_mismatch" in parameters) is (door in (compare_files, agree_files, sweep_files, sweep_source))
+
+
+def test_the_reader_keywords_are_the_reader_settings_of_the_registered_formats():
+    from typing import get_type_hints
+
+    from spacy_spanf1.formats import PAIRING_OPTIONS, format_names, get_format
+    from spacy_spanf1.keyword_types import FileMatchKeywords, ReaderKeywords
+
+    declared = {name for name in format_names() for name in get_format(name).options} | set(PAIRING_OPTIONS)
+    # spans_key is a match keyword where a door takes it
+    assert set(get_type_hints(ReaderKeywords)) == declared - set(get_type_hints(FileMatchKeywords))

@@ -11,7 +11,7 @@
 Each takes its settings as the settings objects of `spacy_spanf1.settings`
 (`match=MatchSettings(...)`, `read=ReadSettings(...)`,
 `analysis=AnalysisSettings(...)`, `agreement=AgreementSettings(...)`,
-`run=RunSettings(...)`, `thresholds=SweepSettings(...)`) or as their
+`run=RunSettings(...)`, `sweep=SweepSettings(...)`) or as their
 fields, typed keywords (`schemes="strict"`, `bootstrap=1000`), or both: a
 keyword given beside an object is written over the object's field
 (`keywords.settings_from`). A keyword a door does not take is a TypeError
@@ -35,34 +35,26 @@ from .scores import compare_files, evaluate_pipeline
 
 #: The doors imported when first asked for (module __getattr__), so that
 #: `compare_files` does not import the agreement and sweep packages:
-#: name -> module.
+#: module -> the names it exports.
 _LAZY = {
-    "agree_files": "agree",
-    "agreement": "agree",
-    "is_pipeline": "sweep",
-    "sweep_files": "sweep",
-    "sweep_pipeline": "sweep",
-    "sweep_source": "sweep",
+    "agree": ("agree_files", "agreement"),
+    "sweep": ("is_pipeline", "sweep_files", "sweep_pipeline", "sweep_source"),
 }
 
 
 __getattr__ = lazy_exports(__name__, _LAZY, globals())
 
 
+#: What the package imports, and the doors it imports when first asked for.
 __all__ = [
     "CorpusScores",
     "FULL_COLLECTION",
     "InputError",
     "SettingError",
-    "agree_files",
-    "agreement",
     "compare_files",
     "evaluate_pipeline",
-    "is_pipeline",
     "prf_from_stdin",
     "prf_from_text",
     "score_pairs",
-    "sweep_files",
-    "sweep_pipeline",
-    "sweep_source",
+    *(name for names in _LAZY.values() for name in names),
 ]

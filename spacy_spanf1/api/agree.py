@@ -3,7 +3,7 @@
 each annotator scored against it)."""
 
 from pathlib import PurePath
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union, Unpack
 
 from ..agreements.annotations import annotator_items, read_annotations
 from ..agreements.links import without_kb_ids
@@ -12,12 +12,21 @@ from ..agreements.files import read_annotator_files
 from ..agreements.measure import UNUSED, agreement_of, span_schemes_only, without_links
 from ..agreements.result import AgreementResult
 from ..exceptions import InputError, PathLike, SettingError
+from ..keyword_types import AgreementKeywords, IntervalKeywords, LabelledMatchKeywords, ReaderKeywords
 from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
 from ..notes import warn_each
 from ..settings import UNITS, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
-from .scores import Labels, Schemes, checked_reader_options
+from .scores import checked_reader_options
 
 __all__ = ["agree_files", "agreement"]
+
+
+class AgreementDoorKeywords(LabelledMatchKeywords, AgreementKeywords, IntervalKeywords, total=False):
+    """The keywords of `agreement`: its settings objects' fields."""
+
+
+class AgreeFilesKeywords(AgreementDoorKeywords, ReaderKeywords, total=False):
+    """The keywords of `agree_files`: and the reader settings."""
 
 
 @front_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings)
@@ -29,21 +38,7 @@ def agreement(
     match: Optional[MatchSettings] = None,
     agreement: Optional[AgreementSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    labels: Maybe[Labels] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    o_tokens: Maybe[str] = UNSET,
-    min_votes: Maybe[Optional[int]] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
-    confidence: Maybe[float] = UNSET,
-    method: Maybe[str] = UNSET,
-    seed: Maybe[int] = UNSET,
-    resample_by: Maybe[Optional[str]] = UNSET,
+    **keywords: Unpack[AgreementDoorKeywords],
 ) -> AgreementResult:
     """The agreement of N annotators over the same documents.
 
@@ -127,23 +122,8 @@ def agree_files(
     agreement: Optional[AgreementSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
     read: Optional[ReadSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    labels: Maybe[Labels] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    o_tokens: Maybe[str] = UNSET,
-    min_votes: Maybe[Optional[int]] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
-    confidence: Maybe[float] = UNSET,
-    method: Maybe[str] = UNSET,
-    seed: Maybe[int] = UNSET,
-    resample_by: Maybe[Optional[str]] = UNSET,
     consensus: bool = False,
-    **reader_options: Any,
+    **keywords: Unpack[AgreeFilesKeywords],
 ) -> AgreementResult:
     """The agreement of annotators given as files.
 
@@ -168,19 +148,21 @@ def agree_files(
         bootstrap (resamples of the intervals), confidence, method, seed,
         resample_by (a metadata field: with bootstrap, the documents of one
         value are resampled together).
-    read (Optional[ReadSettings]): format and options (as **reader_options).
+    read (Optional[ReadSettings]): format and options (as the reader settings
+        in **keywords).
         A keyword given beside its object is written over the object's field.
     consensus (bool): Also the consensus (`result.consensus`: its spans
         per document, kept when min_votes annotators, None: a strict
         majority of those who did the document, have them) and each
         annotator scored against it under the match settings.
-    **reader_options: The reader settings of the format (text_field,
+    **keywords: The fields of match, agreement and analysis above, and
+        the reader settings of the format (text_field,
         fragments, spans_key, ...), written over `read.options`.
     RETURNS (AgreementResult): Documents are matched by key or text; each
         pair is scored over the documents both did; the token figures count
         the documents' own tokens (or characters).
     """
-    read = with_options(built(read), reader_options)
+    read = with_options(built(read), keywords)
     match, agreement, analysis = span_schemes_only(built(match)), built(agreement), built(analysis)
     for obj, unused in ((match, UNUSED["match"]), (read, UNUSED["read"]), (analysis, UNUSED["analysis"])):
         refuse_set(obj, unused, "agree_files")

@@ -4,13 +4,14 @@ settings gathered into their objects (`keywords.settings_from`), scored
 through the corpus layer, analysed and signed; a `CorpusScores`."""
 
 from pathlib import PurePath
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Unpack
 
 from ..corpus import Keep, check_outcome, finish, load_pipeline, score_files, score_pipeline
 from ..exceptions import PathLike, SettingError
 from ..formats import PAIRING_OPTIONS, check_file, format_names, get_format
 from ..formats.docbin import read_docbin
-from ..keywords import UNSET, Maybe, built, front_door, unknown_keyword, with_options
+from ..keyword_types import AnalysisKeywords, FileMatchKeywords, ReaderKeywords, ReadKeywords, RunKeywords
+from ..keywords import built, front_door, unknown_keyword, with_options
 from ..notes import warn_each
 from ..results import CorpusScores
 from ..settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings
@@ -19,8 +20,13 @@ from ..stats.apply import analyze
 
 __all__ = ["compare_files", "evaluate_pipeline", "checked_reader_options"]
 
-Schemes = Union[str, Sequence[str]]
-Labels = Optional[Union[str, Iterable[str]]]
+
+class CompareKeywords(FileMatchKeywords, ReadKeywords, AnalysisKeywords, ReaderKeywords, total=False):
+    """The keywords of `compare_files`: its settings objects' fields and the reader settings."""
+
+
+class PipelineKeywords(FileMatchKeywords, RunKeywords, AnalysisKeywords, total=False):
+    """The keywords of `evaluate_pipeline`: its settings objects' fields."""
 
 
 def checked_reader_options(where: str, door: Callable[..., Any], options: Mapping[str, Any]) -> Dict[str, Any]:
@@ -49,41 +55,13 @@ def compare_files(
     match: Optional[MatchSettings] = None,
     read: Optional[ReadSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    spans_key: Maybe[Optional[str]] = UNSET,
-    labels: Maybe[Labels] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    beta: Maybe[float] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    view: Maybe[str] = UNSET,
-    symmetric: Maybe[Labels] = UNSET,
-    relation_labels: Maybe[Labels] = UNSET,
-    format: Maybe[Optional[str]] = UNSET,
-    gold_format: Maybe[Optional[str]] = UNSET,
-    pred_format: Maybe[Optional[str]] = UNSET,
-    gold_column: Maybe[Optional[int]] = UNSET,
-    pred_column: Maybe[Optional[int]] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
-    confidence: Maybe[float] = UNSET,
-    method: Maybe[str] = UNSET,
-    seed: Maybe[int] = UNSET,
-    resample_by: Maybe[Optional[str]] = UNSET,
-    baseline: Maybe[Any] = UNSET,
-    test: Maybe[str] = UNSET,
-    alpha: Maybe[float] = UNSET,
-    by: Maybe[Union[str, Sequence[str]]] = UNSET,
-    buckets: Maybe[int] = UNSET,
     keep_errors: bool = False,
     max_error_docs: Optional[int] = None,
     on_errors: Optional[Callable[..., None]] = None,
     per_doc: bool = False,
     progress: bool = False,
     client: Any = None,
-    **reader_options: Any,
+    **keywords: Unpack[CompareKeywords],
 ) -> CorpusScores:
     """Score a file of predicted spans against a gold file of the same
     documents, reading both as streams.
@@ -139,7 +117,8 @@ def compare_files(
         task per shard (see `distributed.open_client`); None: in-process.
         Two directories of shards (files paired by name; a brat corpus
         directory is one corpus) are sharded input with or without one.
-    **reader_options: The reader settings of the format (tag_column,
+    **keywords: The fields of match, read and analysis above, and the
+        reader settings of the format (tag_column,
         tag_mode, tag_scheme, fragments, annotator, text_mismatch, ...),
         written over `read.options`. A name no registered format takes is
         a TypeError; one the format read does not take a SettingError.
@@ -147,7 +126,7 @@ def compare_files(
         with the overlap scheme.
     """
     match, analysis = built(match), built(analysis)
-    read = with_options(built(read), reader_options)
+    read = with_options(built(read), keywords)
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise SettingError(
             "'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline"
@@ -222,32 +201,6 @@ def evaluate_pipeline(
     match: Optional[MatchSettings] = None,
     run: Optional[RunSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    spans_key: Maybe[Optional[str]] = UNSET,
-    labels: Maybe[Labels] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    beta: Maybe[float] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    view: Maybe[str] = UNSET,
-    symmetric: Maybe[Labels] = UNSET,
-    relation_labels: Maybe[Labels] = UNSET,
-    n_process: Maybe[int] = UNSET,
-    batch_size: Maybe[int] = UNSET,
-    shard_docs: Maybe[Optional[int]] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
-    confidence: Maybe[float] = UNSET,
-    method: Maybe[str] = UNSET,
-    seed: Maybe[int] = UNSET,
-    resample_by: Maybe[Optional[str]] = UNSET,
-    baseline: Maybe[Any] = UNSET,
-    test: Maybe[str] = UNSET,
-    alpha: Maybe[float] = UNSET,
-    by: Maybe[Union[str, Sequence[str]]] = UNSET,
-    buckets: Maybe[int] = UNSET,
     code: Optional[PathLike] = None,
     keep_errors: bool = False,
     max_error_docs: Optional[int] = None,
@@ -255,6 +208,7 @@ def evaluate_pipeline(
     per_doc: bool = False,
     progress: bool = False,
     client: Any = None,
+    **keywords: Unpack[PipelineKeywords],
 ) -> CorpusScores:
     """Run a pipeline over the texts of a DocBin and score its spans
     against the DocBin's own, streaming (the DocBin is read as spaCy reads

@@ -3,16 +3,17 @@ pipeline's span categorizer (`sweep_pipeline`), and from either, told
 apart by the source (`sweep_source`, what `spacy-spanf1 sweep` calls)."""
 
 from pathlib import Path, PurePath
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Tuple, Union, Unpack
 
 from ..exceptions import InputError, PathLike, SettingError
+from ..keyword_types import BootstrapKeywords, FormatKeywords, MatchKeywords, ReaderKeywords, SweepKeywords
 from ..keywords import UNSET, Maybe, built, front_door, given, refuse_set, with_options
 from ..settings import AnalysisSettings, MatchSettings, ReadSettings
 from ..sweeps.files import sweep_scored_files
 from ..sweeps.pipeline import sweep_spancat
 from ..sweeps.results import SweepResult
 from ..sweeps.settings import PIPE, SweepSettings
-from .scores import Schemes, checked_reader_options
+from .scores import checked_reader_options
 
 __all__ = ["is_pipeline", "sweep_files", "sweep_pipeline", "sweep_source"]
 
@@ -22,7 +23,18 @@ UNUSED = {
     "read": ("gold_column", "pred_column"),
     "analysis": ("confidence", "method", "seed", "resample_by", "baseline", "test", "alpha", "by", "buckets"),
 }
-Thresholds = Optional[Sequence[float]]
+
+
+class SweepPipelineKeywords(MatchKeywords, SweepKeywords, BootstrapKeywords, total=False):
+    """The keywords of `sweep_pipeline`: its settings objects' fields."""
+
+
+class SweepSourceKeywords(SweepPipelineKeywords, ReaderKeywords, total=False):
+    """The keywords of `sweep_source`: and the reader settings (of files)."""
+
+
+class SweepFilesKeywords(SweepSourceKeywords, FormatKeywords, total=False):
+    """The keywords of `sweep_files`: and the formats of the files."""
 
 
 def _applied(
@@ -50,22 +62,7 @@ def sweep_files(
     read: Optional[ReadSettings] = None,
     sweep: Optional[SweepSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    format: Maybe[Optional[str]] = UNSET,
-    gold_format: Maybe[Optional[str]] = UNSET,
-    pred_format: Maybe[Optional[str]] = UNSET,
-    thresholds: Maybe[Thresholds] = UNSET,
-    n_thresholds: Maybe[Optional[int]] = UNSET,
-    grid: Maybe[Optional[str]] = UNSET,
-    n_trials: Maybe[int] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
-    **reader_options: Any,
+    **keywords: Unpack[SweepFilesKeywords],
 ) -> SweepResult:
     """Sweep the scored predictions of a file against its gold file.
 
@@ -83,7 +80,8 @@ def sweep_files(
     analysis (Optional[AnalysisSettings]): bootstrap (resamples of the
         interval of F at each best threshold), or it as a keyword.
         A keyword given beside its object is written over the object's field.
-    **reader_options: The reader settings (text_mismatch, missing_pred,
+    **keywords: The fields of match, read, sweep and analysis above,
+        and the reader settings (text_mismatch, missing_pred,
         spans_key, ...), written over `read.options`.
     RETURNS (SweepResult): As `sweep`; the signature also says how the
         files were read ("read", as `compare_files` signs it; the unit is
@@ -92,7 +90,7 @@ def sweep_files(
     score, or the span with a bad one.
     """
     match, sweep, analysis = _applied(match, sweep, analysis)
-    read = with_options(built(read), reader_options)
+    read = with_options(built(read), keywords)
     refuse_set(read, UNUSED["read"], "a sweep")
     return sweep_scored_files(gold_path, pred_path, match, read, sweep, analysis)
 
@@ -105,20 +103,9 @@ def sweep_pipeline(
     match: Optional[MatchSettings] = None,
     sweep: Optional[SweepSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    thresholds: Maybe[Thresholds] = UNSET,
-    n_thresholds: Maybe[Optional[int]] = UNSET,
-    grid: Maybe[Optional[str]] = UNSET,
-    n_trials: Maybe[int] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
     pipe: str = PIPE,
     batch_size: Optional[int] = None,
+    **keywords: Unpack[SweepPipelineKeywords],
 ) -> SweepResult:
     """Run a span categorizer once over a DocBin with every suggested span
     kept, and sweep its scores against the DocBin's spans.
@@ -162,22 +149,10 @@ def sweep_source(
     read: Optional[ReadSettings] = None,
     sweep: Optional[SweepSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    schemes: Maybe[Schemes] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
     format: Maybe[Optional[str]] = UNSET,
-    thresholds: Maybe[Thresholds] = UNSET,
-    n_thresholds: Maybe[Optional[int]] = UNSET,
-    grid: Maybe[Optional[str]] = UNSET,
-    n_trials: Maybe[int] = UNSET,
-    bootstrap: Maybe[Optional[int]] = UNSET,
     pipe: Optional[str] = None,
     batch_size: Optional[int] = None,
-    **reader_options: Any,
+    **keywords: Unpack[SweepSourceKeywords],
 ) -> SweepResult:
     """`sweep_pipeline(source, target, ...)` when source names a pipeline
     (`is_pipeline`; target: the .spacy corpus), else `sweep_files(source,
@@ -186,7 +161,7 @@ def sweep_source(
     batch_size (None: sweep_pipeline's defaults) for a pipeline; one given
     to the other is a SettingError.
     """
-    options = reader_options
+    options = keywords
     match, sweep, analysis = _applied(match, sweep, analysis)
     for_files = {"read": read, **given(format=format), **{k: v for k, v in options.items() if v is not None}}
     for_pipeline: Dict[str, Any] = {

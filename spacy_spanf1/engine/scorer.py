@@ -8,7 +8,7 @@ from itertools import repeat as repeated
 from operator import contains, itemgetter
 
 import numpy
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Sized, Tuple, Union, cast
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Sized, Tuple, Union, cast, Unpack
 
 from .counts import PRFCounts, SemEvalCounts
 from .matching import (
@@ -35,7 +35,8 @@ from .outcomes import (
 from .relabel import Relabel
 from .result import SchemeResult
 from ..exceptions import SettingError
-from ..keywords import UNSET, Maybe, built, front_door, refuse_set
+from ..keyword_types import SpanMatchKeywords
+from ..keywords import built, front_door, refuse_set
 from ..label_map import LabelMap
 from ..notes import unmapped_note
 from ..settings import UNITS, MatchSettings
@@ -653,18 +654,10 @@ def evaluate_spans(
     pred_docs: Iterable[Iterable[Any]],
     *,
     match: Optional[MatchSettings] = None,
-    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
-    label_map: Maybe[Union[LabelMap, Mapping[str, Any], None]] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
-    view: Maybe[str] = UNSET,
+    **keywords: Unpack[SpanMatchKeywords],
 ) -> Dict[str, SchemeResult]:
     """Score predicted spans against gold spans under the named schemes.
 

@@ -212,16 +212,7 @@ def open_pairs(
     gold_opts = {**shared, **{k: v for k, v in (gold_options or {}).items() if v is not None}}
     pred_opts = {**shared, **{k: v for k, v in (pred_options or {}).items() if v is not None}}
     reader.check_sides(gold_opts, pred_opts, same or _same_file(gold_path, pred_path))
-    gold_docs = reader.read(gold_path, side="gold", unit=unit, **gold_opts)
-    pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_opts)
-    return Pairs(
-        gold_docs,
-        pred_docs,
-        format=reader,
-        unit=unit,
-        sources=(str(gold_path), str(pred_path)),
-        options={**shared, **pairing},
-    )
+    return _read_pairs((reader, reader), (gold_path, pred_path), unit, (gold_opts, pred_opts), {**shared, **pairing})
 
 
 def _open_mixed(
@@ -304,17 +295,31 @@ def _open_predictions(
     unit, pred_options = check_pairing_options(reader, unit, options)
     unit, gold_options = check_pairing_options(gold_reader, unit, {"spans_key": spans_key})
     pairing = {k: pred_options.pop(k) for k in PAIRING_OPTIONS if k in pred_options}
-    gold_docs = gold_reader.read(gold_path, side="gold", unit=unit, **gold_options)
-    pred_docs = reader.read(pred_path, side="pred", unit=unit, **pred_options)
-    return Pairs(
-        gold_docs,
-        pred_docs,
-        format=reader,
-        unit=unit,
-        sources=(str(gold_path), str(pred_path)),
-        options={**pred_options, **pairing, **gold_options, "unit": unit},
+    return _read_pairs(
+        (gold_reader, reader),
+        (gold_path, pred_path),
+        unit,
+        (gold_options, pred_options),
+        {**pred_options, **pairing, **gold_options, "unit": unit},
         sides=(gold_reader.name, reader.name),
     )
+
+
+def _read_pairs(
+    readers: Tuple[Format, Format],
+    paths: Tuple[PathLike, PathLike],
+    unit: str,
+    side_options: Tuple[Dict[str, Any], Dict[str, Any]],
+    options: Dict[str, Any],
+    sides: Optional[Tuple[str, str]] = None,
+) -> Pairs:
+    """The Pairs of the gold side read by the first reader and the
+    predicted side by the second (the format the pairs are of), each with
+    its own options; `options` are the pairs' own."""
+    gold_docs = readers[0].read(paths[0], side="gold", unit=unit, **side_options[0])
+    pred_docs = readers[1].read(paths[1], side="pred", unit=unit, **side_options[1])
+    sources = (str(paths[0]), str(paths[1]))
+    return Pairs(gold_docs, pred_docs, format=readers[1], unit=unit, sources=sources, options=options, sides=sides)
 
 
 __all__ = [

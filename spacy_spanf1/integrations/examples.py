@@ -2,12 +2,13 @@
 scorer scores them (`integrations.spacy`: its alignment and missing
 annotation rules), with the settings of a `MatchSettings`."""
 
-from typing import Any, Dict, Iterable, Optional, Sequence, Union
+from typing import Dict, Iterable, Optional, Unpack
 
 from spacy.training import Example
 
 from ..engine.scorer import SpanScorer, warn_unseen_labels
-from ..keywords import UNSET, Maybe, built, front_door, refuse_set
+from ..keyword_types import ExampleMatchKeywords
+from ..keywords import built, front_door, refuse_set
 from ..results import SchemeResult
 from ..settings import UNITS, MatchSettings
 from .spacy import add_examples
@@ -23,19 +24,10 @@ def evaluate_examples(
     examples: Iterable[Example],
     *,
     match: Optional[MatchSettings] = None,
-    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
-    spans_key: Maybe[Optional[str]] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    view: Maybe[str] = UNSET,
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
+    **keywords: Unpack[ExampleMatchKeywords],
 ) -> Dict[str, SchemeResult]:
     """Score spaCy Examples under the named schemes, with the scorer's
     alignment and missing-annotation rules (`Doc.ents`, or

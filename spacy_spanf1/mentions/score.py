@@ -14,10 +14,11 @@ import operator
 from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, Unpack
 
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
+from ..keyword_types import SpanOptionKeywords
 from ..keywords import UNSET, Maybe, Unset, front_door, refuse_set, settings_from
 from ..results import SchemeResult
 from ..settings import GROUNDINGS, SCHEMES, STRING_SCHEMES, MatchSettings, check_choice, comma_list
@@ -67,18 +68,11 @@ def evaluate_mentions(
     schemes: Maybe[Union[str, Sequence[str]]] = UNSET,
     ground: str = GROUNDINGS[0],
     fuzzy: Optional[float] = None,
-    unit: Maybe[Optional[str]] = UNSET,
     answer_labels: Union[None, str, Sequence[Optional[str]]] = None,
-    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    view: Maybe[str] = UNSET,
     per_doc: bool = False,
     keep_errors: bool = False,
     keep_outcomes: bool = False,
+    **keywords: Unpack[SpanOptionKeywords],
 ) -> MentionScores:
     """Score mentions without offsets against gold spans.
 
@@ -134,14 +128,7 @@ def evaluate_mentions(
         match,
         "match",
         schemes=span_schemes or SCHEMES[:1],
-        unit=unit,
-        labels=labels,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-        view=view,
+        **keywords,
     )
     refuse_set(span, UNUSED, "evaluate_mentions")
     unit = span.unit or "char"

@@ -14,12 +14,13 @@ partition the documents; each bucket is an ordinary result of its documents.
 import warnings
 from dataclasses import dataclass, field
 from numbers import Real
-from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsInt, Tuple, Union, cast
+from typing import Any, Dict, Iterable, List, Optional, Sequence, SupportsInt, Tuple, Union, cast, Unpack
 
 import numpy
 
 from ..engine.scorer import SpanScorer, evaluate_spans, warn_unseen_labels
-from ..keywords import UNSET, Maybe, built, front_door, refuse_set
+from ..keyword_types import SpanMatchKeywords
+from ..keywords import built, front_door, refuse_set
 from ..results import SchemeResult
 from ..settings import (
     ATTRIBUTES,
@@ -144,15 +145,7 @@ def breakdown(
     buckets: int = AnalysisSettings.buckets,
     doc_lengths: Optional[Sequence[int]] = None,
     match: Optional[MatchSettings] = None,
-    schemes: Maybe[Union[str, Sequence[str], None]] = UNSET,
-    unit: Maybe[Optional[str]] = UNSET,
-    labels: Maybe[Union[str, Iterable[str], None]] = UNSET,
-    iou_threshold: Maybe[float] = UNSET,
-    overlap_threshold: Maybe[float] = UNSET,
-    min_overlap: Maybe[Optional[float]] = UNSET,
-    label_map: Maybe[Any] = UNSET,
-    map_unlisted: Maybe[str] = UNSET,
-    view: Maybe[str] = UNSET,
+    **keywords: Unpack[SpanMatchKeywords],
 ) -> Dict[str, List[Bucket]]:
     """P, R and F per bucket of an attribute, under each scheme.
 
