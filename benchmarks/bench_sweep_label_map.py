@@ -27,6 +27,7 @@ from spacy_spanf1.sweeps import sweep  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_label_map import LABEL_MAP, make_docs, map_against_renaming, print_times  # noqa: E402
+from common import DOCS_OPTION, RUNS_OPTION, SEED_OPTION  # noqa: E402
 
 Scored = List[List[Tuple[int, int, str, float]]]
 
@@ -48,11 +49,8 @@ def renamed(docs: Scored) -> Scored:
     return out
 
 
-def main(
-    docs: int = typer.Option(10000, help="Documents"),
-    runs: int = typer.Option(5, help="Runs of each, taking turns"),
-    seed: int = typer.Option(0, help="Seed of the corpus and the scores"),
-) -> None:
+def main(docs: int = DOCS_OPTION, runs: int = RUNS_OPTION, seed: int = SEED_OPTION) -> None:
+    """Two sweeps, taking turns; `seed` seeds the scores too."""
     gold, plain = make_docs(docs, seed)
     pred = scored(plain, seed)
 
