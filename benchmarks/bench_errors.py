@@ -39,7 +39,7 @@ def run_compare(directory: Path, env, schemes: str, errors: bool) -> dict:
     ]
     if errors:
         args += ["--errors", str(directory / "errors.jsonl"), "--html", str(directory / "report.html")]
-    seconds, rss = run_child(COMPARE, args, env).stderr.strip().splitlines()[-1].split()
+    seconds, rss, *_ = run_child(COMPARE, args, env).stderr.strip().splitlines()[-1].split()  # and CPU, imports
     scores = json.loads((directory / f"{name}.json").read_text())["schemes"]
     return {"s": float(seconds), "rss_mb": int(rss) / 1024, "scores": scores}
 
@@ -62,6 +62,16 @@ def measure(directory: Path, env, schemes: str, repeat: int) -> dict:
     return row
 
 
+def summary(row: dict) -> str:
+    """The line of one size's figures, against their targets."""
+    return (
+        f"  compare {row['plain_s']:.2f}s (peak RSS {row['plain_rss_mb']:.0f} MB)  "
+        f"--errors --html {row['errors_s']:.2f}s (peak RSS {row['errors_rss_mb']:.0f} MB, target < 300)  "
+        f"ratio {row['ratio']:.2f} (target <= 1.5); {row['error_records']} error records, "
+        f"{row['errors_mb']:.0f} MB"
+    )
+
+
 def main(
     docs: int = typer.Option(200_000, help="Documents of the corpus"),
     growth: int = typer.Option(0, help="A second, larger size for the memory growth check (0: none)"),
@@ -73,13 +83,7 @@ def main(
     for n, directory, _ in corpora([docs] + ([growth] if growth else []), f"; schemes {schemes}"):
         row = dict(docs=n, **measure(directory, env, schemes, repeat))
         rows.append(row)
-        print(
-            f"  compare {row['plain_s']:.2f}s (peak RSS {row['plain_rss_mb']:.0f} MB)  "
-            f"--errors --html {row['errors_s']:.2f}s (peak RSS {row['errors_rss_mb']:.0f} MB, target < 300)  "
-            f"ratio {row['ratio']:.2f} (target <= 1.5); {row['error_records']} error records, "
-            f"{row['errors_mb']:.0f} MB",
-            flush=True,
-        )
+        print(summary(row), flush=True)
         if repeat > 1:
             print_runs([("compare", row["plain_runs"]), ("--errors --html", row["errors_runs"])])
     print_growth(rows, "errors_rss_mb", "--errors --html ")

@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from common import fastest, spaced_spans  # noqa: E402
+from common import DOCS_OPTION, RUNS_OPTION, SEED_OPTION, TARGETS_OPTION, print_fastest, spaced_spans  # noqa: E402
 
 from spacy_spanf1 import LINK_SCHEMES, evaluate_spans  # noqa: E402
 from spacy_spanf1.links import TAGGING, evaluate_links  # noqa: E402
@@ -112,10 +112,7 @@ def run_neleval(system: List[Any], gold: List[Any]) -> Dict[str, Any]:
 
 
 def main(
-    docs: int = typer.Option(10000, help="documents"),
-    runs: int = typer.Option(5, help="timed runs of each"),
-    seed: int = typer.Option(0),
-    targets: bool = typer.Option(True, help="exit with status 1 when a target is not met"),
+    docs: int = DOCS_OPTION, runs: int = RUNS_OPTION, seed: int = SEED_OPTION, targets: bool = TARGETS_OPTION
 ) -> None:
     gold, pred = make_docs(docs, seed)
     n_gold, n_pred = sum(map(len, gold)), sum(map(len, pred))
@@ -139,10 +136,7 @@ def main(
         "C evaluate_links, neleval's ten": lambda: evaluate_links(gold, pred, schemes=NELEVAL),
         "D neleval Evaluate, its ten": lambda: run_neleval(ne_pred, ne_gold),
     }
-    best = fastest(runs, tasks)
-    for name, seconds in best.items():
-        print(f"{name:40s} {seconds * 1000:9.1f} ms")
-    a, b, c, d = best.values()
+    a, b, c, d = print_fastest(runs, tasks)
     ratios = {
         "all link schemes / evaluate_spans strict": (b / a, "<="),
         "neleval / evaluate_links (its ten measures)": (d / c, ">="),

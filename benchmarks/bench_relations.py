@@ -39,7 +39,7 @@ from spacy_spanf1 import RELATION_SCHEMES, SCHEMES, evaluate_spans  # noqa: E402
 from spacy_spanf1.relations import evaluate_relations  # noqa: E402
 from transcriptions.sincere import re_score, sincere_relations  # noqa: E402
 
-from common import fastest  # noqa: E402
+from common import DOCS_OPTION, RUNS_OPTION, SEED_OPTION, TARGETS_OPTION, print_fastest  # noqa: E402
 
 SPAN_LABELS = ("PER", "ORG", "LOC", "DATE")
 RELATION_LABELS = ("works_for", "located_in", "born_in", "part_of", "kin")
@@ -90,10 +90,7 @@ def make_docs(n: int, seed: int) -> Tuple[List[Dict[str, Any]], List[Dict[str, A
 
 
 def main(
-    docs: int = typer.Option(10000, help="documents"),
-    runs: int = typer.Option(5, help="timed runs of each"),
-    seed: int = typer.Option(0),
-    targets: bool = typer.Option(True, help="exit with status 1 when the target is not met"),
+    docs: int = DOCS_OPTION, runs: int = RUNS_OPTION, seed: int = SEED_OPTION, targets: bool = TARGETS_OPTION
 ) -> None:
     gold, pred = make_docs(docs, seed)
     n_spans = sum(len(d["spans"]) for d in gold + pred)
@@ -117,10 +114,7 @@ def main(
         "C evaluate_relations, rel_strict": lambda: evaluate_relations(gold, pred, schemes=["rel_strict"]),
         "D re_score, strict": lambda: re_score(s_pred, s_gold, labels, "strict"),
     }
-    best = fastest(runs, tasks)
-    for name, seconds in best.items():
-        print(f"{name:40s} {seconds * 1000:9.1f} ms")
-    a, b, c, d = best.values()
+    a, b, c, d = print_fastest(runs, tasks)
     ratio = b / a
     ok = ratio <= TARGET
     print(

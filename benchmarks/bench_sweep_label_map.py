@@ -26,8 +26,8 @@ from spacy_spanf1 import SCHEMES  # noqa: E402
 from spacy_spanf1.sweeps import sweep  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_label_map import LABEL_MAP, make_docs  # noqa: E402
-from common import fastest  # noqa: E402
+from bench_label_map import LABEL_MAP, make_docs, map_against_renaming, print_times  # noqa: E402
+from common import DOCS_OPTION, RUNS_OPTION, SEED_OPTION  # noqa: E402
 
 Scored = List[List[Tuple[int, int, str, float]]]
 
@@ -49,34 +49,22 @@ def renamed(docs: Scored) -> Scored:
     return out
 
 
-def main(
-    docs: int = typer.Option(10000, help="Documents"),
-    runs: int = typer.Option(5, help="Runs of each, taking turns"),
-    seed: int = typer.Option(0, help="Seed of the corpus and the scores"),
-) -> None:
+def main(docs: int = DOCS_OPTION, runs: int = RUNS_OPTION, seed: int = SEED_OPTION) -> None:
+    """Two sweeps, taking turns; `seed` seeds the scores too."""
     gold, plain = make_docs(docs, seed)
     pred = scored(plain, seed)
-    by_hand = renamed(pred)
 
-    def renamed_by_hand():
-        return sweep(gold, by_hand, schemes=SCHEMES)
+    def same(a, b):
+        return dict(a.schemes) == dict(b.schemes)
 
-    def mapped():
-        return sweep(gold, pred, schemes=SCHEMES, label_map={"pred": LABEL_MAP})
-
-    a, b = renamed_by_hand(), mapped()
-    if dict(a.schemes) != dict(b.schemes):
-        print("the map gives other curves than renaming by hand", file=sys.stderr)
-        raise typer.Exit(1)
-    best = fastest(runs, {"renamed by hand": renamed_by_hand, "label_map": mapped})
+    best, a = map_against_renaming(sweep, gold, pred, renamed(pred), runs, same, "curves")
     n_spans = sum(map(len, gold)) + sum(map(len, pred))
     n_thresholds = len(a[SCHEMES[0]].thresholds)
     print(
         f"{docs:,} documents, {n_spans:,} spans, {n_thresholds:,} thresholds, all six schemes; "
         f"fastest of {runs} by CPU time"
     )
-    for name, seconds in best.items():
-        print(f"  {name:<16} {seconds:.3f} s")
+    print_times(best)
     print(f"  ratio {best['label_map'] / best['renamed by hand']:.3f}")
 
 

@@ -15,7 +15,9 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, Sequence
+from typing import Callable, Dict, List, Sequence
+
+import typer
 
 #: The checkout the benchmarks run in.
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,6 +80,23 @@ def fastest(runs: int, funcs: Dict[str, Callable[[], object]]) -> Dict[str, floa
             func()
             best[name] = min(best[name], time.process_time() - start)
     return best
+
+
+def print_fastest(runs: int, tasks: Dict[str, Callable[[], object]]) -> List[float]:
+    """`fastest` of the tasks, one line each in milliseconds; RETURNS the
+    seconds in the order given."""
+    best = fastest(runs, tasks)
+    for name, seconds in best.items():
+        print(f"{name:40s} {seconds * 1000:9.1f} ms")
+    return list(best.values())
+
+
+#: The options of a benchmark that checks a seeded corpus against a
+#: reference and times both: `main(docs: int = DOCS_OPTION, ...)`.
+DOCS_OPTION = typer.Option(10000, help="documents")
+RUNS_OPTION = typer.Option(5, help="timed runs of each")
+SEED_OPTION = typer.Option(0, help="the corpus's seed")
+TARGETS_OPTION = typer.Option(True, help="exit with status 1 when a target is not met")
 
 
 def spaced_spans(rng, n_tokens: int):

@@ -4,6 +4,7 @@ sentence with all mentions, nested ones included, in Doc.spans[spans_key].
 Each Doc keeps its sentence id, source document and genre in user_data
 (for breakdowns by genre and intervals resampled by document)."""
 
+import sys
 from pathlib import Path
 
 import spacy
@@ -11,6 +12,9 @@ import srsly
 import typer
 from spacy.tokens import Doc, DocBin, Span
 from wasabi import msg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docbins import write_docbin  # noqa: E402
 
 
 def convert(
@@ -31,9 +35,7 @@ def convert(
         n_spans += len(doc.spans[spans_key])
         doc.user_data.update({"id": record["id"], "doc": record["doc"], "genre": record["genre"]})
         doc_bin.add(doc)
-    output_path.parent.mkdir(parents=True, exist_ok=True)
-    doc_bin.to_disk(output_path)
-    msg.good(f"Wrote {len(doc_bin)} docs with {n_spans} spans in doc.spans['{spans_key}'] to {output_path}")
+    write_docbin(doc_bin, output_path, f"{n_spans} spans in doc.spans['{spans_key}']")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 sentences) to spaCy's binary .spacy format, one Doc per sentence with the
 entities in Doc.ents."""
 
+import sys
 from pathlib import Path
 from typing import Iterator, List, Tuple
 
@@ -9,6 +10,9 @@ import spacy
 import typer
 from spacy.tokens import Doc, DocBin
 from wasabi import msg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docbins import write_docbin  # noqa: E402
 
 
 def read_conll(path: Path) -> Iterator[Tuple[List[str], List[str]]]:
@@ -44,9 +48,7 @@ def convert(
         doc = Doc(nlp.vocab, words=words, ents=tags)
         n_ents += len(doc.ents)
         doc_bin.add(doc)
-    output_path.parent.mkdir(parents=True, exist_ok=True)
-    doc_bin.to_disk(output_path)
-    msg.good(f"Wrote {len(doc_bin)} docs with {n_ents} entities to {output_path}")
+    write_docbin(doc_bin, output_path, f"{n_ents} entities")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,20 @@ def presidio():
     return presidio_iou
 
 
+@pytest.fixture
+def rel_extension():
+    """`Doc._.rel`, where the relation components keep their relations, set
+    for the test (with a default of None) unless it is already there."""
+    from spacy.tokens import Doc
+
+    had = Doc.has_extension("rel")
+    if not had:
+        Doc.set_extension("rel", default=None)
+    yield
+    if not had:
+        Doc.remove_extension("rel")
+
+
 @pytest.fixture(scope="module")
 def vocab():
     """A spaCy Vocab for the Docs a module builds."""

@@ -48,6 +48,16 @@ def modules():
 MODULES = modules()
 
 
+def package_modules(*names):
+    """The package's modules of these names (below spacy_spanf1)."""
+    return tuple(f"spacy_spanf1.{name}" for name in names)
+
+
+def layer(prefix):
+    """The names of the modules that start with prefix."""
+    return [name for name in MODULES if name.startswith(prefix)]
+
+
 def imports_of(name):
     """(imported module, imported names) of every import in a module,
     inside functions too, relative imports resolved."""
@@ -265,32 +275,22 @@ def test_every_cli_option_is_declared_once():
 
 def test_distributed_does_not_import_the_front_doors():
     graph = edges()
-    for name in MODULES:
-        if name.startswith("spacy_spanf1.distributed"):
-            assert not {
-                t
-                for t in graph[name]
-                if t.split(".")[:2] == ["spacy_spanf1", "api"] or t.startswith("spacy_spanf1.cli")
-            }, name
+    for name in layer("spacy_spanf1.distributed"):
+        assert not {
+            t for t in graph[name] if t.split(".")[:2] == ["spacy_spanf1", "api"] or t.startswith("spacy_spanf1.cli")
+        }, name
 
 
 #: What the engine stands on: the modules below it (its results are its own, `engine.result`).
 #: notes.py stands on the standard library alone: the engine words its warnings with it.
-BELOW_THE_ENGINE = (
-    "spacy_spanf1.settings",
-    "spacy_spanf1.keywords",
-    "spacy_spanf1.keyword_types",
-    "spacy_spanf1.values",
-    "spacy_spanf1.label_map",
-    "spacy_spanf1.exceptions",
-    "spacy_spanf1.spans",
-    "spacy_spanf1.notes",
+BELOW_THE_ENGINE = package_modules(
+    "settings", "keywords", "keyword_types", "values", "label_map", "exceptions", "spans", "notes"
 )
 
 
 def test_the_engine_imports_nothing_above_it():
     graph = edges()
-    engine = [name for name in MODULES if name.startswith("spacy_spanf1.engine")]
+    engine = layer("spacy_spanf1.engine")
     assert (
         "spacy_spanf1.engine.result" in engine and "spacy_spanf1.engine.result" in graph["spacy_spanf1.engine.scorer"]
     )
@@ -305,16 +305,14 @@ def test_the_engine_imports_nothing_above_it():
 
 #: What the string schemes (`mentions.strings`, which the corpus stream runs
 #: beside the span scorer) may stand on: the engine and what is below it.
-BELOW_THE_STRING_SCHEMES = BELOW_THE_ENGINE + (
-    "spacy_spanf1.mentions.strings",
-    "spacy_spanf1.mentions.normalize",
-    "spacy_spanf1.mentions.parse",
+BELOW_THE_STRING_SCHEMES = BELOW_THE_ENGINE + package_modules(
+    "mentions.strings", "mentions.normalize", "mentions.parse"
 )
 
 
 def test_the_corpus_takes_the_string_schemes_not_the_mention_scoring():
     graph = edges()
-    corpus = [name for name in MODULES if name.startswith("spacy_spanf1.corpus")]
+    corpus = layer("spacy_spanf1.corpus")
     taken = {t for name in corpus for t in graph[name] if t.startswith("spacy_spanf1.mentions")}
     assert taken == {"spacy_spanf1.mentions.strings"}
     below, todo = set(), ["spacy_spanf1.mentions.strings"]

@@ -10,35 +10,32 @@ from spacy_spanf1.agreements import consensus
 SPANS = [[(0, 1, "A")], [(1, 2, "B")]]
 
 
-@pytest.mark.parametrize(
-    "annotations,error,match",
-    [
-        ({"a": SPANS}, SettingError, r"holds 1 annotator \('a'\): agreement needs at least 2"),
-        ({}, SettingError, r"holds 0 annotator \(none\)"),
-        ([("a", SPANS), ("a", SPANS)], SettingError, "names the annotator 'a' 2 times: each annotator is given once"),
-        (
-            {"a": [[(0, 1, "A")], None], "b": [None, [(1, 2, "B")]]},
-            InputError,
-            r"annotators 'a' and 'b' have no document in common \('a' did 1, 'b' did 1 of 2\)",
-        ),
-        ({"a": SPANS, "b": SPANS[:1]}, InputError, r"different numbers of documents \('a': 2, 'b': 1\)"),
-        ({"a": SPANS, "b": "text"}, InputError, "annotator 'b' gives a str, not one entry"),
-        ({"a": SPANS, "b": [[(2, 1, "A")], []]}, InputError, "Span 0 of annotator 'b' document 0 has start=2, end=1"),
-        ({"a": SPANS, 3: SPANS}, SettingError, "names an annotator 3: names are non-empty strings"),
-        ("a b", SettingError, "'annotations' must map each annotator's name"),
-    ],
-    ids=[
-        "one_annotator",
-        "none",
-        "same_annotator_twice",
-        "nothing_shared",
-        "unequal_counts",
-        "not_a_list",
-        "bad_span",
-        "bad_name",
-        "not_a_mapping",
-    ],
-)
+BAD_ANNOTATIONS = {
+    "one_annotator": ({"a": SPANS}, SettingError, r"holds 1 annotator \('a'\): agreement needs at least 2"),
+    "none": ({}, SettingError, r"holds 0 annotator \(none\)"),
+    "same_annotator_twice": (
+        [("a", SPANS), ("a", SPANS)],
+        SettingError,
+        "names the annotator 'a' 2 times: each annotator is given once",
+    ),
+    "nothing_shared": (
+        {"a": [[(0, 1, "A")], None], "b": [None, [(1, 2, "B")]]},
+        InputError,
+        r"annotators 'a' and 'b' have no document in common \('a' did 1, 'b' did 1 of 2\)",
+    ),
+    "unequal_counts": ({"a": SPANS, "b": SPANS[:1]}, InputError, r"different numbers of documents \('a': 2, 'b': 1\)"),
+    "not_a_list": ({"a": SPANS, "b": "text"}, InputError, "annotator 'b' gives a str, not one entry"),
+    "bad_span": (
+        {"a": SPANS, "b": [[(2, 1, "A")], []]},
+        InputError,
+        "Span 0 of annotator 'b' document 0 has start=2, end=1",
+    ),
+    "bad_name": ({"a": SPANS, 3: SPANS}, SettingError, "names an annotator 3: names are non-empty strings"),
+    "not_a_mapping": ("a b", SettingError, "'annotations' must map each annotator's name"),
+}
+
+
+@pytest.mark.parametrize("annotations,error,match", BAD_ANNOTATIONS.values(), ids=list(BAD_ANNOTATIONS))
 def test_bad_annotations(annotations, error, match):
     with pytest.raises(error, match=match):
         agreement(annotations, schemes=["strict"])

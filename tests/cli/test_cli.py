@@ -166,19 +166,8 @@ def test_compare_kaggle_prints_the_official_score(round_trip, corpus_dir):
 
 @pytest.fixture(scope="module")
 def report_run(corpus_dir):
-    args = [
-        "compare",
-        "gold.jsonl",
-        "pred.jsonl",
-        "-s",
-        "iou,strict",
-        "--errors",
-        "out/errors.jsonl",
-        "--html",
-        "out/report.html",
-        "-o",
-        "out/scores.json",
-    ]
+    args = ["compare", "gold.jsonl", "pred.jsonl", "-s", "iou,strict", "--errors", "out/errors.jsonl"]
+    args += ["--html", "out/report.html", "-o", "out/scores.json"]
     return run(args, corpus_dir)
 
 
@@ -325,21 +314,8 @@ def evaluate_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def evaluate_run(evaluate_dir):
-    args = [
-        "evaluate",
-        "ner_model",
-        "dev.spacy",
-        "--schemes",
-        "strict,iou",
-        "--n-process",
-        "2",
-        "--output",
-        "ents.json",
-        "--errors",
-        "ents.jsonl",
-        "--html",
-        "ents.html",
-    ]
+    args = ["evaluate", "ner_model", "dev.spacy", "--schemes", "strict,iou", "--n-process", "2"]
+    args += ["--output", "ents.json", "--errors", "ents.jsonl", "--html", "ents.html"]
     return run(args, evaluate_dir)
 
 
@@ -532,223 +508,173 @@ def test_help(name):
 # Bad input: one line on stderr, status 1 (2 for usage errors), no traceback
 # --------------------------------------------------------------------------
 
-GOOD = ["gold.jsonl", "pred.jsonl", "-s", "strict"]
+GOOD = "gold.jsonl pred.jsonl -s strict"
 
-# name: (files to write {name: text}, args, stdin, status, message). A
-# command other than evaluate and prf is compare.
-BAD_INPUT = {
-    "missing-file": ({}, ["gold.jsonl", "nope.jsonl", "-s", "strict"], None, 1, "nope.jsonl: file not found"),
-    "missing-data": ({}, ["evaluate", "model", "nope.spacy", "-s", "strict"], None, 1, "nope.spacy: file not found"),
+# name: (files to write {name: text}, the command line, message). A
+# command other than evaluate is compare. Each is one line on stderr and
+# status 1.
+INPUT_ERRORS = {
+    "missing-file": ({}, "gold.jsonl nope.jsonl -s strict", "nope.jsonl: file not found"),
+    "missing-data": ({}, "evaluate model nope.spacy -s strict", "nope.spacy: file not found"),
     "missing-model": (
         {},
-        ["evaluate", "no_such_model", "gold.spacy", "-s", "strict"],
-        None,
-        1,
+        "evaluate no_such_model gold.spacy -s strict",
         "no_such_model: can't load the pipeline: [E050] Can't find model 'no_such_model'",
     ),
-    "directory": ({}, ["dir.jsonl", "pred.jsonl", "-s", "strict"], None, 1, "dir.jsonl: not a file"),
+    "directory": ({}, "dir.jsonl pred.jsonl -s strict", "dir.jsonl: not a file"),
     "not-a-docbin": (
         {"bad.spacy": "hello"},
-        ["gold.spacy", "bad.spacy", "-s", "strict"],
-        None,
-        1,
+        "gold.spacy bad.spacy -s strict",
         "bad.spacy: can't read it as a spaCy DocBin",
     ),
     "not-utf8": (
         {"bad.conll": b"a O\n\xff\xfe B-X\n"},
-        ["gold.conll", "bad.conll", "-s", "strict"],
-        None,
-        1,
+        "gold.conll bad.conll -s strict",
         "bad.conll:2: not UTF-8 text (byte 0xff)",
     ),
-    "wrong-format": (
-        {},
-        ["gold.conll", "pred.conll", "-s", "strict", "--format", "jsonl"],
-        None,
-        1,
-        "gold.conll:1: invalid JSON",
-    ),
+    "wrong-format": ({}, "gold.conll pred.conll -s strict --format jsonl", "gold.conll:1: invalid JSON"),
     "jsonl-line": (
         {"bad.jsonl": '{"text": "a", "spans": []}\n{"text": "b", "spans": [}\n'},
-        ["gold.jsonl", "bad.jsonl", "-s", "strict"],
-        None,
-        1,
+        "gold.jsonl bad.jsonl -s strict",
         "bad.jsonl:2: invalid JSON",
     ),
     "jsonl-span": (
         {"bad.jsonl": '{"text": "abc", "spans": [{"start": 1, "end": 7, "label": "X"}]}\n'},
-        ["gold.jsonl", "bad.jsonl", "-s", "strict"],
-        None,
-        1,
+        "gold.jsonl bad.jsonl -s strict",
         "bad.jsonl:1: span 0 has start=1, end=7; character offsets need 0 <= start < end <= 3",
     ),
     "csv-row": (
         {"bad.csv": "id,class,predictionstring\ndoc0,PER,0 1\ndoc1,PER\n"},
-        ["gold.csv", "bad.csv", "-s", "strict"],
-        None,
-        1,
+        "gold.csv bad.csv -s strict",
         "bad.csv:3: the row has 2 fields, the header has 3",
     ),
     "csv-index": (
         {"bad.csv": "id,class,predictionstring\ndoc0,PER,0 x\n"},
-        ["gold.csv", "bad.csv", "-s", "strict"],
-        None,
-        1,
+        "gold.csv bad.csv -s strict",
         "bad.csv:2: predictionstring holds 'x', not a word index",
     ),
     "csv-header": (
         {"bad.csv": "id,type,predictionstring\ndoc0,PER,0\n"},
-        ["gold.csv", "bad.csv", "-s", "strict"],
-        None,
-        1,
+        "gold.csv bad.csv -s strict",
         "bad.csv:1: the header has no column 'class'",
     ),
     "csv-unknown-id": (
         {"bad.csv": "id,class,predictionstring\ndoc0,PER,0\ndoc9,PER,1\n"},
-        ["gold.csv", "bad.csv", "-s", "overlap"],
-        None,
-        1,
+        "gold.csv bad.csv -s overlap",
         "bad.csv:3: id 'doc9' is not in gold.csv",
     ),
     "conll-line": (
         {"bad.conll": "Barack B-PER\nObama\n"},
-        ["gold.conll", "bad.conll", "-s", "strict"],
-        None,
-        1,
+        "gold.conll bad.conll -s strict",
         "bad.conll:2: expected a token and a tag column",
     ),
     "conll-tag": (
         {},
-        ["gold.conll", "pred.conll", "-s", "strict", "--tag-mode", "strict", "--tag-scheme", "IOE2"],
-        None,
-        1,
+        "gold.conll pred.conll -s strict --tag-mode strict --tag-scheme IOE2",
         "gold.conll:3: Invalid tag 'B-PER'",
     ),
     "unknown-label": (
         {},
-        [*GOOD, "--labels", "PER,FOO"],
-        None,
-        1,
+        f"{GOOD} --labels PER,FOO",
         '--labels: the label "FOO" occurs in neither gold.jsonl nor pred.jsonl. Labels found: "LOC", "ORG", "PER"',
     ),
     "unequal-counts": (
         {"short.jsonl": '{"text": "Barack Obama visited Paris .", "spans": []}\n'},
-        ["gold.jsonl", "short.jsonl", "-s", "strict"],
-        None,
-        1,
+        "gold.jsonl short.jsonl -s strict",
         "unequal numbers of documents (JSONL records): 4 in gold.jsonl, 1 in short.jsonl",
     ),
     "unequal-sentences": (
         {"short.conll": "Barack O\n"},
-        ["gold.conll", "short.conll", "-s", "strict"],
-        None,
-        1,
+        "gold.conll short.conll -s strict",
         "unequal numbers of sentences: 4 in gold.conll, 1 in short.conll",
     ),
     "text-mismatch": (
         {"other.jsonl": '{"text": "Barack Obama visited Rome .", "spans": []}\n' * 4},
-        ["gold.jsonl", "other.jsonl", "-s", "strict"],
-        None,
-        1,
-        "other.jsonl:1: the text of record 1 differs from line 1 of gold.jsonl at character 21: "
-        "gold '…ama visited Paris .', predicted '…ama visited Rome .'",
+        "gold.jsonl other.jsonl -s strict",
+        (
+            "other.jsonl:1: the text of record 1 differs from line 1 of gold.jsonl at character 21: "
+            "gold '…ama visited Paris .', predicted '…ama visited Rome .'"
+        ),
     ),
     "token-mismatch": (
         {"other.conll": "Barack O\nObama O\nvisits O\nParis O\n. O\n\nx O\n\nx O\n\nx O\n"},
-        ["gold.conll", "other.conll", "-s", "strict"],
-        None,
-        1,
-        "other.conll:3: sentence 1 differs from gold.conll (sentence starting at line 3) at token 2: "
-        "gold has 'visited', predicted has 'visits'",
+        "gold.conll other.conll -s strict",
+        (
+            "other.conll:3: sentence 1 differs from gold.conll (sentence starting at line 3) at token 2: "
+            "gold has 'visited', predicted has 'visits'"
+        ),
     ),
     "docbin-text-mismatch": (
         {},
-        ["gold.spacy", "other.spacy", "-s", "strict"],
-        None,
-        1,
-        "other.spacy: the text of doc 2 differs from doc 2 of gold.spacy at character 5: "
-        "gold 'Ms Smith left', predicted 'Ms Smyth left'",
+        "gold.spacy other.spacy -s strict",
+        (
+            "other.spacy: the text of doc 2 differs from doc 2 of gold.spacy at character 5: "
+            "gold 'Ms Smith left', predicted 'Ms Smyth left'"
+        ),
     ),
-    "write-error": (
-        {},
-        [*GOOD, "-o", "gold.jsonl/scores.json"],
-        None,
-        1,
-        "gold.jsonl/scores.json: can't write the file",
-    ),
-    "prf-count": ({}, ["prf"], "x 0 1 PER", 1, "stdin:1: the number of predicted spans must be an integer, got 'x'"),
-    "prf-short": (
-        {},
-        ["prf"],
-        "2\n0 1 PER\n",
-        1,
-        "stdin:2: input ends where the start of predicted span 2 of 2 was expected",
-    ),
-    "prf-extra": ({}, ["prf"], "0\n0\nPER\n", 1, "stdin:3: unexpected input 'PER' after the last gold span"),
-    "prf-reversed": ({}, ["prf"], "1\n5 2 PER\n0\n", 1, "stdin:2: predicted span 1 of 1 ends (2) before it starts (5)"),
-    "prf-empty": ({}, ["prf"], "", 1, "stdin: no input"),
-    # usage errors: status 2
+    "write-error": ({}, f"{GOOD} -o gold.jsonl/scores.json", "gold.jsonl/scores.json: can't write the file"),
+}
+# name: (stdin, message) of `prf`, status 1 likewise.
+PRF_ERRORS = {
+    "prf-count": ("x 0 1 PER", "stdin:1: the number of predicted spans must be an integer, got 'x'"),
+    "prf-short": ("2\n0 1 PER\n", "stdin:2: input ends where the start of predicted span 2 of 2 was expected"),
+    "prf-extra": ("0\n0\nPER\n", "stdin:3: unexpected input 'PER' after the last gold span"),
+    "prf-reversed": ("1\n5 2 PER\n0\n", "stdin:2: predicted span 1 of 1 ends (2) before it starts (5)"),
+    "prf-empty": ("", "stdin: no input"),
+}
+# Usage errors, as INPUT_ERRORS: status 2.
+USAGE_ERRORS = {
     "no-schemes": (
         {},
-        ["gold.jsonl", "pred.jsonl"],
-        None,
-        2,
-        "Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
-        "Valid schemes: strict, exact, partial, type, iou, overlap",
+        "gold.jsonl pred.jsonl",
+        (
+            "Missing option '--schemes': name at least one scheme, e.g. --schemes strict,iou. "
+            "Valid schemes: strict, exact, partial, type, iou, overlap"
+        ),
     ),
     "unknown-scheme": (
         {},
-        ["gold.jsonl", "pred.jsonl", "-s", "strict,fuzzy"],
-        None,
-        2,
+        "gold.jsonl pred.jsonl -s strict,fuzzy",
         "Invalid value for '--schemes': Unknown scheme 'fuzzy' in '--schemes'. Valid schemes:",
     ),
     "unknown-extension": (
         {"gold.data": "x"},
-        ["gold.data", "gold.data", "-s", "strict"],
-        None,
-        2,
+        "gold.data gold.data -s strict",
         "Can't tell the format of 'gold.data' from its extension '.data'. Pass '--format'",
     ),
-    "unknown-format": ({}, [*GOOD, "--format", "xml"], None, 2, "Invalid value for '--format': Unknown format 'xml'"),
+    "unknown-format": ({}, f"{GOOD} --format xml", "Invalid value for '--format': Unknown format 'xml'"),
     "formats-that-do-not-mix": (
         {},
-        ["gold.jsonl", "pred.csv", "-s", "strict"],
-        None,
-        2,
-        "'gold.jsonl' looks like jsonl and 'pred.csv' like kaggle (set '--format', or "
-        "'--gold-format' and '--pred-format', if an extension misleads); jsonl gold and "
-        "kaggle predictions cannot describe the same documents",
+        "gold.jsonl pred.csv -s strict",
+        (
+            "'gold.jsonl' looks like jsonl and 'pred.csv' like kaggle (set '--format', or "
+            "'--gold-format' and '--pred-format', if an extension misleads); jsonl gold and "
+            "kaggle predictions cannot describe the same documents"
+        ),
     ),
     "threshold": (
         {},
-        [*GOOD, "--iou-threshold", "1.5"],
-        None,
-        2,
+        f"{GOOD} --iou-threshold 1.5",
         "Invalid value for '--iou-threshold': '--iou-threshold' must be in (0, 1]",
     ),
     "unit": (
         {},
-        ["gold.conll", "pred.conll", "-s", "strict", "--unit", "char"],
-        None,
-        2,
+        "gold.conll pred.conll -s strict --unit char",
         "conll input is scored in token unit; '--unit' char does not apply",
     ),
     "tag-scheme": (
         {},
-        ["gold.conll", "pred.conll", "-s", "strict", "--tag-scheme", "IOB2"],
-        None,
-        2,
+        "gold.conll pred.conll -s strict --tag-scheme IOB2",
         "--tag-scheme='IOB2' is only used with --tag-mode='strict'",
     ),
-    "n-process": (
-        {},
-        ["evaluate", "m", "gold.spacy", "-s", "strict", "--n-process", "0"],
-        None,
-        2,
-        "Invalid value for '--n-process'",
-    ),
-    "unknown-option": ({}, [*GOOD, "--fuzzy-match"], None, 2, "No such option: --fuzzy-match"),
+    "n-process": ({}, "evaluate m gold.spacy -s strict --n-process 0", "Invalid value for '--n-process'"),
+    "unknown-option": ({}, f"{GOOD} --fuzzy-match", "No such option: --fuzzy-match"),
+}
+# name: (files to write, args, stdin, status, message) of every case.
+BAD_INPUT = {
+    **{name: (files, line.split(), None, 1, message) for name, (files, line, message) in INPUT_ERRORS.items()},
+    **{name: ({}, ["prf"], stdin, 1, message) for name, (stdin, message) in PRF_ERRORS.items()},
+    **{name: (files, line.split(), None, 2, message) for name, (files, line, message) in USAGE_ERRORS.items()},
 }
 # Also run as subprocesses: the real process must not print a traceback either.
 BAD_SUBPROCESS = ["missing-file", "jsonl-line", "csv-row", "text-mismatch", "unknown-label", "prf-short", "no-schemes"]

@@ -244,17 +244,7 @@ def test_every_error_line_is_the_json_of_its_record(pairs, scheme, name):
 
 def test_compare_streams_the_same_file_and_page(large, monkeypatch):
     monkeypatch.chdir(large)
-    result = invoke(
-        [
-            *COMPARE_JSONL,
-            "--errors",
-            "out/e.jsonl",
-            "--html",
-            "out/r.html",
-            "--html-docs",
-            "7",
-        ]
-    )
+    result = invoke([*COMPARE_JSONL, "--errors", "out/e.jsonl", "--html", "out/r.html", "--html-docs", "7"])
     assert result.exit_code == 0, result.stderr
     whole = compare_files("gold.jsonl", "pred.jsonl", schemes="strict,iou", keep_errors=True)
     assert whole.scored > 2 * BATCH_SIZE

@@ -279,17 +279,9 @@ def test_the_signature_stays_within_the_page_in_headless_chromium(tmp_path, monk
     from helpers import ROOT
 
     monkeypatch.chdir(ROOT)
+    page = tmp_path / "page.html"
     result = invoke(
-        [
-            "compare",
-            "examples/gold.jsonl",
-            "examples/pred.jsonl",
-            "-s",
-            "strict,iou",
-            "--html",
-            tmp_path / "page.html",
-            "--silent",
-        ]
+        ["compare", "examples/gold.jsonl", "examples/pred.jsonl", "-s", "strict,iou", "--html", page, "--silent"]
     )
     assert result.exit_code == 0, result.output
     script = """<script>
@@ -300,5 +292,5 @@ pre.textContent = JSON.stringify({right: p.getBoundingClientRect().right, scroll
                                   height: p.getBoundingClientRect().height});
 body.appendChild(pre);
 </script>"""
-    measured = measure_in_chromium((tmp_path / "page.html").read_text(encoding="utf-8"), script, tmp_path)
+    measured = measure_in_chromium(page.read_text(encoding="utf-8"), script, tmp_path)
     assert measured["scroll"] <= measured["client"] and measured["right"] <= measured["body"] + 1, measured

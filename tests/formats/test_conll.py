@@ -97,18 +97,13 @@ def test_load_corpus_conll_token_mismatch(tmp_path):
 
 
 def conll_two_columns(tmp_path):
-    rows = [
-        ("Ann", "B-PER", "B-PER"),
-        ("Lee", "I-PER", "O"),
-        ("met", "O", "O"),
-        ("Bob", "B-PER", "B-LOC"),
-        ("", "", ""),
-        ("Rome", "B-LOC", "B-LOC"),
-        ("is", "O", "B-X"),
-    ]
-    both = write(tmp_path / "both.conll", "\n".join(" ".join(r).strip() for r in rows) + "\n")
-    gold = write(tmp_path / "gold.conll", "\n".join(f"{r[0]} {r[1]}".strip() for r in rows) + "\n")
-    pred = write(tmp_path / "pred.conll", "\n".join(f"{r[0]} {r[2]}".strip() for r in rows) + "\n")
+    """One file of token, gold tag and predicted tag, and the same as two
+    files of token and tag."""
+    text = "Ann B-PER B-PER\nLee I-PER O\nmet O O\nBob B-PER B-LOC\n\nRome B-LOC B-LOC\nis O B-X\n"
+    rows = [line.split() for line in text.splitlines()]
+    both = write(tmp_path / "both.conll", text)
+    gold = write(tmp_path / "gold.conll", "".join(" ".join(row[:2]) + "\n" for row in rows))
+    pred = write(tmp_path / "pred.conll", "".join(" ".join(row[::2]) + "\n" for row in rows))
     return both, gold, pred
 
 

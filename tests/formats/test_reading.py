@@ -25,15 +25,8 @@ from spacy_spanf1.spans import Span
 
 @pytest.mark.parametrize(
     "name,fmt",
-    [
-        ("a.spacy", "spacy"),
-        ("a.jsonl", "jsonl"),
-        ("a.conll", "conll"),
-        ("a.iob", "conll"),
-        ("a.bio", "conll"),
-        ("a.txt", "conll"),
-        ("A.CSV", "kaggle"),
-    ],
+    [("a.spacy", "spacy"), ("a.jsonl", "jsonl"), ("A.CSV", "kaggle")]
+    + [(f"a.{extension}", "conll") for extension in ("conll", "iob", "bio", "txt")],
 )
 def test_infer_format_from_extension(name, fmt):
     assert infer_format(name) == fmt

@@ -72,17 +72,15 @@ def test_linked_pieces_score_under_every_scheme(tmp_path):
     # gold "muscle ... pain" (7-13 + 24-28: 10 positions) against the prediction "muscle" (7-13: 6)
     path = export(tmp_path, MUSCLE_PAIN, pred=[region("p", 7, 13)])
     scores = compare_files(path, path, format="labelstudio", schemes=ALL, fragment_relation="piece")
-    got = {scheme: astuple(result.totals) for scheme, result in scores.results.items()}
-    # SemEval (COR, INC, PAR, MIS, SPU): the bounds differ (strict, exact: incorrect),
-    # the position sets overlap (partial: partial), the label is right (type: correct)
-    assert got["strict"] == (0, 1, 0, 0, 0)
-    assert got["exact"] == (0, 1, 0, 0, 0)
-    assert got["partial"] == (0, 0, 1, 0, 0)
-    assert got["type"] == (1, 0, 0, 0, 0)
-    # iou: 6 shared positions of 10 in the union, 0.6 >= 0.5: a match (TP, FP, FN)
-    assert got["iou"] == (1, 0, 0)
-    # overlap: 6/10 of the gold and 6/6 of the prediction, both >= 0.5: a match
-    assert got["overlap"] == (1, 0, 0)
+    # SemEval (COR, INC, PAR, MIS, SPU), then (TP, FP, FN)
+    assert {scheme: astuple(result.totals) for scheme, result in scores.results.items()} == {
+        "strict": (0, 1, 0, 0, 0),  # the bounds differ: incorrect
+        "exact": (0, 1, 0, 0, 0),
+        "partial": (0, 0, 1, 0, 0),  # the position sets overlap: partial
+        "type": (1, 0, 0, 0, 0),  # the label is right: correct
+        "iou": (1, 0, 0),  # 6 shared positions of 10 in the union, 0.6 >= 0.5: a match
+        "overlap": (1, 0, 0),  # 6/10 of the gold and 6/6 of the prediction, both >= 0.5: a match
+    }
     # the same export read without joining: two gold spans, "muscle" exact, "pain" missed
     plain = compare_files(path, path, format="labelstudio", schemes=["strict"])
     assert astuple(plain.results["strict"].totals) == (1, 0, 0, 1, 0)

@@ -86,37 +86,30 @@ def expected_metrics(logits, labels, tag_mode, settings):
     report, p, r, f, accuracy = seqeval_figures(y_true, y_pred, tag_mode)
     micro, macro = report.pop("micro avg"), report.pop("macro avg")
     report.pop("weighted avg")
+    # scheme -> ((precision, recall, f1, macro f1), {label: f1})
     figures = {
         "strict": (
-            micro["precision"],
-            micro["recall"],
-            micro["f1-score"],
-            macro["f1-score"],
+            (micro["precision"], micro["recall"], micro["f1-score"], macro["f1-score"]),
             {label: row["f1-score"] for label, row in report.items()},
         )
     }
     # seqeval's scores and its report's micro avg are the same numbers.
-    assert (p, r, f) == figures["strict"][:3]
-    others = [s for s in SCHEMES if s != "strict"]
+    assert (p, r, f) == figures["strict"][0][:3]
     results = evaluate_spans(
         [spans_from_tags(t, mode=mode, scheme=scheme) for t in y_true],
         [spans_from_tags(t, mode=mode, scheme=scheme) for t in y_pred],
-        schemes=others,
+        schemes=[s for s in SCHEMES if s != "strict"],
         **settings,
     )
-    for s, res in results.items():
-        figures[s] = (
-            res.precision,
-            res.recall,
-            res.f1,
-            res.macro_f1,
-            {label: c.f1 for label, c in res.per_type.items()},
-        )
+    figures.update(
+        (s, ((res.precision, res.recall, res.f1, res.macro_f1), {label: c.f1 for label, c in res.per_type.items()}))
+        for s, res in results.items()
+    )
     out = {"overall_precision": p, "overall_recall": r, "overall_f1": f, "overall_accuracy": accuracy}
     for s in SCHEMES:
-        out.update(zip([f"{s}_precision", f"{s}_recall", f"{s}_f1", f"{s}_macro_f1"], figures[s][:4]))
+        out.update(zip([f"{s}_precision", f"{s}_recall", f"{s}_f1", f"{s}_macro_f1"], figures[s][0]))
     for s in SCHEMES:
-        out.update({f"{s}_{label}_f1": v for label, v in figures[s][4].items()})
+        out.update({f"{s}_{label}_f1": v for label, v in figures[s][1].items()})
     return out
 
 
@@ -486,53 +479,49 @@ def test_bad_eval_pred_object():
         compute({"predictions": [[0]], "label_ids": [[0]]})
 
 
-@pytest.mark.parametrize(
-    "kwargs,error,match",
-    [
-        (
-            {"schemes": None},
-            SettingError,
-            r"No 'schemes' given: name at least one scheme. Valid schemes: strict, exact",
-        ),
-        ({"schemes": []}, ValueError, r"'schemes' is empty"),
-        ({"schemes": ["strict", "fuzzy"]}, ValueError, r"Unknown scheme 'fuzzy' in 'schemes'"),
-        (
-            {"schemes": ["strict"], "primary": "iou"},
-            ValueError,
-            r"primary='iou' is not one of the schemes given: strict\. Pass one of them",
-        ),
-        ({"schemes": ["iou"], "iou_threshold": 1.5}, ValueError, r"'iou_threshold' must be in \(0, 1\]"),
-        ({"schemes": ["iou"], "iou": 0.5}, TypeError, r"unexpected keyword argument 'iou'\. Valid keywords: "),
-        (
-            {"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"},
-            ValueError,
-            r"tag_mode='conll', tag_scheme='IOBES': scheme='IOBES' is only used with mode='strict'",
-        ),
-        ({"schemes": ["strict"], "tag_scheme": None}, ValueError, r"tag_scheme=None: mode='strict' needs a tag scheme"),
-        (
-            {"schemes": ["strict"], "tag_scheme": "BIO"},
-            ValueError,
-            r"Unknown tag scheme 'BIO'. Valid schemes: IOB1, IOB2",
-        ),
-        (
-            {"schemes": ["strict"], "tag_mode": "lenient"},
-            ValueError,
-            r"Unknown tag mode 'lenient'. Valid modes: conll, strict",
-        ),
-    ],
-    ids=[
-        "no_schemes",
-        "empty_schemes",
-        "unknown_scheme",
-        "primary",
-        "iou_threshold",
-        "unknown_setting",
-        "conll_with_scheme",
-        "strict_without_scheme",
-        "unknown_tag_scheme",
-        "unknown_tag_mode",
-    ],
-)
+BAD_SETTINGS = {
+    "no_schemes": (
+        {"schemes": None},
+        SettingError,
+        r"No 'schemes' given: name at least one scheme. Valid schemes: strict, exact",
+    ),
+    "empty_schemes": ({"schemes": []}, ValueError, r"'schemes' is empty"),
+    "unknown_scheme": ({"schemes": ["strict", "fuzzy"]}, ValueError, r"Unknown scheme 'fuzzy' in 'schemes'"),
+    "primary": (
+        {"schemes": ["strict"], "primary": "iou"},
+        ValueError,
+        r"primary='iou' is not one of the schemes given: strict\. Pass one of them",
+    ),
+    "iou_threshold": ({"schemes": ["iou"], "iou_threshold": 1.5}, ValueError, r"'iou_threshold' must be in \(0, 1\]"),
+    "unknown_setting": (
+        {"schemes": ["iou"], "iou": 0.5},
+        TypeError,
+        r"unexpected keyword argument 'iou'\. Valid keywords: ",
+    ),
+    "conll_with_scheme": (
+        {"schemes": ["strict"], "tag_mode": "conll", "tag_scheme": "IOBES"},
+        ValueError,
+        r"tag_mode='conll', tag_scheme='IOBES': scheme='IOBES' is only used with mode='strict'",
+    ),
+    "strict_without_scheme": (
+        {"schemes": ["strict"], "tag_scheme": None},
+        ValueError,
+        r"tag_scheme=None: mode='strict' needs a tag scheme",
+    ),
+    "unknown_tag_scheme": (
+        {"schemes": ["strict"], "tag_scheme": "BIO"},
+        ValueError,
+        r"Unknown tag scheme 'BIO'. Valid schemes: IOB1, IOB2",
+    ),
+    "unknown_tag_mode": (
+        {"schemes": ["strict"], "tag_mode": "lenient"},
+        ValueError,
+        r"Unknown tag mode 'lenient'. Valid modes: conll, strict",
+    ),
+}
+
+
+@pytest.mark.parametrize("kwargs,error,match", BAD_SETTINGS.values(), ids=list(BAD_SETTINGS))
 def test_bad_settings(kwargs, error, match):
     with pytest.raises(error, match=match):
         make_compute_metrics(NAMES, **kwargs)

@@ -12,34 +12,25 @@ from helpers import assert_clean_failure, invoke, python
 from spacy_spanf1 import compare_files, evaluate_spans, sweep
 from spacy_spanf1.exceptions import SettingError
 
+
+def record(text, *spans):
+    """A JSONL record of text and spans, each (start, end, label, kb_id or
+    None for a span without one)."""
+    return {
+        "text": text,
+        "spans": [
+            {"start": s, "end": e, "label": label, **({} if kb is None else {"kb_id": kb})} for s, e, label, kb in spans
+        ],
+    }
+
+
 GOLD = [
-    {
-        "text": "Douglas Adams lived in London.",
-        "spans": [
-            {"start": 0, "end": 13, "label": "PER", "kb_id": "Q42"},
-            {"start": 23, "end": 29, "label": "LOC", "kb_id": "Q84"},
-        ],
-    },
-    {
-        "text": "Ford Prefect met Arthur.",
-        "spans": [
-            {"start": 0, "end": 12, "label": "PER", "kb_id": "NIL"},
-            {"start": 17, "end": 23, "label": "PER"},
-        ],
-    },
+    record("Douglas Adams lived in London.", (0, 13, "PER", "Q42"), (23, 29, "LOC", "Q84")),
+    record("Ford Prefect met Arthur.", (0, 12, "PER", "NIL"), (17, 23, "PER", None)),
 ]
 PRED = [
-    {
-        "text": "Douglas Adams lived in London.",
-        "spans": [
-            {"start": 0, "end": 13, "label": "PER", "kb_id": "Q42"},
-            {"start": 23, "end": 29, "label": "LOC", "kb_id": "Q90"},
-        ],
-    },
-    {
-        "text": "Ford Prefect met Arthur.",
-        "spans": [{"start": 0, "end": 12, "label": "PER"}, {"start": 17, "end": 23, "label": "PER", "kb_id": "Q1"}],
-    },
+    record("Douglas Adams lived in London.", (0, 13, "PER", "Q42"), (23, 29, "LOC", "Q90")),
+    record("Ford Prefect met Arthur.", (0, 12, "PER", None), (17, 23, "PER", "Q1")),
 ]
 
 

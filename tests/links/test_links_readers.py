@@ -183,29 +183,22 @@ York\tI\tNew York\tNew_York_City\thttp://en.wikipedia.org/wiki/New_York_City\t64
 won
 """
 
-# The linker's output in the same layout: EU linked (gold NIL), German
-# right, British wrong, Peter Blackburn found as "Peter" alone (NIL), New
-# York right.
-AIDA_PRED = """\
--DOCSTART- (1 EU)
-EU\tB\tEU\tEuropean_Union\thttp://en.wikipedia.org/wiki/European_Union\t9317\t/m/02jxk
-rejects
-German\tB\tGerman\tGermany\thttp://en.wikipedia.org/wiki/Germany\t11867\t/m/0345h
-call
-to
-boycott
-British\tB\tBritish\tBritish_people\thttp://en.wikipedia.org/wiki/British_people\t19097669\t/m/02w7gg
-lamb
-.
-
-Peter\tB\tPeter\t--NME--
-Blackburn
-
--DOCSTART- (2 Rugby)
-New\tB\tNew York\tNew_York_City\thttp://en.wikipedia.org/wiki/New_York_City\t645042\t/m/02_286
-York\tI\tNew York\tNew_York_City\thttp://en.wikipedia.org/wiki/New_York_City\t645042\t/m/02_286
-won
-"""
+# The linker's output in the same layout: the gold's lines but for EU
+# linked (gold NIL), British linked wrong and Peter Blackburn found as
+# "Peter" alone (NIL); German and New York right.
+AIDA_PRED = (
+    AIDA_GOLD.replace(
+        "EU\tB\tEU\t--NME--", "EU\tB\tEU\tEuropean_Union\thttp://en.wikipedia.org/wiki/European_Union\t9317\t/m/02jxk"
+    )
+    .replace(
+        "British\tB\tBritish\tUnited_Kingdom\thttp://en.wikipedia.org/wiki/United_Kingdom\t31717\t/m/07ssc",
+        "British\tB\tBritish\tBritish_people\thttp://en.wikipedia.org/wiki/British_people\t19097669\t/m/02w7gg",
+    )
+    .replace(
+        "Peter\tB\tPeter Blackburn\t--NME--\nBlackburn\tI\tPeter Blackburn\t--NME--",
+        "Peter\tB\tPeter\t--NME--\nBlackburn",
+    )
+)
 
 
 def test_the_aida_reader_reads_the_layout_as_the_dataset_writes_it(tmp_path):

@@ -16,14 +16,7 @@ from helpers import assert_clean_failure, invoke, write_jsonl
 from spacy_spanf1 import InputError, compare_files
 
 
-@pytest.fixture(autouse=True)
-def rel_extension():
-    had = Doc.has_extension("rel")
-    if not had:
-        Doc.set_extension("rel", default=None)
-    yield
-    if not had:
-        Doc.remove_extension("rel")
+pytestmark = pytest.mark.usefixtures("rel_extension")
 
 
 GOLD_WORDS = ["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London"]

@@ -14,14 +14,7 @@ from spacy_spanf1.integrations.relations import doc_relations, make_relation_sco
 WORDS = ["Ada", "Lovelace", "met", "Charles", "Babbage", "in", "London", "."]
 
 
-@pytest.fixture(autouse=True)
-def rel_extension():
-    had = Doc.has_extension("rel")
-    if not had:
-        Doc.set_extension("rel", default=None)
-    yield
-    if not had:
-        Doc.remove_extension("rel")
+pytestmark = pytest.mark.usefixtures("rel_extension")
 
 
 def make_doc(vocab, ents, rel):
