@@ -10,7 +10,7 @@ of the registered formats are a TypedDict too (`ReaderKeywords`); a layout
 test keeps it equal to what the formats declare.
 """
 
-from typing import Any, Iterable, Optional, Sequence, TypedDict, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, TypedDict, Union
 
 __all__ = [
     "AgreementKeywords",
@@ -20,6 +20,7 @@ __all__ = [
     "FileMatchKeywords",
     "FormatKeywords",
     "IntervalKeywords",
+    "KeepKeywords",
     "Labels",
     "LabelledMatchKeywords",
     "LabelledOptionKeywords",
@@ -161,6 +162,17 @@ class SweepKeywords(TypedDict, total=False):
     n_thresholds: Optional[int]
     grid: Optional[str]
     n_trials: int
+
+
+class KeepKeywords(TypedDict, total=False):
+    """What a corpus door keeps besides the counts (`corpus.Keep`, whose
+    `taken` reads them): keep_errors (False), max_error_docs (None: every
+    document with errors), on_errors (None), per_doc (False)."""
+
+    keep_errors: bool
+    max_error_docs: Optional[int]
+    on_errors: Optional[Callable[..., None]]
+    per_doc: bool
 
 
 class ReaderKeywords(TypedDict, total=False):

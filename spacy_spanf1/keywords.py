@@ -20,6 +20,7 @@ import typing
 from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Type, TypeVar, Union, cast
 
 from .exceptions import SettingError
+from .keyword_types import ReaderKeywords
 from .settings import ReadSettings, Settings, comma_list, default_of, field_names
 
 __all__ = [
@@ -48,6 +49,8 @@ class Unset(enum.Enum):
 UNSET = Unset.UNSET
 
 S = TypeVar("S", bound=Settings)
+#: The reader settings a door may declare (listed apart in its errors).
+READER_SETTINGS = frozenset(typing.get_type_hints(ReaderKeywords))
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 #: A keyword of a front door: a value, or UNSET.
@@ -149,7 +152,7 @@ def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Call
     # The declared keywords stand after the settings objects they fill (a
     # door that takes reader settings lists those apart).
     at = max((i + 1 for i, name in enumerate(explicit) if name in groups or name == "match"), default=len(explicit))
-    keywords = tuple(name for name in declared if name in owners or check_extra is None)
+    keywords = tuple(name for name in declared if name in owners or name not in READER_SETTINGS)
     valid = explicit[:at] + keywords + explicit[at:]
     names = frozenset(valid) | frozenset(passed)
     # A door with an untyped **bag and no check_extra checks its keywords itself.

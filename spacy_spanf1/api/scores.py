@@ -10,7 +10,14 @@ from ..corpus import Keep, check_outcome, finish, load_pipeline, score_files, sc
 from ..exceptions import PathLike, SettingError
 from ..formats import PAIRING_OPTIONS, check_file, format_names, get_format
 from ..formats.docbin import read_docbin
-from ..keyword_types import AnalysisKeywords, FileMatchKeywords, ReaderKeywords, ReadKeywords, RunKeywords
+from ..keyword_types import (
+    AnalysisKeywords,
+    FileMatchKeywords,
+    KeepKeywords,
+    ReaderKeywords,
+    ReadKeywords,
+    RunKeywords,
+)
 from ..keywords import built, front_door, unknown_keyword, with_options
 from ..notes import warn_each
 from ..results import CorpusScores
@@ -21,11 +28,11 @@ from ..stats.apply import analyze
 __all__ = ["compare_files", "evaluate_pipeline", "checked_reader_options"]
 
 
-class CompareKeywords(FileMatchKeywords, ReadKeywords, AnalysisKeywords, ReaderKeywords, total=False):
+class CompareKeywords(FileMatchKeywords, ReadKeywords, AnalysisKeywords, KeepKeywords, ReaderKeywords, total=False):
     """The keywords of `compare_files`: its settings objects' fields and the reader settings."""
 
 
-class PipelineKeywords(FileMatchKeywords, RunKeywords, AnalysisKeywords, total=False):
+class PipelineKeywords(FileMatchKeywords, RunKeywords, AnalysisKeywords, KeepKeywords, total=False):
     """The keywords of `evaluate_pipeline`: its settings objects' fields."""
 
 
@@ -55,10 +62,6 @@ def compare_files(
     match: Optional[MatchSettings] = None,
     read: Optional[ReadSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
-    keep_errors: bool = False,
-    max_error_docs: Optional[int] = None,
-    on_errors: Optional[Callable[..., None]] = None,
-    per_doc: bool = False,
     progress: bool = False,
     client: Any = None,
     **keywords: Unpack[CompareKeywords],
@@ -126,16 +129,34 @@ def compare_files(
         with the overlap scheme.
     """
     match, analysis = built(match), built(analysis)
+    keep = Keep.taken(analysis, keywords)
     read = with_options(built(read), keywords)
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise SettingError(
             "'baseline' needs a predicted file 'pred_path' (two files of the same documents)", "baseline"
         )
-    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
-    scores = _compare(gold_path, pred_path, match, read, keep, client=client, progress=progress)
+
+    def scored(pred: Any, keep: Keep) -> CorpusScores:
+        return _compare(gold_path, pred, match, read, keep, client=client, progress=progress)
+
+    return _with_baseline(scored, pred_path, keep, match, analysis, read)
+
+
+def _with_baseline(
+    scored: Callable[[Any, Keep], CorpusScores],
+    source: Any,
+    keep: Keep,
+    match: MatchSettings,
+    analysis: AnalysisSettings,
+    read: Optional[ReadSettings],
+) -> CorpusScores:
+    """The scores of `scored(source, keep)` analysed and signed, with
+    the baseline's (`scored(baseline, ...)` when it is not a CorpusScores
+    already) where one is asked for; their warnings given."""
+    scores = scored(source, keep)
     base = analysis.baseline
     if base is not None and not isinstance(base, CorpusScores):
-        base = _compare(gold_path, base, match, read, Keep(per_doc=True), client=client, progress=progress)
+        base = scored(base, Keep(per_doc=True))
     scores = _analysed(scores, match, analysis, base, read)
     warn_each(scores.warnings)
     return scores
@@ -202,10 +223,6 @@ def evaluate_pipeline(
     run: Optional[RunSettings] = None,
     analysis: Optional[AnalysisSettings] = None,
     code: Optional[PathLike] = None,
-    keep_errors: bool = False,
-    max_error_docs: Optional[int] = None,
-    on_errors: Optional[Callable[..., None]] = None,
-    per_doc: bool = False,
     progress: bool = False,
     client: Any = None,
     **keywords: Unpack[PipelineKeywords],
@@ -235,14 +252,12 @@ def evaluate_pipeline(
     RETURNS (CorpusScores)
     """
     match, run, analysis = built(match), built(run), built(analysis)
-    keep = Keep.of(analysis, errors=keep_errors, per_doc=per_doc, max_error_docs=max_error_docs, on_errors=on_errors)
-    scores = _evaluate(model, data_path, match, run, keep, code=code, client=client, progress=progress)
-    base = analysis.baseline
-    if base is not None and not isinstance(base, CorpusScores):
-        base = _evaluate(base, data_path, match, run, Keep(per_doc=True), code=code, client=client, progress=progress)
-    scores = _analysed(scores, match, analysis, base, None)
-    warn_each(scores.warnings)
-    return scores
+    keep = Keep.taken(analysis, keywords)
+
+    def scored(pipeline: Any, keep: Keep) -> CorpusScores:
+        return _evaluate(pipeline, data_path, match, run, keep, code=code, client=client, progress=progress)
+
+    return _with_baseline(scored, model, keep, match, analysis, None)
 
 
 def _evaluate(

@@ -53,7 +53,6 @@ def agree_command(
     input_paths: List[Path],
     *,
     schemes: str,
-    names: Optional[str] = None,
     min_votes: Optional[int] = None,
     consensus_path: Optional[Path] = None,
     spans_key: Optional[str] = None,
@@ -79,7 +78,6 @@ def agree_command(
     with warnings_shown():  # printed below
         result = agree_files(
             list(input_paths),
-            names=names,
             schemes=schemes,
             min_votes=min_votes,
             consensus=consensus_path is not None,

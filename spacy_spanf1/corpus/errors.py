@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..engine.outcomes import ERROR_KINDS, SpanError
 from ..engine.result import count_errors, errors_of, parts_by_doc
+from ..keyword_types import KeepKeywords
 from ..formats import DocPair
 from ..results.errors import ErrorCounts
 from ..results.scores import CorpusScores
@@ -89,6 +90,18 @@ class Keep:
             by_fields=tuple(name for name in analysis.by if name not in ATTRIBUTES),
             doc_lengths=any(name in DOC_ATTRIBUTES for name in analysis.by),
             spans=bool(analysis.by),
+        )
+
+    @classmethod
+    def taken(cls, analysis: AnalysisSettings, keywords: KeepKeywords) -> "Keep":
+        """`of` with the keywords of a corpus door (`KeepKeywords`), taken
+        out of `keywords` (the rest are the door's reader settings)."""
+        return cls.of(
+            analysis,
+            errors=keywords.pop("keep_errors", False),
+            per_doc=keywords.pop("per_doc", False),
+            max_error_docs=keywords.pop("max_error_docs", None),
+            on_errors=keywords.pop("on_errors", None),
         )
 
     def __post_init__(self) -> None:
