@@ -441,6 +441,19 @@ def presidio_iou(gold_docs, pred_docs, tokens, threshold):
 
 
 # --------------------------------------------------------------------------
+# Random corpora
+# --------------------------------------------------------------------------
+
+
+def one_of(rng, *choices):
+    """One of the (weight, value) `choices`' values, drawn by weight: the
+    random corpora list what a system (or an annotator) may make of a span,
+    each version with its odds."""
+    weights, values = zip(*choices)
+    return rng.choices(values, weights)[0]
+
+
+# --------------------------------------------------------------------------
 # Annotators (tests/agreements)
 # --------------------------------------------------------------------------
 
@@ -472,14 +485,13 @@ def random_annotations(n_annotators=3, n_docs=40, seed=0, labels=("PER", "LOC", 
                 continue
             spans = []
             for start, end, label in base:
-                r = rng.random()
-                if r < 0.1:
-                    continue
-                if r < 0.2:
-                    end = min(n, end + 1)
-                elif r < 0.3:
-                    label = rng.choice(labels)
-                spans.append((start, end, label))
+                spans += one_of(
+                    rng,
+                    (7, [(start, end, label)]),
+                    (1, [(start, end, rng.choice(labels))]),  # another label
+                    (1, [(start, min(n, end + 1), label)]),  # the end moved
+                    (1, []),  # left out
+                )
             if nested and rng.random() < 0.4:
                 start = rng.randrange(n)
                 spans.append((start, min(n, start + rng.randint(1, 6)), rng.choice(labels)))

@@ -17,7 +17,7 @@ import srsly
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import COMPARE_JSONL, char_offsets, invoke, write_jsonl
+from helpers import COMPARE_JSONL, char_offsets, invoke, one_of, write_jsonl
 from spacy_spanf1 import SCHEMES, Span
 from spacy_spanf1.api import compare_files, evaluate_pipeline
 from spacy_spanf1.cli.compare import compare_command
@@ -52,13 +52,13 @@ def make_records(n, seed=0, skip_every=0, nested_every=0):
                 break
             span = {"start": offsets[k][0], "end": offsets[k + length - 1][1], "label": rng.choice(LABELS)}
             gold.append(span)
-            r = rng.random()
-            if r < 0.5:
-                pred.append(span)
-            elif r < 0.65:
-                pred.append(dict(span, label=rng.choice(LABELS)))
-            elif r < 0.8:
-                pred.append(dict(span, end=offsets[k][1] - 1))
+            pred += one_of(
+                rng,
+                (50, [span]),
+                (15, [dict(span, label=rng.choice(LABELS))]),
+                (15, [dict(span, end=offsets[k][1] - 1)]),  # ends inside its first word
+                (20, []),
+            )
             k += length + rng.randint(0, 2)
         if rng.random() < 0.3:
             k = rng.randrange(len(words))

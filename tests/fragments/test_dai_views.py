@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from helpers import one_of
 from spacy_spanf1 import evaluate_spans
 from transcriptions.dai2020 import (
     compute_on_corpus,
@@ -43,20 +44,16 @@ def _predicted(rng, gold, n_tokens):
     their outer bounds, a fragment moved; spurious mentions added."""
     out = []
     for pieces, label in gold:
-        roll = rng.random()
-        if roll < 0.45:
-            out.append((pieces, label))
-        elif roll < 0.55:
-            continue
-        elif roll < 0.65:
-            out.append((pieces, "Drug" if label == "ADR" else "ADR"))
-        elif roll < 0.8:
-            out.append(([(pieces[0][0], pieces[-1][1])], label))
-        else:
-            a, b = pieces[-1]
-            if b + 1 < n_tokens:
-                moved = pieces[:-1] + [(a, b + 1)]
-                out.append((moved, label))
+        (first, _), (a, b) = pieces[0], pieces[-1]
+        grown = pieces[:-1] + [(a, b + 1)] if b + 1 < n_tokens else None  # the last fragment ends a token later
+        out += one_of(
+            rng,
+            (45, [(pieces, label)]),
+            (10, [(pieces, "Drug" if label == "ADR" else "ADR")]),
+            (15, [([(first, b)], label)]),
+            (20, [(grown, label)] if grown else []),
+            (10, []),
+        )
     for _ in range(rng.randint(0, 1)):
         out.append(_random_mention(rng, n_tokens))
     return out

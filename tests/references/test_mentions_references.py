@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 from spacy_llm.tasks.util.parsing import find_substrings
 from unitxt.metrics import NER, normalize_answer
 
-from helpers import char_offsets, error_corpus
+from helpers import char_offsets, error_corpus, one_of
 from spacy_spanf1 import SCHEMES, evaluate_spans
 from spacy_spanf1.mentions import evaluate_mentions, ground_mentions, squad_normalize
 
@@ -197,14 +197,8 @@ def _strings_corpus(seed, n_docs=200):
         spans = [(offsets[k][0], offsets[k][1], labels[k]) for k in keep]
         pairs = [(words[k], labels[k]) for k in keep]
         pred = []
-        for s, label in pairs:
-            r = rng.random()
-            if r < 0.55:
-                pred.append((s, label))
-            elif r < 0.7:
-                pred.append((s, rng.choice(LABELS)))
-            elif r < 0.8:
-                pred += [(s, label)] * 2  # listed twice
+        for s, label in pairs:  # kept, relabelled, listed twice or missed
+            pred += one_of(rng, (55, [(s, label)]), (15, [(s, rng.choice(LABELS))]), (10, [(s, label)] * 2), (20, []))
         pred += [(rng.choice(POOL + ["Oslo"]), rng.choice(LABELS + ["MISC"])) for _ in range(rng.choice([0, 0, 1, 2]))]
         rng.shuffle(pred)
         texts.append(" ".join(words))

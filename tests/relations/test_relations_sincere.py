@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from helpers import one_of
 from spacy_spanf1.relations import evaluate_relations
 from transcriptions.sincere import re_score, sincere_relations
 
@@ -35,6 +36,13 @@ def _spans(rng, n, nested):
     return spans
 
 
+def _free(span, taken, nested):
+    """Whether a predicted span may join the `taken` boundaries: other
+    boundaries, not empty, and crossing none unless `nested`."""
+    s, e = span[:2]
+    return s < e and (s, e) not in taken and (nested or not any(a < e and s < b for a, b in taken))
+
+
 def _document_pair(rng):
     nested = rng.random() < 0.5
     gold_spans = _spans(rng, rng.randint(0, 7), nested)
@@ -47,33 +55,30 @@ def _document_pair(rng):
     pred_spans, where = [], {}
     taken = set()
     for i, (s, e, label) in enumerate(gold_spans):
-        roll = rng.random()
-        if roll < 0.15:
-            continue
-        if roll < 0.3:
-            label = rng.choice(SPAN_LABELS)
-        elif roll < 0.45:
-            s, e = max(0, s + rng.choice([-1, 1])), e + rng.choice([0, 1])
-        if (s, e) in taken or s >= e or (not nested and any(a < e and s < b for a, b in taken)):
-            continue
-        taken.add((s, e))
-        where[i] = len(pred_spans)
-        pred_spans.append((s, e, label))
-    for s, e, label in _spans(rng, rng.randint(0, 2), nested):
-        if (s, e) not in taken and (nested or not any(a < e and s < b for a, b in taken)):
-            taken.add((s, e))
-            pred_spans.append((s, e, label))
+        moved = (max(0, s + rng.choice([-1, 1])), e + rng.choice([0, 1]), label)
+        version = one_of(rng, (55, (s, e, label)), (15, (s, e, rng.choice(SPAN_LABELS))), (15, moved), (15, None))
+        if version and _free(version, taken, nested):
+            where[i] = len(pred_spans)
+            taken.add(version[:2])
+            pred_spans.append(version)
+    for span in _spans(rng, rng.randint(0, 2), nested):
+        if _free(span, taken, nested):
+            taken.add(span[:2])
+            pred_spans.append(span)
+    # a relation of two found spans: kept, relabelled, reversed, repeated (a
+    # repeat counts once) or missed
     pred_relations = []
     for h, t, label in gold_relations:
-        if h in where and t in where and rng.random() < 0.8:
-            roll = rng.random()
-            if roll < 0.15:
-                label = rng.choice(RELATION_LABELS)
-            elif roll < 0.25:
-                h, t = t, h
-            pred_relations.append((where[h], where[t], label))
-            if rng.random() < 0.1:  # a repeat counts once
-                pred_relations.append((where[h], where[t], label))
+        if h in where and t in where:
+            h, t = where[h], where[t]
+            pred_relations += one_of(
+                rng,
+                (56, [(h, t, label)]),
+                (12, [(h, t, rng.choice(RELATION_LABELS))]),
+                (8, [(t, h, label)]),
+                (4, [(h, t, label)] * 2),
+                (20, []),
+            )
     if len(pred_spans) > 1:
         for _ in range(rng.randint(0, 2)):
             h, t = rng.sample(range(len(pred_spans)), 2)
