@@ -55,6 +55,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("BRATEVAL_CHEMU", ROOT.parent / "shared" / "data" / "brateval_chemu"))
 GOLD, PRED = DATA / "gold", DATA / "pred"
 SCHEMES = ["strict", "exact", "partial", "type"]
+#: BratEval's published tables, their rows copied as written (tp|fp|fn|p|r|f1 per type).
+TABLES = Path(__file__).resolve().parent / "brateval"
 
 if not (GOLD / "0000.ann").is_file() or not (PRED / "0000.ann").is_file():
     pytest.exit(
@@ -65,37 +67,11 @@ if not (GOLD / "0000.ann").is_file() or not (PRED / "0000.ann").is_file():
 
 # Published in ner-gt-test-exact-exact.txt (rows copied as written; the same
 # table is published in ner-gt-test-exact-hierarchical.txt).
-EXACT_EXACT = """
-COMPOSITE|0|1|0|0.0000|0.0000|0.0000
-EXAMPLE_LABEL|49|0|0|1.0000|1.0000|1.0000
-OTHER_COMPOUND|173|1|3|0.9943|0.9830|0.9886
-REACTION_PRODUCT|110|0|0|1.0000|1.0000|1.0000
-REAGENT_CATALYST|58|0|0|1.0000|1.0000|1.0000
-SOLVENT|60|1|1|0.9836|0.9836|0.9836
-STARTING_MATERIAL|84|3|4|0.9655|0.9545|0.9600
-TEMPERATURE|74|0|0|1.0000|1.0000|1.0000
-TIME|47|0|0|1.0000|1.0000|1.0000
-YIELD_OTHER|57|0|0|1.0000|1.0000|1.0000
-YIELD_PERCENT|49|0|1|1.0000|0.9800|0.9899
-all|761|6|9|0.9922|0.9883|0.9902
-"""
+EXACT_EXACT = (TABLES / "ner-gt-test-exact-exact.rows").read_text(encoding="utf-8")
 
 # Published in ner-gt-test-overlap-exact.txt (the same table is published in
 # ner-gt-test-overlap-hierarchical.txt).
-OVERLAP_EXACT = """
-COMPOSITE|0|1|0|0.0000|0.0000|0.0000
-EXAMPLE_LABEL|49|0|0|1.0000|1.0000|1.0000
-OTHER_COMPOUND|174|0|2|1.0000|0.9886|0.9943
-REACTION_PRODUCT|110|0|0|1.0000|1.0000|1.0000
-REAGENT_CATALYST|58|0|0|1.0000|1.0000|1.0000
-SOLVENT|61|0|0|1.0000|1.0000|1.0000
-STARTING_MATERIAL|87|0|1|1.0000|0.9886|0.9943
-TEMPERATURE|74|0|0|1.0000|1.0000|1.0000
-TIME|47|0|0|1.0000|1.0000|1.0000
-YIELD_OTHER|57|0|0|1.0000|1.0000|1.0000
-YIELD_PERCENT|49|0|1|1.0000|0.9800|0.9899
-all|766|1|4|0.9987|0.9948|0.9967
-"""
+OVERLAP_EXACT = (TABLES / "ner-gt-test-overlap-exact.rows").read_text(encoding="utf-8")
 
 # Published in ner-gt-test-exact-inexact.txt, its "all" row.
 EXACT_INEXACT_ALL = "all|762|5|8|0.9935|0.9896|0.9915"
