@@ -10,7 +10,10 @@ every keyword that was given written over its field, and checked again
 under iou: a keyword given beside an object wins, as
 `MatchSettings.replace` would have it). `front_door` makes an unknown
 keyword a TypeError that lists the keywords the door takes, and builds a
-door's settings objects of its keywords before the door's body runs.
+door's settings objects of its keywords before the door's body runs. A
+door declares the keywords it takes as `**keywords: Unpack[...]` of a
+TypedDict of `keyword_types`, which `front_door` writes into the door's
+signature one by one.
 """
 
 import enum
@@ -97,16 +100,20 @@ def front_door(
 ) -> Any:
     """func, with an unknown keyword a TypeError naming the keywords it
     takes (Python's own error names only the one it does not). A door with
-    `**reader_options` checks those itself.
+    an untyped `**options` and no check_extra checks those itself.
 
     groups: `@front_door(match=MatchSettings, read=ReadSettings)`: before
     func runs, its parameter `match` becomes the MatchSettings
     `settings_from` builds of the object given (or None) and of the
     door's keywords that are the class's fields (`schemes`, `unit`, ...),
-    which func then sees as UNSET. The door declares each keyword it takes
-    in its own signature; which object a keyword fills is said once, here.
-    check_extra: for a door with `**reader_options`, called as
-    `check_extra(name, door, options)` with the keywords given there, before
+    which func then does not see. The door declares the keywords it takes
+    as `**keywords: Unpack[SomeKeywords]` (or as keyword-only parameters
+    with the default UNSET); a declared keyword no group takes (a reader
+    setting, what a corpus door keeps) reaches func in `**keywords`. Which
+    object a keyword fills is said once, here.
+    check_extra: for a door that takes reader settings, called as
+    `check_extra(name, door, options)` with the keywords no TypedDict
+    declares, before
     any settings object is built, so that a misspelled keyword is named as
     one (a TypeError) rather than as the setting it left out; it returns
     the options func gets.
