@@ -1,6 +1,8 @@
 """spacy-spanf1: span precision, recall and F1 under explicitly named
 matching schemes, inside spaCy and out."""
 
+from typing import TYPE_CHECKING
+
 from .about import __version__
 from .engine.counts import PRFCounts, SemEvalCounts
 from .engine.outcomes import SpanError
@@ -35,9 +37,31 @@ _LAZY = {
     "links": ("evaluate_links",),
     "relations": ("evaluate_relations",),
 }
+
 # The packages of sweeps and agreement are `sweeps` and `agreements`, so that
 # `spacy_spanf1.sweep` and `spacy_spanf1.agreement` stay the functions once
 # the packages are imported.
+
+
+if TYPE_CHECKING:  # the lazy names, for type checkers and editors (`as`: re-exported)
+    from .results import CorpusScores as CorpusScores
+    from .api import (
+        compare_files as compare_files,
+        evaluate_pipeline as evaluate_pipeline,
+        agreement as agreement,
+        agree_files as agree_files,
+        sweep_files as sweep_files,
+        sweep_pipeline as sweep_pipeline,
+    )
+    from .corpus import score_pairs as score_pairs
+    from .integrations.examples import evaluate_examples as evaluate_examples
+    from .stats import bootstrap_ci as bootstrap_ci, paired_test as paired_test
+    from .stats.breakdown import breakdown as breakdown  # the function, not its module
+    from .mentions import ground_mentions as ground_mentions, evaluate_mentions as evaluate_mentions
+    from .sweeps import sweep as sweep, SweepSettings as SweepSettings
+    from .agreements.consensus import consensus as consensus  # the function, not its module
+    from .links import evaluate_links as evaluate_links
+    from .relations import evaluate_relations as evaluate_relations
 
 
 __getattr__ = lazy_exports(__name__, _LAZY, globals())

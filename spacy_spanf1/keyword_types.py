@@ -31,6 +31,7 @@ __all__ = [
     "RunKeywords",
     "SchemeKeywords",
     "Schemes",
+    "SpanGroupKeywords",
     "SpanMatchKeywords",
     "SpanOptionKeywords",
     "SweepKeywords",
@@ -173,6 +174,14 @@ class KeepKeywords(TypedDict, total=False):
     max_error_docs: Optional[int]
     on_errors: Optional[Callable[..., None]]
     per_doc: bool
+
+
+class SpanGroupKeywords(TypedDict, total=False):
+    """The span group of DocBins, a reader setting where a door's match
+    settings take none (agreement and sweeps of files:
+    `front_door(reader_settings=("spans_key",))`)."""
+
+    spans_key: Optional[str]
 
 
 class ReaderKeywords(TypedDict, total=False):

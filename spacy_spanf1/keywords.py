@@ -20,7 +20,7 @@ import enum
 import functools
 import inspect
 import typing
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Type, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Type, TypeVar, Union, cast, overload
 
 from .exceptions import SettingError
 from .keyword_types import ReaderKeywords
@@ -92,10 +92,29 @@ def unknown_keyword(where: str, name: str, valid: Iterable[str]) -> TypeError:
     return TypeError(f"{where}() got an unexpected keyword argument {name!r}. Valid keywords: {', '.join(valid)}")
 
 
+#: What checks a door's reader settings: (door name, door, options) -> the options.
+CheckExtra = Callable[[str, Callable[..., Any], Mapping[str, Any]], Dict[str, Any]]
+
+
+@overload
+def front_door(func: F) -> F: ...
+
+
+@overload
+def front_door(
+    func: None = None,
+    *,
+    check_extra: Optional[CheckExtra] = None,
+    reader_settings: Iterable[str] = (),
+    **groups: Type[Settings],
+) -> Callable[[F], F]: ...
+
+
 def front_door(
     func: Optional[F] = None,
     *,
-    check_extra: Optional[Callable[[str, Callable[..., Any], Mapping[str, Any]], Dict[str, Any]]] = None,
+    check_extra: Optional[CheckExtra] = None,
+    reader_settings: Iterable[str] = (),
     **groups: Type[Settings],
 ) -> Any:
     """func, with an unknown keyword a TypeError naming the keywords it
@@ -117,10 +136,13 @@ def front_door(
     any settings object is built, so that a misspelled keyword is named as
     one (a TypeError) rather than as the setting it left out; it returns
     the options func gets.
+    reader_settings: declared keywords that are reader settings of this
+    door though a group has a field of the name (`spans_key` of the
+    DocBins an agreement or a sweep reads): handed on in `**keywords`.
     """
     if func is None:
-        return lambda f: _door(f, groups, check_extra)
-    return _door(func, groups, check_extra)
+        return lambda f: _door(f, groups, check_extra, frozenset(reader_settings))
+    return _door(func, groups, check_extra, frozenset(reader_settings))
 
 
 def _declared(func: Callable[..., Any], parameter: Optional[inspect.Parameter]) -> Dict[str, Any]:
@@ -135,7 +157,12 @@ def _declared(func: Callable[..., Any], parameter: Optional[inspect.Parameter]) 
     return dict(typing.get_type_hints(keywords))
 
 
-def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Callable[..., Dict[str, Any]]]) -> F:
+def _door(
+    func: F,
+    groups: Dict[str, Type[Settings]],
+    check_extra: Optional[Callable[..., Dict[str, Any]]],
+    reader_settings: frozenset = frozenset(),
+) -> F:
     signature = inspect.signature(func)
     parameters = signature.parameters
     extra = next((p.name for p in parameters.values() if p.kind is inspect.Parameter.VAR_KEYWORD), None)
@@ -150,7 +177,7 @@ def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Call
         if group not in explicit:
             raise TypeError(f"{func.__name__}() has no parameter {group!r} for its {cls.__name__}")
         for name in field_names(cls):
-            if (name in explicit or name in declared) and name not in groups:
+            if (name in explicit or name in declared) and name not in groups and name not in reader_settings:
                 if name in owners:
                     raise TypeError(f"{func.__name__}(): {name!r} is a field of both {owners[name]!r} and {group!r}")
                 owners[name] = group
@@ -159,7 +186,7 @@ def _door(func: F, groups: Dict[str, Type[Settings]], check_extra: Optional[Call
     # The declared keywords stand after the settings objects they fill (a
     # door that takes reader settings lists those apart).
     at = max((i + 1 for i, name in enumerate(explicit) if name in groups or name == "match"), default=len(explicit))
-    keywords = tuple(name for name in declared if name in owners or name not in READER_SETTINGS)
+    keywords = tuple(name for name in declared if name in owners or name not in READER_SETTINGS | reader_settings)
     valid = explicit[:at] + keywords + explicit[at:]
     names = frozenset(valid) | frozenset(passed)
     # A door with an untyped **bag and no check_extra checks its keywords itself.

@@ -434,7 +434,8 @@ def test_the_signature_lists_each_keyword_a_door_takes(door, args):
     assert parameters["schemes"].default is UNSET and parameters["iou_threshold"].default is UNSET
     # what the door refuses is not listed: a sweep has no beta, agreement no spans_key
     assert ("beta" in parameters) is (door in (compare_files, evaluate_pipeline))
-    assert ("spans_key" in parameters) is (door in (compare_files, evaluate_pipeline))
+    # spans_key: a match setting of files and pipelines, the DocBin reader's of agreement and sweep files
+    assert ("spans_key" in parameters) is (door not in (agreement, sweep_pipeline))
     assert ("text_mismatch" in parameters) is (door in (compare_files, agree_files, sweep_files, sweep_source))
 
 
@@ -447,3 +448,32 @@ def test_the_reader_keywords_are_the_reader_settings_of_the_registered_formats()
     declared = {name for name in format_names() for name in get_format(name).options} | set(PAIRING_OPTIONS)
     # spans_key is a match keyword where a door takes it
     assert set(get_type_hints(ReaderKeywords)) == declared - set(get_type_hints(FileMatchKeywords))
+
+
+#: A user's script: the calls a type checker passes and, marked, those it
+#: refuses (a misspelled keyword, a wrong type, a keyword the door does not take).
+TYPED_CALLS = """
+from spacy_spanf1 import compare_files, evaluate_spans
+from spacy_spanf1.api import agree_files, sweep_files
+
+compare_files("g.jsonl", "p.jsonl", schemes="strict", iou_threshold=0.4, tag_column=3, keep_errors=True)
+evaluate_spans([[]], [[]], schemes=["strict"], view="all")
+agree_files(["a.jsonl", "b.jsonl"], schemes="strict", o_tokens="exclude", bootstrap=100)
+compare_files("g.jsonl", "p.jsonl", schemes="strict", iou_treshold=0.4)  # refused
+evaluate_spans([[]], [[]], schemes="strict", iou_threshold="high")  # refused
+sweep_files("g.jsonl", "s.jsonl", schemes="strict", beta=2.0)  # refused
+agree_files(["a.jsonl", "b.jsonl"], schemes="strict", spans_key="sc")
+agree_files(["a.jsonl", "b.jsonl"], schemes="strict", beta=2.0)  # refused
+"""
+
+
+@pytest.mark.slow
+def test_a_type_checker_checks_each_keyword_of_the_doors(tmp_path):
+    from mypy import api
+
+    script = tmp_path / "script.py"
+    script.write_text(TYPED_CALLS, encoding="utf-8")
+    out, _, status = api.run([str(script), "--cache-dir", str(tmp_path / "cache"), "--no-error-summary"])
+    flagged = sorted({int(line.split(":")[1]) for line in out.splitlines() if ": error:" in line})
+    refused = [n for n, line in enumerate(TYPED_CALLS.splitlines(), 1) if line.endswith("# refused")]
+    assert status == 1 and flagged == refused, out

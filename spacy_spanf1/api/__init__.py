@@ -26,6 +26,8 @@ UserWarning (not inside `notes.warnings_shown`, where the caller shows
 them: the commands print them).
 """
 
+from typing import TYPE_CHECKING
+
 from ..corpus import FULL_COLLECTION, score_pairs
 from ..exceptions import InputError, SettingError
 from ..lazy import lazy_exports
@@ -40,6 +42,16 @@ _LAZY = {
     "agree": ("agree_files", "agreement"),
     "sweep": ("is_pipeline", "sweep_files", "sweep_pipeline", "sweep_source"),
 }
+
+
+if TYPE_CHECKING:  # the lazy names, for type checkers and editors (`as`: re-exported)
+    from .agree import agree_files as agree_files, agreement as agreement
+    from .sweep import (
+        is_pipeline as is_pipeline,
+        sweep_files as sweep_files,
+        sweep_pipeline as sweep_pipeline,
+        sweep_source as sweep_source,
+    )
 
 
 __getattr__ = lazy_exports(__name__, _LAZY, globals())

@@ -12,7 +12,13 @@ from ..agreements.files import read_annotator_files
 from ..agreements.measure import UNUSED, agreement_of, span_schemes_only, without_links
 from ..agreements.result import AgreementResult
 from ..exceptions import InputError, PathLike, SettingError
-from ..keyword_types import AgreementKeywords, IntervalKeywords, LabelledMatchKeywords, ReaderKeywords
+from ..keyword_types import (
+    AgreementKeywords,
+    IntervalKeywords,
+    LabelledMatchKeywords,
+    ReaderKeywords,
+    SpanGroupKeywords,
+)
 from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
 from ..notes import warn_each
 from ..settings import UNITS, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
@@ -25,7 +31,7 @@ class AgreementDoorKeywords(LabelledMatchKeywords, AgreementKeywords, IntervalKe
     """The keywords of `agreement`: its settings objects' fields."""
 
 
-class AgreeFilesKeywords(AgreementDoorKeywords, ReaderKeywords, total=False):
+class AgreeFilesKeywords(AgreementDoorKeywords, ReaderKeywords, SpanGroupKeywords, total=False):
     """The keywords of `agree_files`: and the reader settings."""
 
 
@@ -112,6 +118,7 @@ def agreement(
     analysis=AnalysisSettings,
     read=ReadSettings,
     check_extra=checked_reader_options,
+    reader_settings=("spans_key",),
 )
 def agree_files(
     paths: Union[PathLike, Sequence[PathLike]],

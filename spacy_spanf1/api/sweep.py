@@ -6,7 +6,14 @@ from pathlib import Path, PurePath
 from typing import Any, Dict, Optional, Tuple, Union, Unpack
 
 from ..exceptions import InputError, PathLike, SettingError
-from ..keyword_types import BootstrapKeywords, FormatKeywords, MatchKeywords, ReaderKeywords, SweepKeywords
+from ..keyword_types import (
+    BootstrapKeywords,
+    FormatKeywords,
+    MatchKeywords,
+    ReaderKeywords,
+    SpanGroupKeywords,
+    SweepKeywords,
+)
 from ..keywords import UNSET, Maybe, built, front_door, given, refuse_set, with_options
 from ..settings import AnalysisSettings, MatchSettings, ReadSettings
 from ..sweeps.files import sweep_scored_files
@@ -29,7 +36,7 @@ class SweepPipelineKeywords(MatchKeywords, SweepKeywords, BootstrapKeywords, tot
     """The keywords of `sweep_pipeline`: its settings objects' fields."""
 
 
-class SweepSourceKeywords(SweepPipelineKeywords, ReaderKeywords, total=False):
+class SweepSourceKeywords(SweepPipelineKeywords, ReaderKeywords, SpanGroupKeywords, total=False):
     """The keywords of `sweep_source`: and the reader settings (of files)."""
 
 
@@ -53,6 +60,7 @@ def _applied(
     analysis=AnalysisSettings,
     read=ReadSettings,
     check_extra=checked_reader_options,
+    reader_settings=("spans_key",),
 )
 def sweep_files(
     gold_path: PathLike,
@@ -140,7 +148,13 @@ def is_pipeline(source: Union[str, PurePath]) -> bool:
     return is_package(str(source))
 
 
-@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings, check_extra=checked_reader_options)
+@front_door(
+    match=MatchSettings,
+    sweep=SweepSettings,
+    analysis=AnalysisSettings,
+    check_extra=checked_reader_options,
+    reader_settings=("spans_key",),
+)
 def sweep_source(
     source: Union[str, PurePath],
     target: Optional[PathLike] = None,
