@@ -367,12 +367,7 @@ def _keyed(
             raise _no_key_error(pred, first_pred, sources[1], key_name)
         first_pred = first_pred or pred
         if pred.key in by_key:
-            raise InputError(
-                f"{pred.name} has the {key_name} {pred.key!r} of {by_key[pred.key].name} (the same document twice); "
-                f"documents pair by {key_name}, so each must be unique in its file",
-                sources[1],
-                pred.line,
-            )
+            raise _twice_error(pred, by_key[pred.key], sources[1], key_name)
         by_key[pred.key] = pred
     annotated: Dict[str, Document] = {}
     seen: Dict[str, Document] = {}
@@ -382,12 +377,7 @@ def _keyed(
             raise _no_key_error(gold, first_gold, sources[0], key_name)
         first_gold = first_gold or gold
         if unique and gold.key in seen:
-            raise InputError(
-                f"{gold.name} has the {key_name} {gold.key!r} of {seen[gold.key].name} (the same document twice); "
-                f"documents pair by {key_name}, so each must be unique in its file",
-                sources[0],
-                gold.line,
-            )
+            raise _twice_error(gold, seen[gold.key], sources[0], key_name)
         seen.setdefault(gold.key, gold)
         if gold.spans is None:
             yield gold, by_key.get(gold.key)
@@ -412,6 +402,16 @@ def _keyed(
             sources[1],
             pred.line,
         )
+
+
+def _twice_error(doc: Document, first: Document, source: str, key_name: str) -> InputError:
+    """The error of a document whose key an earlier one of its file has."""
+    return InputError(
+        f"{doc.name} has the {key_name} {doc.key!r} of {first.name} (the same document twice); "
+        f"documents pair by {key_name}, so each must be unique in its file",
+        source,
+        doc.line,
+    )
 
 
 def _no_key_error(doc: Document, first: Optional[Document], source: str, key_name: str) -> InputError:
