@@ -4,7 +4,7 @@ batch's span errors, and kept with their documents when the errors are
 kept whole (so that the shards of a sharded run carry the relation errors
 of documents without a span error, delivered once they are merged)."""
 
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from ..formats import DocPair
 from ..relations import RelationError, ValueDoc, relation_errors
@@ -14,7 +14,7 @@ __all__ = ["batch_relation_errors", "relation_error_scheme", "relation_settings"
 
 
 def relation_settings(match: MatchSettings) -> Dict[str, Any]:
-    """The keywords of `batch_relation_errors` that a run's settings give."""
+    """The `settings` of `batch_relation_errors` that a run's settings give."""
     return {
         "symmetric": tuple(match.symmetric),
         "relation_labels": match.relation_labels,
@@ -30,17 +30,12 @@ def relation_error_scheme(schemes: Sequence[str]) -> Optional[str]:
 
 
 def batch_relation_errors(
-    pairs: Mapping[int, DocPair],
-    scheme: str,
-    *,
-    symmetric: Iterable[str] = (),
-    relation_labels: Optional[Iterable[str]] = None,
-    overlap_threshold: float = MatchSettings.overlap_threshold,
-    min_overlap: Optional[float] = MatchSettings.min_overlap,
+    pairs: Mapping[int, DocPair], scheme: str, settings: Mapping[str, Any]
 ) -> List[RelationError]:
     """The errors of the relation scheme over the documents (in their
-    order), under the run's relation and matching settings; each error's
-    `doc` is its document's key in `pairs`."""
+    order), under the run's relation and matching settings (`settings`:
+    the keywords `relation_settings` gives); each error's `doc` is its
+    document's key in `pairs`."""
     keys = sorted(pairs)
     docs = [pairs[key] for key in keys]
     if not any(pair.gold_relations or pair.pred_relations for pair in docs):
@@ -49,9 +44,6 @@ def batch_relation_errors(
         [ValueDoc(pair.gold, pair.gold_relations, pair.name) for pair in docs],
         [ValueDoc(pair.pred, pair.pred_relations, pair.name) for pair in docs],
         schemes=[scheme],
-        symmetric=tuple(symmetric),
-        relation_labels=None if relation_labels is None else tuple(relation_labels),
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
+        **settings,
     )[scheme]
     return [error._replace(doc=keys[error.doc]) for error in found]

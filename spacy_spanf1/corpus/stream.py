@@ -160,7 +160,7 @@ def score_pairs(
         read += len(parts)
         errors.add(parts, batch)
         if relation_scheme is not None and batch:  # then the first relation scheme's
-            errors.add_relations(relation_scheme, batch_relation_errors(batch, relation_scheme, **rel_settings), batch)
+            errors.add_relations(relation_scheme, batch_relation_errors(batch, relation_scheme, rel_settings), batch)
         if errors.bounded:
             scorer.forget_outcomes()
             read = 0

@@ -148,8 +148,28 @@ class SchemeResult:
             "f": self.f1,
             "macro_f": self.macro_f1,
             "counts": self.counts,
-            "per_type": {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in self.per_type.items()},
+            "per_type": self._per_type_prf(),
         }
+
+    def _per_type_prf(self) -> Dict[str, Dict[str, float]]:
+        return {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in self.per_type.items()}
+
+    def flat_keys(self, name: str, macro_f: bool = True) -> Dict[str, Any]:
+        """spaCy's flat score keys of this result under `name`: `<name>_p`,
+        `_r`, `_f`, `_macro_f` (when macro_f), `_per_type` (label -> {"p",
+        "r", "f"}) and `_counts`. All but the counts are None when nothing
+        was scored (no gold and no predicted span)."""
+        if self.totals.is_empty:
+            p = r = f = macro = per_type = None
+        else:
+            p, r, f, per_type = self.precision, self.recall, self.f1, self._per_type_prf()
+            macro = self.macro_f1 if macro_f else None
+        out: Dict[str, Any] = {f"{name}_p": p, f"{name}_r": r, f"{name}_f": f}
+        if macro_f:
+            out[f"{name}_macro_f"] = macro
+        out[f"{name}_per_type"] = per_type
+        out[f"{name}_counts"] = self.counts
+        return out
 
     def to_dict(self) -> Dict[str, Any]:
         """RETURNS (Dict[str, Any]): the scheme, its `summary()`, the counts

@@ -361,47 +361,24 @@ def _keyed(
     (JSONL ids). A document without a key, once both sides pair by key,
     is an error naming it."""
     by_key: Dict[str, Document] = {}
-    first_pred: Optional[Document] = None
-    for pred in preds:
-        if pred.key is None:
-            raise _no_key_error(pred, first_pred, sources[1], key_name)
-        first_pred = first_pred or pred
-        if pred.key in by_key:
-            raise InputError(
-                f"{pred.name} has the {key_name} {pred.key!r} of {by_key[pred.key].name} (the same document twice); "
-                f"documents pair by {key_name}, so each must be unique in its file",
-                sources[1],
-                pred.line,
-            )
-        by_key[pred.key] = pred
+    for _ in _with_keys(preds, by_key, True, sources[1], key_name):
+        pass  # every predicted document, checked, is in by_key
     annotated: Dict[str, Document] = {}
     seen: Dict[str, Document] = {}
-    first_gold: Optional[Document] = None
-    for gold in golds:
-        if gold.key is None:
-            raise _no_key_error(gold, first_gold, sources[0], key_name)
-        first_gold = first_gold or gold
-        if unique and gold.key in seen:
-            raise InputError(
-                f"{gold.name} has the {key_name} {gold.key!r} of {seen[gold.key].name} (the same document twice); "
-                f"documents pair by {key_name}, so each must be unique in its file",
-                sources[0],
-                gold.line,
-            )
-        seen.setdefault(gold.key, gold)
+    for key, gold in _with_keys(golds, seen, unique, sources[0], key_name):
         if gold.spans is None:
-            yield gold, by_key.get(gold.key)
+            yield gold, by_key.get(key)
             continue
-        if gold.key in annotated:
-            first = annotated[gold.key]
+        if key in annotated:
+            first = annotated[key]
             raise InputError(
-                f"{gold.name} and {first.name} are two annotated gold documents of the {key_name} {gold.key!r}; "
+                f"{gold.name} and {first.name} are two annotated gold documents of the {key_name} {key!r}; "
                 "keep one annotation per document (e.g. one annotator's)",
                 sources[0],
                 gold.line,
             )
-        annotated[gold.key] = gold
-        yield gold, by_key.get(gold.key)
+        annotated[key] = gold
+        yield gold, by_key.get(key)
     unpaired = [pred for key, pred in by_key.items() if key not in seen]
     if unpaired:
         pred = unpaired[0]
@@ -412,6 +389,33 @@ def _keyed(
             sources[1],
             pred.line,
         )
+
+
+def _with_keys(
+    docs: Iterable[Document], seen: Dict[str, Document], unique: bool, source: str, key_name: str
+) -> Iterator[Tuple[str, Document]]:
+    """(key, document) of the documents of one side, each of which must
+    have a key, the first of each key put in `seen` as they go by; when
+    `unique`, a key listed twice is an error."""
+    first: Optional[Document] = None
+    for doc in docs:
+        if doc.key is None:
+            raise _no_key_error(doc, first, source, key_name)
+        first = first or doc
+        if unique and doc.key in seen:
+            raise _twice_error(doc, seen[doc.key], source, key_name)
+        seen.setdefault(doc.key, doc)
+        yield doc.key, doc
+
+
+def _twice_error(doc: Document, first: Document, source: str, key_name: str) -> InputError:
+    """The error of a document whose key an earlier one of its file has."""
+    return InputError(
+        f"{doc.name} has the {key_name} {doc.key!r} of {first.name} (the same document twice); "
+        f"documents pair by {key_name}, so each must be unique in its file",
+        source,
+        doc.line,
+    )
 
 
 def _no_key_error(doc: Document, first: Optional[Document], source: str, key_name: str) -> InputError:

@@ -59,30 +59,26 @@ def by_index(
 ) -> List[Relation]:
     """Relations written as {"head": i, "tail": j, "label": ...} objects, i
     and j indices into `spans` (as listed; `span_of` makes each a Span)."""
-    if not isinstance(items, list):
-        raise InputError(f'"relations" is a {type(items).__name__}, not a list; {_INDEX_HELP}', path, line)
     head_key, tail_key, label_key = fields
-    found = []
     cache: Dict[int, Span] = {}
-    for k, item in enumerate(items):
-        where = f"relation {k}"
-        if not isinstance(item, dict):
-            raise InputError(f"{where} is {item!r}; {_INDEX_HELP}", path, line)
-        ends = []
-        for key in (head_key, tail_key):
-            index = item.get(key)
-            if not is_int(index) or not 0 <= index < len(spans):
-                has = f"spans 0 to {len(spans) - 1}" if spans else "no spans"
-                if key not in item:
-                    raise InputError(f'{where} has no "{key}"; {_INDEX_HELP}', path, line)
-                raise InputError(
-                    f'{where} has "{key}": {index!r}, which is not a span of the record (it has {has})', path, line
-                )
-            if index not in cache:
-                cache[index] = span_of(spans[index])
-            ends.append(cache[index])
-        found.append(checked_relation(ends[0], ends[1], item.get(label_key), where, path, line))
-    return found
+
+    def end(where: str, item: Dict[str, Any], key: str) -> Span:
+        index = item.get(key)
+        if not is_int(index) or not 0 <= index < len(spans):
+            has = f"spans 0 to {len(spans) - 1}" if spans else "no spans"
+            if key not in item:
+                raise InputError(f'{where} has no "{key}"; {_INDEX_HELP}', path, line)
+            raise InputError(
+                f'{where} has "{key}": {index!r}, which is not a span of the record (it has {has})', path, line
+            )
+        if index not in cache:
+            cache[index] = span_of(spans[index])
+        return cache[index]
+
+    index_help = f"; {_INDEX_HELP}"
+    return _read_relations(
+        items, (head_key, tail_key), label_key, end, path, line, list_help=index_help, item_help=index_help
+    )
 
 
 def brat_relation(line: str, entities: Dict[str, List[Span]], path: PathLike, lineno: int) -> Relation:
@@ -168,26 +164,19 @@ def labelstudio_relations(
 def by_id(items: Any, ids: List[Any], spans: List[Span], path: PathLike, line: Optional[int]) -> List[Relation]:
     """doccano's relations, `{"from_id", "to_id", "type"}`, between its
     entities (`ids`: the "id" of each span's entity): from is the head."""
-    if not isinstance(items, list):
-        raise InputError(f'"relations" is a {type(items).__name__}, not a list', path, line)
     entity: Dict[Any, Span] = {}
     for entity_id, span in zip(ids, spans):
         if entity_id is not None:
             entity[entity_id] = span
-    found = []
-    for k, item in enumerate(items):
-        where = f"relation {k}"
-        if not isinstance(item, dict):
-            raise InputError(f'{where} is {item!r}; doccano writes {{"from_id", "to_id", "type"}}', path, line)
-        ends = []
-        for key in ("from_id", "to_id"):
-            if item.get(key) not in entity:
-                raise InputError(
-                    f'{where} has "{key}" {item.get(key)!r}, which is not the "id" of an entity', path, line
-                )
-            ends.append(entity[item[key]])
-        found.append(checked_relation(ends[0], ends[1], item.get("type"), where, path, line))
-    return found
+
+    def end(where: str, item: Dict[str, Any], key: str) -> Span:
+        if item.get(key) not in entity:
+            raise InputError(f'{where} has "{key}" {item.get(key)!r}, which is not the "id" of an entity', path, line)
+        return entity[item[key]]
+
+    return _read_relations(
+        items, ("from_id", "to_id"), "type", end, path, line, item_help='; doccano writes {"from_id", "to_id", "type"}'
+    )
 
 
 def prodigy_relations(items: Any, spans: List[Span], unit: str, path: PathLike, line: Optional[int]) -> List[Relation]:
@@ -195,33 +184,54 @@ def prodigy_relations(items: Any, spans: List[Span], unit: str, path: PathLike, 
     "child_span", "label"}`: the head span to the child span, each among
     the record's spans (character offsets, or in token unit the inclusive
     token offsets, as its spans are read)."""
-    if not isinstance(items, list):
-        raise InputError(f'"relations" is a {type(items).__name__}, not a list', path, line)
     keys = ("start", "end", "label") if unit == "char" else ("token_start", "token_end", "label")
     shift = 0 if unit == "char" else 1
     known = set(spans)
+
+    def end(where: str, item: Dict[str, Any], role: str) -> Optional[Span]:
+        value = item.get(role)
+        if not isinstance(value, dict) or not all(key in value for key in keys):
+            raise InputError(
+                f'{where} has no "{role}" with {", ".join(map(repr, keys))} (unit {unit}): rel.manual writes '
+                "each relation's head_span and child_span",
+                path,
+                line,
+            )
+        start, last, label = (value[key] for key in keys)
+        span = Span(start, last + shift, label) if is_int(last) else None
+        if span not in known:
+            shown = (start, last + shift if is_int(last) else last, label)
+            raise InputError(f'{where} has a "{role}" {shown!r} that is not among the record\'s spans', path, line)
+        return span
+
+    return _read_relations(items, ("head_span", "child_span"), "label", end, path, line)
+
+
+def _read_relations(
+    items: Any,
+    roles: Tuple[str, str],
+    label_key: str,
+    end: Callable[[str, Dict[str, Any], str], Optional[Span]],
+    path: PathLike,
+    line: Optional[int],
+    list_help: str = "",
+    item_help: str = ", not an object",
+) -> List[Relation]:
+    """The relations of a list of objects, each naming its head and its
+    tail by the keys `roles` and its label by `label_key`: `end(where,
+    item, key)` finds the span an argument names (else raises an
+    InputError); `list_help`, `item_help` end the errors of items that are
+    not a list and of an item that is not an object."""
+    if not isinstance(items, list):
+        raise InputError(f'"relations" is a {type(items).__name__}, not a list{list_help}', path, line)
+    head_key, tail_key = roles
     found = []
     for k, item in enumerate(items):
         where = f"relation {k}"
         if not isinstance(item, dict):
-            raise InputError(f"{where} is {item!r}, not an object", path, line)
-        ends = []
-        for role in ("head_span", "child_span"):
-            value = item.get(role)
-            if not isinstance(value, dict) or not all(key in value for key in keys):
-                raise InputError(
-                    f'{where} has no "{role}" with {", ".join(map(repr, keys))} (unit {unit}): rel.manual writes '
-                    "each relation's head_span and child_span",
-                    path,
-                    line,
-                )
-            start, end, label = (value[key] for key in keys)
-            span = Span(start, end + shift, label) if is_int(end) else None
-            if span not in known:
-                shown = (start, end + shift if is_int(end) else end, label)
-                raise InputError(f'{where} has a "{role}" {shown!r} that is not among the record\'s spans', path, line)
-            ends.append(span)
-        found.append(checked_relation(ends[0], ends[1], item.get("label"), where, path, line))
+            raise InputError(f"{where} is {item!r}{item_help}", path, line)
+        head, tail = end(where, item, head_key), end(where, item, tail_key)
+        found.append(checked_relation(head, tail, item.get(label_key), where, path, line))
     return found
 
 

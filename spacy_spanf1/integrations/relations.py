@@ -141,18 +141,10 @@ def score_relations(
     )
     out: Dict[str, Any] = {}
     for i, (scheme, result) in enumerate(results.items()):
-        empty = result.totals.is_empty
-        p, r, f = (None, None, None) if empty else (result.precision, result.recall, result.f1)
+        keys = result.flat_keys(scheme)
         if i == 0:
-            out.update({"rel_micro_p": p, "rel_micro_r": r, "rel_micro_f": f})
-        out[f"{scheme}_p"], out[f"{scheme}_r"], out[f"{scheme}_f"] = p, r, f
-        out[f"{scheme}_macro_f"] = None if empty else result.macro_f1
-        out[f"{scheme}_per_type"] = (
-            None
-            if empty
-            else {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in result.per_type.items()}
-        )
-        out[f"{scheme}_counts"] = result.counts
+            out.update({f"rel_micro_{m}": keys[f"{scheme}_{m}"] for m in ("p", "r", "f")})
+        out.update(keys)
     return out
 
 

@@ -365,24 +365,13 @@ def scores_to_keys(results: Dict[str, SchemeResult], prefix: str, beta: float = 
     P/R/F are None when no gold and no predicted span was scored."""
     out: Dict[str, Any] = {}
     for i, (scheme, result) in enumerate(results.items()):
-        empty = result.totals.is_empty
-        p, r, f = (None, None, None) if empty else (result.precision, result.recall, result.f1)
-        per_type = (
-            None
-            if empty
-            else {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in result.per_type.items()}
-        )
-        if i == 0:
-            out.update({f"{prefix}_p": p, f"{prefix}_r": r, f"{prefix}_f": f, f"{prefix}_per_type": per_type})
         name = f"{prefix}_{scheme}"
-        out[f"{name}_p"] = p
-        out[f"{name}_r"] = r
-        out[f"{name}_f"] = f
-        out[f"{name}_macro_f"] = None if empty else result.macro_f1
-        out[f"{name}_per_type"] = per_type
-        out[f"{name}_counts"] = result.counts
+        keys = result.flat_keys(name)
+        if i == 0:
+            out.update({f"{prefix}_{m}": keys[f"{name}_{m}"] for m in ("p", "r", "f", "per_type")})
+        out.update(keys)
         if beta != 1.0:
-            out[f"{name}_f{beta:g}"] = None if empty else f_beta(result.precision, result.recall, beta)
+            out[f"{name}_f{beta:g}"] = None if result.totals.is_empty else f_beta(result.precision, result.recall, beta)
     return out
 
 

@@ -108,17 +108,7 @@ def link_keys(results: Dict[str, Any]) -> Dict[str, Any]:
     for scheme, result in results.items():
         if scheme == "nel":
             out.update(nel_scores(result))
-        empty = result.totals.is_empty
-        name = f"nel_{scheme}"
-        out[f"{name}_p"] = None if empty else result.precision
-        out[f"{name}_r"] = None if empty else result.recall
-        out[f"{name}_f"] = None if empty else result.f1
-        out[f"{name}_per_type"] = (
-            None
-            if empty
-            else {label: {"p": c.precision, "r": c.recall, "f": c.f1} for label, c in result.per_type.items()}
-        )
-        out[f"{name}_counts"] = result.counts
+        out.update(result.flat_keys(f"nel_{scheme}", macro_f=False))
     return out
 
 

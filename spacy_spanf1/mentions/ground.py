@@ -252,37 +252,34 @@ def ground_in(
             candidates = exact[string]
             k = repeats.get(string, 1)
             repeats[string] = k + 1
-            places = assigned(candidates, k, every, ordered)
-            if places is None:
-                append(record(grounded_mention, (string, label, [], None, "duplicate", len(candidates) > 1)))
+            how = "exact"
+        else:
+            start = find(string)
+            if start >= 0 and string:
+                end = start + len(string)
+                following = find(string, end)
+                if following < 0:  # the common case: one occurrence
+                    # the record's list is the string's candidates: a later
+                    # listing only reads that it holds one
+                    candidates = exact[string] = [(start, end)]
+                    append(record(grounded_mention, (string, label, candidates, "exact", "grounded", False)))
+                    continue
+                candidates = exact[string] = [(start, end), *occurrences_from(find, string, following)]
+                k, how = 0, "exact"
             else:
-                append(record(grounded_mention, (string, label, places, "exact", "grounded", len(candidates) > 1)))
-            continue
-        start = find(string)
-        if start >= 0 and string:
-            end = start + len(string)
-            following = find(string, end)
-            if following < 0:  # the common case: one occurrence
-                # the record's list is the string's candidates: a later
-                # listing only reads that it holds one
-                candidates = exact[string] = [(start, end)]
-                append(record(grounded_mention, (string, label, candidates, "exact", "grounded", False)))
-                continue
-            candidates = exact[string] = [(start, end), *occurrences_from(find, string, following)]
-            places = assigned(candidates, 0, every, ordered)
-            append(record(grounded_mention, (string, label, places, "exact", "grounded", True)))
-            continue
-        key, candidates = mention_candidates(doc, string, threshold, other)
-        if not candidates:
-            append(record(grounded_mention, (string, label, [], None, "not_found", False)))
-            continue
-        k = listed.get(key, 0)
-        listed[key] = k + 1
+                key, candidates = mention_candidates(doc, string, threshold, other)
+                if not candidates:
+                    append(record(grounded_mention, (string, label, [], None, "not_found", False)))
+                    continue
+                k = listed.get(key, 0)
+                listed[key] = k + 1
+                how = key[0]
+        # listing k of its grounding key (from 0)
         places = assigned(candidates, k, every, ordered)
         if places is None:
             append(record(grounded_mention, (string, label, [], None, "duplicate", len(candidates) > 1)))
         else:
-            append(record(grounded_mention, (string, label, places, key[0], "grounded", len(candidates) > 1)))
+            append(record(grounded_mention, (string, label, places, how, "grounded", len(candidates) > 1)))
     return out
 
 

@@ -12,7 +12,7 @@ span to itself is an InputError naming it.
 
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 import numpy
 
@@ -150,18 +150,9 @@ def _relation_columns(
     doc = numpy.repeat(numpy.arange(len(rel_lists), dtype=numpy.int64), counts)
     base = numpy.cumsum([0, *lengths[:-1]]).astype(numpy.int64) if lengths else numpy.zeros(0, dtype=numpy.int64)
     flat = list(chain.from_iterable(rel_lists))
-    kinds = set(map(type, flat))
-    columns: Optional[Tuple[Any, ...]] = None
-    if kinds == {dict}:
-        columns = _RELATION_DICT
-    elif kinds <= {tuple, list} and set(map(len, flat)) <= {3}:
-        columns = _TUPLE
-    if columns is not None:
-        try:
-            heads, tails, labels = (list(map(get, flat)) for get in columns)
-        except (KeyError, TypeError):
-            columns = None
-    if columns is not None and all_ints(heads) and all_ints(tails) and set(map(type, labels)) <= {str}:
+    columns = _three_columns(flat, _RELATION_DICT, {tuple, list})
+    if columns is not None and all_ints(columns[0]) and all_ints(columns[1]) and set(map(type, columns[2])) <= {str}:
+        heads, tails, labels = columns
         if "" not in labels:
             head = numpy.fromiter(heads, dtype=numpy.int64, count=len(flat))
             tail = numpy.fromiter(tails, dtype=numpy.int64, count=len(flat))
@@ -229,19 +220,10 @@ def _by_value(spans: List[Span], relations: Any, side: str, at: int, name: str) 
 
 def _span_columns(span_lists: List[Any], side: str, unit: str, offset: int) -> Tuple[List[Any], List[Any], List[Any]]:
     """(starts, ends, labels) of every span of a side, checked."""
-    flat = list(chain.from_iterable(span_lists))
-    kinds = set(map(type, flat))
-    columns: Optional[Tuple[Any, ...]] = None
-    if kinds == {dict}:
-        columns = _DICT
-    elif kinds <= {tuple, list, Span} and set(map(len, flat)) <= {3}:
-        columns = _TUPLE
-    if columns is not None:
-        try:
-            starts, ends, labels = (list(map(get, flat)) for get in columns)
-        except (KeyError, TypeError):
-            columns = None
-    if columns is None or not (all_ints(starts) and all_ints(ends)):
+    columns = _three_columns(list(chain.from_iterable(span_lists)), _DICT, {tuple, list, Span})
+    if columns is not None and all_ints(columns[0]) and all_ints(columns[1]):
+        starts, ends, labels = columns
+    else:
         rows = [
             read_span(item, f"{i} of {side} document {offset + n}", unit)
             for n, spans in enumerate(span_lists)
@@ -255,6 +237,27 @@ def _span_columns(span_lists: List[Any], side: str, unit: str, offset: int) -> T
             f"Span {i} of {side} document {offset + doc} {span_problem(starts[bad], ends[bad], labels[bad])}"
         )
     return starts, ends, labels
+
+
+def _three_columns(
+    flat: List[Any], by_key: Tuple[Any, ...], sequences: Set[type]
+) -> Optional[Tuple[List[Any], List[Any], List[Any]]]:
+    """The three columns of items that are all dicts (read by the getters
+    `by_key`) or all sequences of three of the types `sequences`, at once;
+    None when they are not, or a dict lacks a key (then the items are read
+    one by one, which says what is wrong)."""
+    kinds = set(map(type, flat))
+    if kinds == {dict}:
+        columns = by_key
+    elif kinds <= sequences and set(map(len, flat)) <= {3}:
+        columns = _TUPLE
+    else:
+        return None
+    try:
+        first, second, third = (list(map(get, flat)) for get in columns)
+    except (KeyError, TypeError):
+        return None
+    return first, second, third
 
 
 def _locate(lengths: List[int], at: int) -> Tuple[int, int]:

@@ -27,12 +27,11 @@ def relation_error_records(
 ) -> List[Dict[str, Any]]:
     """The relation error records of the documents (in their order), of the
     relation scheme, under the run's relation and matching settings."""
-    errors = batch_relation_errors(
-        pairs,
-        scheme,
-        symmetric=symmetric,
-        relation_labels=relation_labels,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-    )
+    settings = {
+        "symmetric": tuple(symmetric),
+        "relation_labels": None if relation_labels is None else tuple(relation_labels),
+        "overlap_threshold": overlap_threshold,
+        "min_overlap": min_overlap,
+    }
+    errors = batch_relation_errors(pairs, scheme, settings)
     return relation_records(errors, pairs, scheme)

@@ -41,17 +41,9 @@ def sweep_scored_files(
     Raises InputError naming the documents whose predicted spans have no
     score, or the span with a bad one.
     """
-    from ..formats import open_pairs
+    from ..corpus.files import open_read
 
-    pairs = open_pairs(
-        gold_path,
-        pred_path,
-        read.format,
-        gold_format=read.gold_format,
-        pred_format=read.pred_format,
-        unit=match.unit,
-        **read.options,
-    )
+    pairs = open_read(gold_path, pred_path, read, match.unit)
     gold: List[list] = []
     pred: List[list] = []
     unscored: List[str] = []
