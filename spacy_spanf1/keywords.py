@@ -30,6 +30,7 @@ __all__ = [
     "UNSET",
     "Unset",
     "built",
+    "door_of",
     "front_door",
     "given",
     "refuse_set",
@@ -140,9 +141,23 @@ def front_door(
     door though a group has a field of the name (`spans_key` of the
     DocBins an agreement or a sweep reads): handed on in `**keywords`.
     """
-    if func is None:
-        return lambda f: _door(f, groups, check_extra, frozenset(reader_settings))
-    return _door(func, groups, check_extra, frozenset(reader_settings))
+    decorate = door_of(groups, check_extra=check_extra, reader_settings=reader_settings)
+    return decorate if func is None else decorate(func)
+
+
+def door_of(
+    groups: Mapping[str, Type[Settings]],
+    *,
+    check_extra: Optional[CheckExtra] = None,
+    reader_settings: Iterable[str] = (),
+) -> Callable[[F], F]:
+    """`front_door(**groups, ...)`, its groups given as a mapping (for a
+    decorator of doors alike: `door_of(groups, check_extra=...)`)."""
+
+    def decorate(func: F) -> F:
+        return _door(func, dict(groups), check_extra, frozenset(reader_settings))
+
+    return decorate
 
 
 def _declared(func: Callable[..., Any], parameter: Optional[inspect.Parameter]) -> Dict[str, Any]:

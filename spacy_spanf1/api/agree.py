@@ -22,7 +22,7 @@ from ..keyword_types import (
 from ..keywords import UNSET, Maybe, built, front_door, refuse_set, with_options
 from ..notes import warn_each
 from ..settings import UNITS, AgreementSettings, AnalysisSettings, MatchSettings, ReadSettings, comma_list
-from .scores import checked_reader_options
+from .scores import annotated_files_door
 
 __all__ = ["agree_files", "agreement"]
 
@@ -112,14 +112,7 @@ def agreement(
     return result
 
 
-@front_door(
-    match=MatchSettings,
-    agreement=AgreementSettings,
-    analysis=AnalysisSettings,
-    read=ReadSettings,
-    check_extra=checked_reader_options,
-    reader_settings=("spans_key",),
-)
+@annotated_files_door(match=MatchSettings, agreement=AgreementSettings, analysis=AnalysisSettings, read=ReadSettings)
 def agree_files(
     paths: Union[PathLike, Sequence[PathLike]],
     format: Maybe[Optional[str]] = UNSET,

@@ -4,7 +4,7 @@ settings gathered into their objects (`keywords.settings_from`), scored
 through the corpus layer, analysed and signed; a `CorpusScores`."""
 
 from pathlib import PurePath
-from typing import Any, Callable, Dict, Mapping, Optional, Unpack
+from typing import Any, Callable, Dict, Mapping, Optional, Type, TypeVar, Unpack
 
 from ..corpus import Keep, check_outcome, finish, load_pipeline, score_files, score_pipeline
 from ..exceptions import PathLike, SettingError
@@ -18,14 +18,14 @@ from ..keyword_types import (
     ReadKeywords,
     RunKeywords,
 )
-from ..keywords import built, front_door, unknown_keyword, with_options
+from ..keywords import built, door_of, front_door, unknown_keyword, with_options
 from ..notes import warn_each
 from ..results import CorpusScores
-from ..settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings
+from ..settings import AnalysisSettings, MatchSettings, ReadSettings, RunSettings, Settings
 from ..signature import make_signature
 from ..stats.apply import analyze
 
-__all__ = ["compare_files", "evaluate_pipeline", "checked_reader_options"]
+__all__ = ["annotated_files_door", "checked_reader_options", "compare_files", "evaluate_pipeline"]
 
 
 class CompareKeywords(FileMatchKeywords, ReadKeywords, AnalysisKeywords, KeepKeywords, ReaderKeywords, total=False):
@@ -52,6 +52,16 @@ def checked_reader_options(where: str, door: Callable[..., Any], options: Mappin
             valid = list(getattr(door, "keywords", ())) + [f"{n} (a reader setting)" for n in sorted(known)]
             raise unknown_keyword(where, name, valid)
     return dict(options)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def annotated_files_door(**groups: Type[Settings]) -> Callable[[F], F]:
+    """`front_door` of a door of annotators' or scored files (agreement,
+    sweeps): its reader settings checked, and `spans_key` the DocBin
+    reader's, as its match settings take none."""
+    return door_of(groups, check_extra=checked_reader_options, reader_settings=("spans_key",))
 
 
 @front_door(match=MatchSettings, read=ReadSettings, analysis=AnalysisSettings, check_extra=checked_reader_options)

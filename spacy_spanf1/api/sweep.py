@@ -20,7 +20,7 @@ from ..sweeps.files import sweep_scored_files
 from ..sweeps.pipeline import sweep_spancat
 from ..sweeps.results import SweepResult
 from ..sweeps.settings import PIPE, SweepSettings
-from .scores import checked_reader_options
+from .scores import annotated_files_door
 
 __all__ = ["is_pipeline", "sweep_files", "sweep_pipeline", "sweep_source"]
 
@@ -54,14 +54,7 @@ def _applied(
     return built(match), built(sweep), built(analysis)
 
 
-@front_door(
-    match=MatchSettings,
-    sweep=SweepSettings,
-    analysis=AnalysisSettings,
-    read=ReadSettings,
-    check_extra=checked_reader_options,
-    reader_settings=("spans_key",),
-)
+@annotated_files_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings, read=ReadSettings)
 def sweep_files(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
@@ -148,13 +141,7 @@ def is_pipeline(source: Union[str, PurePath]) -> bool:
     return is_package(str(source))
 
 
-@front_door(
-    match=MatchSettings,
-    sweep=SweepSettings,
-    analysis=AnalysisSettings,
-    check_extra=checked_reader_options,
-    reader_settings=("spans_key",),
-)
+@annotated_files_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings)
 def sweep_source(
     source: Union[str, PurePath],
     target: Optional[PathLike] = None,
