@@ -34,6 +34,7 @@ __all__ = [
     "SpanGroupKeywords",
     "SpanMatchKeywords",
     "SpanOptionKeywords",
+    "SweepDoorKeywords",
     "SweepKeywords",
 ]
 
@@ -182,6 +183,10 @@ class SpanGroupKeywords(TypedDict, total=False):
     `front_door(reader_settings=("spans_key",))`)."""
 
     spans_key: Optional[str]
+
+
+class SweepDoorKeywords(MatchKeywords, SweepKeywords, BootstrapKeywords, total=False):
+    """The keywords of a sweep of scored spans (`sweep`, `sweep_pipeline`)."""
 
 
 class ReaderKeywords(TypedDict, total=False):

@@ -153,6 +153,7 @@ DOORS_BESIDE_THE_API = {
     ("spacy_spanf1.mentions.score", "evaluate_mentions"),
     ("spacy_spanf1.integrations.examples", "evaluate_examples"),
     ("spacy_spanf1.integrations.hf", "make_compute_metrics"),
+    ("spacy_spanf1.sweeps.api", "sweep"),
 }
 
 

@@ -6,37 +6,23 @@ from pathlib import Path, PurePath
 from typing import Any, Dict, Optional, Tuple, Union, Unpack
 
 from ..exceptions import InputError, PathLike, SettingError
-from ..keyword_types import (
-    BootstrapKeywords,
-    FormatKeywords,
-    MatchKeywords,
-    ReaderKeywords,
-    SpanGroupKeywords,
-    SweepKeywords,
-)
+from ..keyword_types import FormatKeywords, ReaderKeywords, SpanGroupKeywords, SweepDoorKeywords
 from ..keywords import UNSET, Maybe, built, front_door, given, refuse_set, with_options
 from ..settings import AnalysisSettings, MatchSettings, ReadSettings
 from ..sweeps.files import sweep_scored_files
 from ..sweeps.pipeline import sweep_spancat
 from ..sweeps.results import SweepResult
+from ..sweeps.api import UNUSED
 from ..sweeps.settings import PIPE, SweepSettings
 from .scores import annotated_files_door
 
 __all__ = ["is_pipeline", "sweep_files", "sweep_pipeline", "sweep_source"]
 
-#: What a sweep does not apply of the settings objects it takes.
-UNUSED = {
-    "match": ("spans_key", "labels", "beta"),
-    "read": ("gold_column", "pred_column"),
-    "analysis": ("confidence", "method", "seed", "resample_by", "baseline", "test", "alpha", "by", "buckets"),
-}
+#: What a sweep of files does not apply of the read settings.
+UNUSED_READ = ("gold_column", "pred_column")
 
 
-class SweepPipelineKeywords(MatchKeywords, SweepKeywords, BootstrapKeywords, total=False):
-    """The keywords of `sweep_pipeline`: its settings objects' fields."""
-
-
-class SweepSourceKeywords(SweepPipelineKeywords, ReaderKeywords, SpanGroupKeywords, total=False):
+class SweepSourceKeywords(SweepDoorKeywords, ReaderKeywords, SpanGroupKeywords, total=False):
     """The keywords of `sweep_source`: and the reader settings (of files)."""
 
 
@@ -92,7 +78,7 @@ def sweep_files(
     """
     match, sweep, analysis = _applied(match, sweep, analysis)
     read = with_options(built(read), keywords)
-    refuse_set(read, UNUSED["read"], "a sweep")
+    refuse_set(read, UNUSED_READ, "a sweep")
     return sweep_scored_files(gold_path, pred_path, match, read, sweep, analysis)
 
 
@@ -106,7 +92,7 @@ def sweep_pipeline(
     analysis: Optional[AnalysisSettings] = None,
     pipe: str = PIPE,
     batch_size: Optional[int] = None,
-    **keywords: Unpack[SweepPipelineKeywords],
+    **keywords: Unpack[SweepDoorKeywords],
 ) -> SweepResult:
     """Run a span categorizer once over a DocBin with every suggested span
     kept, and sweep its scores against the DocBin's spans.

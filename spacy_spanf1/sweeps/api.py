@@ -3,14 +3,15 @@ predictions, from one pass, with AP, best thresholds and calibration."""
 
 from itertools import chain
 from operator import itemgetter
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Unpack, cast
 
 import numpy
 
 from ..engine.outcomes import OutcomeBlock
 from ..engine.scorer import evaluate_spans
 from ..exceptions import SettingError
-from ..label_map import LabelMap
+from ..keyword_types import SweepDoorKeywords
+from ..keywords import built, front_door, refuse_set
 from ..notes import label_warnings, spans_counted, unmapped_note, warn_each
 from ..signature import make_signature
 from ..settings import SCHEMES, UNITS, AnalysisSettings, MatchSettings, check_unit
@@ -36,25 +37,24 @@ from .scored import flat_scored
 from .measures import average_precision, best_threshold, calibration, cumulative, level_positions, prf
 from .settings import SweepSettings
 
+#: What a sweep does not apply of the settings objects it takes.
+UNUSED = {
+    "match": ("spans_key", "labels", "beta", "view", "symmetric", "relation_labels"),
+    "analysis": ("confidence", "method", "seed", "resample_by", "baseline", "test", "alpha", "by", "buckets"),
+}
+
 #: Calibration bins: equal-width over [0, 1], bin = min(floor(10 * score), 9).
 
 
+@front_door(match=MatchSettings, sweep=SweepSettings, analysis=AnalysisSettings)
 def sweep(
     gold: Iterable[Iterable[Any]],
     pred: Iterable[Iterable[Any]],
     *,
-    schemes: Optional[Sequence[str]] = None,
-    unit: str = UNITS[0],
-    thresholds: Optional[Sequence[float]] = None,
-    n_thresholds: Optional[int] = None,
-    grid: Optional[str] = None,
-    n_trials: int = SweepSettings.n_trials,
-    bootstrap: Optional[int] = None,
-    iou_threshold: float = MatchSettings.iou_threshold,
-    overlap_threshold: float = MatchSettings.overlap_threshold,
-    min_overlap: Optional[float] = MatchSettings.min_overlap,
-    label_map: Union[LabelMap, Mapping[str, Any], None] = MatchSettings.label_map,
-    map_unlisted: str = MatchSettings.map_unlisted,
+    match: Optional[MatchSettings] = None,
+    sweep: Optional[SweepSettings] = None,
+    analysis: Optional[AnalysisSettings] = None,
+    **keywords: Unpack[SweepDoorKeywords],
 ) -> SweepResult:
     """P, R and F of every scheme at every threshold of scored predictions.
 
@@ -64,12 +64,18 @@ def sweep(
         same order: (start, end, label, score) tuples, dicts with "score",
         or a SpanGroup with attrs["scores"]. A span predicted twice counts
         once, with its highest score.
-    schemes (Sequence[str]): Required: strict, exact, partial, type, iou,
-        overlap.
-    thresholds, n_thresholds, grid, n_trials: Which thresholds to report
-        (SweepSettings); by default every distinct score.
-    bootstrap (Optional[int]): Resamples of the bootstrap interval of F at
-        each best threshold; None: no intervals.
+    match (Optional[MatchSettings]): How spans are matched; or its fields
+        as keywords: schemes (required: strict, exact, partial, type, iou,
+        overlap), unit (default token), iou_threshold, overlap_threshold,
+        min_overlap, label_map, map_unlisted. labels, spans_key, beta,
+        view and the relation settings do not apply (a SettingError).
+    sweep (Optional[SweepSettings]): Which thresholds to report; or its
+        fields as keywords: thresholds, n_thresholds, grid, n_trials; by
+        default every distinct score.
+    analysis (Optional[AnalysisSettings]): bootstrap (resamples of the
+        bootstrap interval of F at each best threshold; None: no
+        intervals), or it as a keyword; nothing else applies.
+        A keyword given beside its object is written over its field.
     label_map (Mapping): Labels renamed, merged or dropped before the
         sweep, as evaluate_spans takes it (a dict, a LabelMap or the path
         of a JSON file of one); spans it puts at one place with one label
@@ -88,15 +94,11 @@ def sweep(
     never occurs in the gold is in the result's `warnings` (with the
     closest gold label) and given as a UserWarning.
     """
+    match, settings, analysis = built(match), built(sweep), built(analysis)
+    for obj, unused in ((match, UNUSED["match"]), (analysis, UNUSED["analysis"])):
+        refuse_set(obj, unused, "a sweep")
+    unit = match.unit or UNITS[0]
     check_unit(unit)
-    match = MatchSettings(
-        schemes,
-        iou_threshold=iou_threshold,
-        overlap_threshold=overlap_threshold,
-        min_overlap=min_overlap,
-        label_map=label_map,
-        map_unlisted=map_unlisted,
-    )
     if match.string_schemes:
         raise SettingError(
             f"the scheme {match.string_schemes[0]!r} compares span texts; a sweep scores span offsets: name span "
@@ -111,9 +113,6 @@ def sweep(
             f"evaluate_links). Name span schemes only: {', '.join(SCHEMES)}",
             "schemes",
         )
-    given = thresholds if thresholds is None or isinstance(thresholds, (str, bytes)) else tuple(thresholds)
-    settings = SweepSettings(given, n_thresholds, grid, n_trials)  # type: ignore[arg-type]  # a string is refused whole, not split
-    analysis = AnalysisSettings(bootstrap=bootstrap)
     gold_docs = [spacy_span_tuples(d, unit) for d in gold]
     pred_docs = list(pred)
     gold_columns = flat_gold(gold_docs, unit)

@@ -84,19 +84,4 @@ def sweep_settled(
 ) -> SweepResult:
     """`sweep` of scored spans under the settings objects of a sweep's
     front door (what `sweep_scored_files` and `sweep_spancat` run)."""
-    return sweep(
-        gold,
-        pred,
-        unit=unit,
-        schemes=match.schemes,
-        thresholds=thresholds.thresholds,
-        n_thresholds=thresholds.n_thresholds,
-        grid=thresholds.grid,
-        n_trials=thresholds.n_trials,
-        bootstrap=analysis.bootstrap,
-        iou_threshold=match.iou_threshold,
-        overlap_threshold=match.overlap_threshold,
-        min_overlap=match.min_overlap,
-        label_map=match.label_map,
-        map_unlisted=match.map_unlisted,
-    )
+    return sweep(gold, pred, unit=unit, match=match, sweep=thresholds, analysis=analysis)
