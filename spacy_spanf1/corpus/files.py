@@ -3,7 +3,7 @@ format, paired and scored (`score_files`).
 """
 
 import dataclasses
-from typing import Any, Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional
 
 from ..exceptions import PathLike, SettingError
 from ..formats import DocPair, Pairs, get_format, infer_format, open_pairs
@@ -14,17 +14,14 @@ from ..settings import MatchSettings, ReadSettings
 from .errors import Keep
 from .stream import score_pairs
 
-__all__ = ["open_files", "open_read", "score_files"]
+__all__ = ["open_files", "score_files"]
 
 
 def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings) -> Pairs:
     """The paired documents of two files (or of one file holding both
     sides) as the settings read them (nothing is read yet); SettingError
     where the settings do not fit the files' format."""
-    gold_options = pred_options = None
-    if read.one_file:
-        gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
-    elif (
+    if not read.one_file and (
         pred_path is None
         and not get_format(
             infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")
@@ -35,38 +32,13 @@ def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchS
             "'gold_column' and 'pred_column'",
             "pred_path",
         )
-    pairs = open_read(
-        gold_path,
-        pred_path,
-        read,
-        match.unit,
-        gold_options=gold_options,
-        pred_options=pred_options,
-        spans_key=match.spans_key,
-    )
+    pairs = open_pairs(gold_path, pred_path, read=read, unit=match.unit, spans_key=match.spans_key)
     if read.one_file and "tag_column" not in pairs.format.options:  # the two columns are each side's tag_column
         users = ", ".join(formats_taking("tag_column"))
         raise SettingError(
             f"'gold_column' and 'pred_column' apply to {users} input, not {pairs.format.name}", "gold_column"
         )
     return pairs
-
-
-def open_read(
-    gold_path: PathLike, pred_path: Optional[PathLike], read: ReadSettings, unit: Optional[str], **options: Any
-) -> Pairs:
-    """`open_pairs` of the two files (or one holding both sides) in the
-    unit, by the formats and the reader options of the read settings (the
-    latter over `options`), as given: unchecked against each other."""
-    return open_pairs(
-        gold_path,
-        pred_path,
-        read.format,
-        gold_format=read.gold_format,
-        pred_format=read.pred_format,
-        unit=unit,
-        **{**options, **read.options},
-    )
 
 
 def score_files(

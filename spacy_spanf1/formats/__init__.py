@@ -18,7 +18,7 @@ from typing import Any, Dict, Iterator, Optional, Tuple
 from ..registry import formats as _registry
 from .base import Document, Format, PathLike, option_error
 from ..exceptions import InputError, SettingError
-from ..settings import UNITS
+from ..settings import UNITS, ReadSettings
 from .base import check_file, read_lines, read_text
 from .base import check_options as check_reader_options
 from .identity import token_offsets
@@ -159,24 +159,23 @@ def open_pairs(
     pred_path: Optional[PathLike] = None,
     format: Optional[str] = None,
     *,
-    gold_format: Optional[str] = None,
-    pred_format: Optional[str] = None,
+    read: Optional[ReadSettings] = None,
     unit: Optional[str] = None,
-    gold_options: Optional[Dict[str, Any]] = None,
-    pred_options: Optional[Dict[str, Any]] = None,
     **options: Any,
 ) -> Pairs:
     """Read a gold and a predicted source of the same documents as a stream
     of DocPairs. pred_path None: both sides come from gold_path (a format
-    that holds both, read with side "gold" and side "pred"; `gold_options`
-    and `pred_options` add per-side settings, e.g. a CoNLL file's two tag
-    columns).
+    that holds both, read with side "gold" and side "pred", e.g. a CoNLL
+    file with two tag columns).
 
     format (Optional[str]): A registered format of both sides; None: from
-        the extensions.
-    gold_format, pred_format (Optional[str]): The format of one side (over
-        format); two formats that can describe the same documents mix (a
-        spaCy DocBin gold with JSONL predictions: `formats.mixed`).
+        the extensions (`read.format`, written over it).
+    read (Optional[ReadSettings]): How the files are read: format,
+        gold_format and pred_format (the format of one side, over format;
+        two formats that can describe the same documents mix, a spaCy
+        DocBin gold with JSONL predictions: `formats.mixed`), gold_column
+        and pred_column (each side's tag_column of one file), and reader
+        options (written over those given here).
     unit (Optional[str]): "token" or "char", among the format's units;
         None: its default.
     options: The format's reader settings (None: unset); in a mix, each
@@ -184,6 +183,12 @@ def open_pairs(
     Raises SettingError for settings that do not fit the format; InputError
     (on reading) for bad input.
     """
+    read = ReadSettings(format=format) if read is None else read if format is None else read.replace(format=format)
+    format, gold_format, pred_format = read.format, read.gold_format, read.pred_format
+    options = {**options, **read.options}
+    gold_options = pred_options = None
+    if read.one_file:  # the two columns are each side's tag_column
+        gold_options, pred_options = {"tag_column": read.gold_column}, {"tag_column": read.pred_column}
     gold_named = gold_format if gold_format is not None else format
     # one file holding both sides (pred_path None) is in the gold's format
     pred_named = pred_format if pred_format is not None else format if pred_path is not None else gold_named

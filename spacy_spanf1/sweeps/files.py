@@ -41,9 +41,9 @@ def sweep_scored_files(
     Raises InputError naming the documents whose predicted spans have no
     score, or the span with a bad one.
     """
-    from ..corpus.files import open_read
+    from ..formats import open_pairs
 
-    pairs = open_read(gold_path, pred_path, read, match.unit)
+    pairs = open_pairs(gold_path, pred_path, read=read, unit=match.unit)
     gold: List[list] = []
     pred: List[list] = []
     unscored: List[str] = []
