@@ -151,8 +151,9 @@ def read_error(name, path, **options) -> str:
 def load_corpus(gold, pred, fmt=None, **options):
     """The paired stream, read whole (for tests only)."""
     from spacy_spanf1.formats import open_pairs
+    from spacy_spanf1.settings import ReadSettings
 
-    pairs = open_pairs(gold, pred, fmt, **options)
+    pairs = open_pairs(gold, pred, read=ReadSettings(format=fmt), **options)
     read_pairs = list(pairs)
     return SimpleNamespace(
         pairs=read_pairs, n_docs=pairs.stats.documents, skipped=pairs.stats.skipped_names, unit=pairs.unit

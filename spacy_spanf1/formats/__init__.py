@@ -157,7 +157,6 @@ class Pairs:
 def open_pairs(
     gold_path: PathLike,
     pred_path: Optional[PathLike] = None,
-    format: Optional[str] = None,
     *,
     read: Optional[ReadSettings] = None,
     unit: Optional[str] = None,
@@ -168,10 +167,10 @@ def open_pairs(
     that holds both, read with side "gold" and side "pred", e.g. a CoNLL
     file with two tag columns).
 
-    format (Optional[str]): A registered format of both sides; None: from
-        the extensions (`read.format`, written over it).
-    read (Optional[ReadSettings]): How the files are read: format,
-        gold_format and pred_format (the format of one side, over format;
+    read (Optional[ReadSettings]): How the files are read (None: the
+        defaults): format (a registered format of both sides; None: from
+        the extensions), gold_format and pred_format (the format of one
+        side, over format;
         two formats that can describe the same documents mix, a spaCy
         DocBin gold with JSONL predictions: `formats.mixed`), gold_column
         and pred_column (each side's tag_column of one file), and reader
@@ -183,7 +182,7 @@ def open_pairs(
     Raises SettingError for settings that do not fit the format; InputError
     (on reading) for bad input.
     """
-    read = ReadSettings(format=format) if read is None else read if format is None else read.replace(format=format)
+    read = ReadSettings() if read is None else read
     format, gold_format, pred_format = read.format, read.gold_format, read.pred_format
     options = {**options, **read.options}
     gold_options = pred_options = None
