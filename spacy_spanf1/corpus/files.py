@@ -6,7 +6,7 @@ import dataclasses
 from typing import Iterable, Iterator, Optional
 
 from ..exceptions import PathLike, SettingError
-from ..formats import DocPair, Pairs, get_format, infer_format, open_pairs
+from ..formats import DocPair, Pairs, format_names, get_format, infer_format, open_pairs
 from ..formats.base import formats_taking
 from ..results.scores import CorpusScores
 from ..signature import make_signature
@@ -17,19 +17,26 @@ from .stream import score_pairs
 __all__ = ["open_files", "score_files"]
 
 
-def open_files(gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings) -> Pairs:
+def open_files(
+    gold_path: PathLike, pred_path: Optional[PathLike], match: MatchSettings, read: ReadSettings, columns: bool = True
+) -> Pairs:
     """The paired documents of two files (or of one file holding both
     sides) as the settings read them (nothing is read yet); SettingError
-    where the settings do not fit the files' format."""
+    where the settings do not fit the files' format. columns: whether a
+    CoNLL file's two tag columns may stand for the two sides (not in a
+    sweep: tags have no scores)."""
     if not read.one_file and (
         pred_path is None
         and not get_format(
             infer_format(gold_path, read.gold_format or read.format, "gold_format" if read.gold_format else "format")
         ).both_sides
     ):
+        both = ", ".join(name for name in format_names() if get_format(name).both_sides)
         raise SettingError(
             "no predicted file: give 'pred_path', or, for a CoNLL file with both tag columns, "
-            "'gold_column' and 'pred_column'",
+            "'gold_column' and 'pred_column'"
+            if columns
+            else f"no predicted file: give 'pred_path', or one file in a format that holds both sides ({both})",
             "pred_path",
         )
     pairs = open_pairs(gold_path, pred_path, read=read, unit=match.unit, spans_key=match.spans_key)

@@ -41,9 +41,10 @@ def sweep_scored_files(
     Raises InputError naming the documents whose predicted spans have no
     score, or the span with a bad one.
     """
-    from ..formats import open_pairs
+    from ..corpus.files import open_files
 
-    pairs = open_pairs(gold_path, pred_path, read=read, unit=match.unit)
+    # as compare opens them: one file holds both sides only in a format that can
+    pairs = open_files(gold_path, pred_path, match, read, columns=False)
     gold: List[list] = []
     pred: List[list] = []
     unscored: List[str] = []

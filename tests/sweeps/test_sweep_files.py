@@ -138,3 +138,22 @@ def test_doccano_without_scores_is_refused(tmp_path):
     gold = write_jsonl(tmp_path / "g.jsonl", [{"text": t, "label": [list(s) for s in d]} for t, d in zip(TEXTS, GOLD)])
     with pytest.raises(Exception, match="spans without scores"):
         sweep_files(gold, gold, format="doccano", schemes=SCHEMES)
+
+
+def test_one_file_that_cannot_hold_both_sides_is_refused_not_swept_against_itself(tmp_path):
+    # A JSONL file of scored spans, given alone, would pair each document with
+    # itself: every prediction correct, AP 1.0. compare refuses it; so does the sweep.
+    from spacy_spanf1 import SettingError
+
+    scored = write_jsonl(
+        tmp_path / "scored.jsonl",
+        [
+            {"text": t, "spans": [{"start": s, "end": e, "label": lab, "score": p} for s, e, lab, p in d]}
+            for t, d in zip(TEXTS, SCORED)
+        ],
+    )
+    with pytest.raises(
+        SettingError, match=r"no predicted file: .*a format that holds both sides \(labelstudio\)"
+    ) as found:
+        sweep_files(scored, None, schemes=SCHEMES)
+    assert found.value.setting == "pred_path"
