@@ -139,7 +139,7 @@ def compare_files(
         with the overlap scheme.
     """
     match, analysis = built(match), built(analysis)
-    keep = Keep.taken(analysis, keywords)
+    keep = Keep.taken(analysis, keywords)  # what is left of keywords are reader settings
     read = with_options(built(read), keywords)
     if analysis.baseline is not None and pred_path is None and not isinstance(analysis.baseline, CorpusScores):
         raise SettingError(
