@@ -27,7 +27,7 @@ from ..spans import Span
 from ..notes import Notes
 from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
 from .offsets import QuotedSpan, place_spans
-from .pieces import check_fragment_relation, doccano_joined
+from .pieces import Joining, check_fragment_relation, doccano_joined
 from .relations import by_id
 from .records import (
     SpanFields,
@@ -67,7 +67,7 @@ class DoccanoFormat(Format):
         return _read(Path(path), side, check_fragment_relation(opts.get("fragment_relation")))
 
 
-def _read(path: Path, side: str, joining: Optional[str] = None) -> Iterator[Document]:
+def _read(path: Path, side: str, joining: Optional[Joining] = None) -> Iterator[Document]:
     fields = SpanFields(path, side, SPAN_FIELDS)
     for lineno, record in json_lines(path):
         text = record_text(record, "text", "the record", path, lineno)
@@ -119,6 +119,8 @@ def _read(path: Path, side: str, joining: Optional[str] = None) -> Iterator[Docu
             fragments=fragments,
         )
     fields.finish()
+    if joining is not None:
+        joining.finish(side, path)
 
 
 def _label_spans(items: Any, field: str, path: Path, lineno: int) -> Tuple[List[QuotedSpan], List[Any]]:

@@ -30,7 +30,7 @@ from ..settings import check_choice
 from ..notes import Notes
 from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
-from .pieces import check_fragment_relation, joined_links, labelstudio_joined
+from .pieces import Joining, check_fragment_relation, joined_links, labelstudio_joined
 from .records import check_read, quoted_span, record_text
 from .kb import RegionIds
 from .relations import Relation, labelstudio_relations
@@ -177,7 +177,7 @@ def _read(
     text_field: str,
     text_mismatch: str,
     regions: RegionIds,
-    joining: Optional[str] = None,
+    joining: Optional[Joining] = None,
 ) -> Iterator[Document]:
     tasks = _load(path)
     source = choice.source
@@ -242,6 +242,8 @@ def _read(
             fragments=fragments,
         )
     regions.finish(side)
+    if joining is not None:
+        joining.finish(side, path)
 
 
 def _entries(task: Any, source: str) -> List[Any]:
@@ -333,7 +335,7 @@ def _spans(
     counts: Dict[str, int],
     text_mismatch: str,
     regions: RegionIds,
-    joining: Optional[str] = None,
+    joining: Optional[Joining] = None,
 ) -> Tuple[
     List[Span],
     Notes,

@@ -12,13 +12,14 @@ document. Pieces of different labels linked, and a link to a region that is
 not there, are errors naming the file, the document and the ids.
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..exceptions import InputError, PathLike, SettingError
 from ..spans import AnySpan, Span, normal_fragments, span_of_fragments, split_fragments
 from .relations import Relation, by_id, labelstudio_relations
 
 __all__ = [
+    "Joining",
     "Link",
     "check_fragment_relation",
     "doccano_joined",
@@ -34,11 +35,37 @@ __all__ = [
 Link = Tuple[str, Any, Any]
 
 
-def check_fragment_relation(value: Any) -> Optional[str]:
+class Joining:
+    """The `fragment_relation` of a file being read: the label that joins
+    pieces, and the labels of the file's other relations, so that a label
+    no relation of the gold carries (a typo) is an error naming those it
+    has, not pieces left unjoined in silence."""
+
+    __slots__ = ("label", "joins", "others")
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.joins = 0
+        self.others: Set[str] = set()
+
+    def finish(self, side: str, path: PathLike) -> None:
+        """InputError when the gold has relations but none of the label."""
+        if side == "gold" and not self.joins and self.others:
+            listed = ", ".join(map(repr, sorted(self.others)))
+            raise InputError(
+                f"no relation of the gold is labelled {self.label!r} ('fragment_relation'), so no pieces are "
+                f"joined; its relations are labelled {listed}",
+                path,
+            )
+
+
+def check_fragment_relation(value: Any) -> Optional[Joining]:
     """The `fragment_relation` setting, checked: None (nothing is joined) or
-    a relation label, a non-empty string."""
-    if value is None or (isinstance(value, str) and value):
-        return value
+    a relation label, a non-empty string (a Joining of it)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value:
+        return Joining(value)
     raise SettingError(
         f"'fragment_relation' is {value!r}; it names the relation label that joins the pieces of one entity "
         "(a non-empty string), or is left out (nothing is joined)",
@@ -47,15 +74,18 @@ def check_fragment_relation(value: Any) -> Optional[str]:
 
 
 def labelstudio_links(
-    results: List[Dict[str, Any]], name: str, where: str, path: PathLike
+    results: List[Dict[str, Any]], joining: Joining, where: str, path: PathLike
 ) -> Tuple[List[Link], List[Dict[str, Any]]]:
-    """Label Studio's relation results split into the links labelled `name`
-    (the joining ones) and the others (read as relations)."""
+    """Label Studio's relation results split into the links labelled with
+    the joining label and the others (read as relations)."""
+    name = joining.label
     links: List[Link] = []
     others = []
     for k, result in enumerate(results):
         labels = result.get("labels")
         if not isinstance(labels, list) or name not in labels:
+            if isinstance(labels, list):
+                joining.others.update(map(str, labels))
             others.append(result)
             continue
         shown = f"{where}, relation {k} ({result.get('from_id')!s} -> {result.get('to_id')!s})"
@@ -67,23 +97,27 @@ def labelstudio_links(
                 path,
             )
         links.append((shown, result.get("from_id"), result.get("to_id")))
+    joining.joins += len(links)
     return links, others
 
 
-def doccano_links(items: Any, name: str, path: PathLike, line: Optional[int]) -> Tuple[List[Link], Any]:
-    """doccano's relations split into the links of type `name` (the joining
-    ones) and the others (read as relations; anything but a list is left
-    for the relation reader to refuse)."""
+def doccano_links(items: Any, joining: Joining, path: PathLike, line: Optional[int]) -> Tuple[List[Link], Any]:
+    """doccano's relations split into the links of the joining type and
+    the others (read as relations; anything but a list is left for the
+    relation reader to refuse)."""
     if not isinstance(items, list):
         return [], items
     links: List[Link] = []
     others = []
     for k, item in enumerate(items):
-        if isinstance(item, dict) and item.get("type") == name:
+        if isinstance(item, dict) and item.get("type") == joining.label:
             shown = f"relation {k} ({item.get('from_id')!s} -> {item.get('to_id')!s})"
             links.append((shown, item.get("from_id"), item.get("to_id")))
         else:
+            if isinstance(item, dict) and item.get("type") is not None:
+                joining.others.add(str(item["type"]))
             others.append(item)
+    joining.joins += len(links)
     return links, others
 
 
@@ -192,7 +226,7 @@ def labelstudio_joined(
     given: List[Any],
     result_ids: List[Any],
     linked: List[Dict[str, Any]],
-    joining: str,
+    joining: Joining,
     where: str,
     path: PathLike,
 ) -> Tuple[
@@ -243,7 +277,7 @@ def doccano_joined(
     given: List[Any],
     ids: List[Any],
     items: Any,
-    joining: str,
+    joining: Joining,
     path: PathLike,
     line: Optional[int],
 ) -> Tuple[List[Span], Optional[List[Tuple[Span, Any]]], Optional[List[Relation]], Optional[List[Any]]]:

@@ -4,6 +4,7 @@ Label Studio and doccano users annotate them (`fragment_relation`,
 scheme; without the setting the file reads as before."""
 
 import json
+import re
 from dataclasses import astuple
 
 import pytest
@@ -193,3 +194,24 @@ def test_joined_pieces_carry_one_score(tmp_path):
     bad = write_jsonl(tmp_path / "b.jsonl", [scored(0.9, 0.8)])
     with pytest.raises(InputError, match=r"b\.jsonl:1: the record: the pieces of the entity \[\[7, 13\], \[24, 28\]\]"):
         read("doccano", bad, "pred", fragment_relation="piece")
+
+
+def test_a_joining_label_no_relation_of_the_gold_carries_is_an_error_naming_those_it_has(tmp_path):
+    # a typo ("pice") would join nothing and read the pieces' links as relations, in silence
+    path = export(tmp_path, MUSCLE_PAIN + [region("t", 29, 34, "TIME"), link("b", "t", ["at"])], [region("p", 7, 13)])
+    message = "no relation of the gold is labelled 'pice' ('fragment_relation'), so no pieces are joined; its relations are labelled 'at', 'piece'"
+    with pytest.raises(InputError, match=re.escape(message)):
+        read("labelstudio", path, fragment_relation="pice")
+    result = invoke(["compare", path, path, "--format", "labelstudio", "-s", "strict", "--fragment-relation", "pice"])
+    assert_clean_failure(result, 1, message.replace("'fragment_relation'", "'--fragment-relation'"))
+    entities = [(1, 7, 13, "ADR"), (2, 24, 28, "ADR")]
+    gold = write_jsonl(
+        tmp_path / "g.jsonl", [doccano(entities, [{"id": 0, "from_id": 1, "to_id": 2, "type": "piece"}])]
+    )
+    with pytest.raises(InputError, match=re.escape("its relations are labelled 'piece'")):
+        read("doccano", gold, fragment_relation="pice")
+    # a prediction without joins, and a gold without any relation, are read as they are
+    [doc] = read("doccano", gold, "pred", fragment_relation="pice")
+    assert doc.spans == [Span(7, 13, "ADR"), Span(24, 28, "ADR")]
+    plain = write_jsonl(tmp_path / "plain.jsonl", [doccano(entities, [])])
+    assert [d.spans for d in read("doccano", plain, fragment_relation="piece")] == [doc.spans]
