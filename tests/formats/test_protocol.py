@@ -160,3 +160,16 @@ def test_reader_notes_and_counts_exact_at_50000_documents(keyed):
     assert scores.notes["pred"]["odd"]["examples"][:2] == ["doc 0", "doc 1"]
     assert scores.not_scored == {"pred": {"ignored_cells": n}}
     assert scores.results["strict"].counts["cor"] == n
+
+
+def test_the_registry_holds_the_built_in_formats_from_its_first_read():
+    # in a fresh interpreter: the registry alone, before anything imported spacy_spanf1.formats
+    import subprocess
+    import sys
+
+    code = (
+        "from spacy_spanf1 import registry; "
+        "print(registry.formats.get('doccano').name, 'jsonl' in registry.formats, len(registry.formats.get_all()))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[:2] == ["doccano", "True"] and int(out[2]) >= 12
