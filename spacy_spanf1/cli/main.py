@@ -148,14 +148,21 @@ def run(ctx: typer.Context, func: Callable[..., Any], *args: Any, **kwargs: Any)
     except BrokenPipeError:
         closed_pipe()
     except SettingError as err:
-        message = flags_of(err.message)
+        command = _settings_of(ctx)
+        message = flags_of(err.message, command)
         if err.setting:
-            raise typer.BadParameter(message, ctx=ctx, param_hint=f"'{flag(err.setting)}'") from None
+            raise typer.BadParameter(message, ctx=ctx, param_hint=f"'{flag(err.setting, command)}'") from None
         ctx.fail(message)
     except InputError as err:
+        command = _settings_of(ctx)
         if err.path is None and err.setting is not None:
-            fail(f"{flag(err.setting)}: {flags_of(err.message)}", 1)
-        fail(flags_of(str(err)), 1)
+            fail(f"{flag(err.setting, command)}: {flags_of(err.message, command)}", 1)
+        fail(flags_of(str(err), command), 1)
+
+
+def _settings_of(ctx: typer.Context) -> List[str]:
+    """The settings of the command's own options and arguments."""
+    return [str(param.name) for param in ctx.command.params] if ctx.command is not None else []
 
 
 def one_schemes(schemes: Optional[List[str]]) -> str:

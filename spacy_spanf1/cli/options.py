@@ -56,6 +56,9 @@ class Option:
     own_default (Any): The default of an option that sets no setting of a
         settings class (a switch, the size of a page).
     extra (Mapping[str, Any]): Further typer settings (min, dir_okay, ...).
+    stands_for (Tuple[str, ...]): The library settings it is in its command
+        (a sweep's TARGET is the `pred_path` of a sweep of files), so that
+        their messages name it there.
     """
 
     setting: str
@@ -67,6 +70,7 @@ class Option:
     required: bool = False
     own_default: Any = None
     extra: Mapping[str, Any] = field(default_factory=dict)
+    stands_for: Tuple[str, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -134,8 +138,8 @@ DECLARED: Tuple[Option, ...] = (
     Option("gold_path", ("GOLD",), Path, "Gold file (a brat directory), or a directory of gold shards paired by file name with PRED's", argument=True, required=True, extra={"show_default": False}),
     Option("pred_path", ("[PRED]",), _OPTIONAL_PATH, "Predicted file (or directory of shards) of the same documents, in the same format or another (--pred-format); left out for one file holding both sides (CoNLL with --gold-column and --pred-column, a Label Studio export)", argument=True, extra={"show_default": False}),
     Option("input_paths", ("INPUT...",), List[Path], "The annotators' files (or brat directories), one per annotator in one format; or one export naming its annotators (Label Studio completed_by, Prodigy _annotator_id/_session_id, JSONL \"annotator\")", argument=True, required=True, extra={"show_default": False}),
-    Option("sweep_source", ("SOURCE",), str, "sweep: a pipeline (an installed package name, or a directory with config.cfg), or a gold file", argument=True, required=True),
-    Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}),
+    Option("sweep_source", ("SOURCE",), str, "sweep: a pipeline (an installed package name, or a directory with config.cfg), or a gold file", argument=True, required=True, stands_for=("gold_path",)),
+    Option("sweep_target", ("[TARGET]",), _OPTIONAL_PATH, "sweep: the .spacy corpus the pipeline runs over, or the file of scored predictions of the gold file's documents (left out for one file holding both sides)", argument=True, extra={"show_default": False}, stands_for=("pred_path", "corpus_path")),
     # what shapes the numbers
     Option("schemes", ("--schemes", "-s"), Optional[List[str]], f"Comma-separated schemes, the first is primary (required; give the option once): {','.join(SCHEMES)}; and, after a span scheme, the string schemes {','.join(STRING_SCHEMES)} (compare (string, label) pairs: unitxt's NER, UniversalNER's rule), the link schemes {','.join(LINK_SCHEMES)} (compare knowledge-base ids: neleval's measures, GERBIL's weak match, spaCy's score_links) and the relation schemes {','.join(RELATION_SCHEMES)} (relations between spans, of files that hold them)", extra={"show_default": False}),
     Option("spans_key", ("--spans-key", "-k"), _OPTIONAL_STR, "Score Doc.spans[KEY] instead of Doc.ents (spaCy documents); agree: write a .spacy consensus into Doc.spans[KEY]", of=MatchSettings),
@@ -225,24 +229,30 @@ _NAMES = sorted(OPTIONS, key=len, reverse=True)
 _SETTING = re.compile(r"'({0})'|\b({0})=".format("|".join(_NAMES)))
 
 
-def flag(setting: Optional[str]) -> Optional[str]:
+def flag(setting: Optional[str], command: Sequence[str] = ()) -> Optional[str]:
     """The flag (or argument) of a setting; the setting itself when the
-    command line has none."""
+    command line has none. command: the settings of the command's own
+    options, one of which may stand for it (`Option.stands_for`)."""
     if setting is None:
         return None
+    if setting not in command:
+        for name in command:
+            if name in OPTIONS and setting in OPTIONS[name].stands_for:
+                return OPTIONS[name].flag
     return OPTIONS[setting].flag if setting in OPTIONS else setting
 
 
-def flags_of(message: str) -> str:
+def flags_of(message: str, command: Sequence[str] = ()) -> str:
     """A library message with its setting names ('spans_key', tag_mode=)
-    written as this command line's flags ('--spans-key', --tag-mode=)."""
+    written as this command line's flags ('--spans-key', --tag-mode=);
+    command as `flag` takes it."""
 
     def repl(match: "re.Match[str]") -> str:
         if match.group(1):
             if _UNKNOWN.search(message, max(0, match.start() - 40), match.start()):
                 return match.group(0)  # the value a user gave ("Unknown scheme 'fuzzy'"), not a setting
-            return f"'{flag(match.group(1))}'"
-        return f"{flag(match.group(2))}="
+            return f"'{flag(match.group(1), command)}'"
+        return f"{flag(match.group(2), command)}="
 
     return _SETTING.sub(repl, message)
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from helpers import write_jsonl
+from helpers import assert_clean_failure, invoke, write_jsonl
 from spacy_spanf1 import sweep
 from spacy_spanf1.api import sweep_files
 
@@ -157,3 +157,7 @@ def test_one_file_that_cannot_hold_both_sides_is_refused_not_swept_against_itsel
     ) as found:
         sweep_files(scored, None, schemes=SCHEMES)
     assert found.value.setting == "pred_path"
+    # the command line names the sweep's own argument, TARGET, not compare's PRED
+    result = invoke(["sweep", scored, "-s", "strict"])
+    assert_clean_failure(result, 2, "no predicted file: give 'TARGET', or one file in a format that holds both sides")
+    assert "'PRED'" not in result.output
