@@ -119,8 +119,8 @@ def front_door(
     **groups: Type[Settings],
 ) -> Any:
     """func, with an unknown keyword a TypeError naming the keywords it
-    takes (Python's own error names only the one it does not). A door with
-    an untyped `**options` and no check_extra checks those itself.
+    takes (Python's own error names only the one it does not), unless
+    check_extra takes the keywords the door does not declare.
 
     groups: `@front_door(match=MatchSettings, read=ReadSettings)`: before
     func runs, its parameter `match` becomes the MatchSettings
@@ -204,8 +204,6 @@ def _door(
     keywords = tuple(name for name in declared if name in owners or name not in READER_SETTINGS | reader_settings)
     valid = explicit[:at] + keywords + explicit[at:]
     names = frozenset(valid) | frozenset(passed)
-    # A door with an untyped **bag and no check_extra checks its keywords itself.
-    checks_names = extra is None or bool(declared) or check_extra is not None
     # When every settings object and every field is keyword-only (each door
     # so far), they are taken from the keywords as given, without binding
     # the call to the signature (which costs a scorer of a few documents a
@@ -216,7 +214,7 @@ def _door(
 
     @functools.wraps(func)
     def door(*args: Any, **kwargs: Any) -> Any:
-        unknown = [name for name in kwargs if name not in names] if checks_names else []
+        unknown = [name for name in kwargs if name not in names]
         if unknown and check_extra is None:
             raise unknown_keyword(func.__name__, unknown[0], valid)
         if unknown and check_extra is not None:
