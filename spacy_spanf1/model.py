@@ -29,7 +29,8 @@ that sorting the spans does not move them).
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
+from os import PathLike
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from .notes import Notes
 from .spans import Span
@@ -142,6 +143,58 @@ class Document:
     fragments: Optional[List[Optional[Fragments]]] = None
     relations: Optional[List[Tuple[Span, Span, str]]] = None
 
+    @classmethod
+    def of_marks(
+        cls,
+        name: str,
+        text: str,
+        marks: "Marks",
+        counts: Mapping[str, int],
+        source: Union[str, "PathLike[str]"],
+        *,
+        tokens: Optional[List[str]] = None,
+        offsets: Optional[List[Tuple[int, int]]] = None,
+        meta: Optional[Dict[str, Any]] = None,
+        line: Optional[int] = None,
+        key: Optional[str] = None,
+        annotator: Optional[str] = None,
+    ) -> "Document":
+        """The Document of a record whose reader read `marks` off its
+        annotation, and `counts` (zeros are left out) besides, from the
+        file `source`."""
+        spans, notes, scores, relations, links, fragments = marks
+        return cls(
+            name,
+            spans,
+            text,
+            tokens,
+            offsets,
+            {} if meta is None else meta,
+            line,
+            key,
+            str(source),
+            notes or EMPTY,
+            nonzero(counts),
+            scores,
+            annotator=annotator,
+            relations=relations,
+            links=links,
+            fragments=fragments,
+        )
+
+
+class Marks(NamedTuple):
+    """What a reader read off the annotation of one record: its spans and
+    what they carry, each as the `Document` field of the same name
+    (`Document.of_marks` makes the Document)."""
+
+    spans: Optional[List[Span]]
+    notes: Mapping[str, Dict[str, Any]] = EMPTY
+    scores: Optional[List[Tuple[Span, Any]]] = None
+    relations: Optional[List[Tuple[Span, Span, str]]] = None
+    links: Optional[List[Tuple[Span, str]]] = None
+    fragments: Optional[List[Optional[Fragments]]] = None
+
 
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:
     """The counts that are not zero (EMPTY when none is), for
@@ -150,4 +203,4 @@ def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:
     return kept or EMPTY
 
 
-__all__ = ["EMPTY", "Document", "Notes", "nonzero"]
+__all__ = ["EMPTY", "Document", "Marks", "Notes", "nonzero"]

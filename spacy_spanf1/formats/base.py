@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple
 
 from ..exceptions import InputError, PathLike, SettingError
-from ..model import EMPTY, Document, nonzero  # noqa: F401 (readers import them from here)
+from ..model import EMPTY, Document, Marks, nonzero  # noqa: F401 (readers import them from here)
 from ..registry import formats as _registry
 from ..settings import UNITS
 from ..spans import Span

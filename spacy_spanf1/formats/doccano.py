@@ -25,7 +25,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 from ..registry import formats
 from ..spans import Span
 from ..notes import Notes
-from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
+from .base import Document, Format, InputError, Marks, PathLike
 from .offsets import QuotedSpan, place_spans
 from .pieces import Joining, check_fragment_relation, doccano_joined
 from .relations import by_id
@@ -105,19 +105,8 @@ def _read(path: Path, side: str, joining: Optional[Joining] = None) -> Iterator[
                     listed, listed_scores, ids, record["relations"], joining, path, lineno
                 )
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
-        yield Document(
-            f"line {lineno}",
-            spans,
-            text,
-            meta=meta,
-            line=lineno,
-            source=str(path),
-            notes=notes or EMPTY,
-            counts=nonzero(counts),
-            scores=scores,
-            relations=found,
-            fragments=fragments,
-        )
+        marks = Marks(spans, notes, scores, found, fragments=fragments)
+        yield Document.of_marks(f"line {lineno}", text, marks, counts, path, meta=meta, line=lineno)
     fields.finish()
     if joining is not None:
         joining.finish(side, path)

@@ -27,13 +27,12 @@ from ..registry import formats
 from ..spans import Span
 from ..exceptions import InputError, SettingError
 from ..settings import check_choice
-from ..notes import Notes
-from .base import EMPTY, Document, Format, PathLike, check_file, nonzero, read_text
+from .base import Document, Format, Marks, PathLike, check_file, read_text
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from .pieces import Joining, check_fragment_relation, joined_links, labelstudio_joined
 from .records import check_read, quoted_span, record_text
 from .kb import RegionIds
-from .relations import Relation, labelstudio_relations
+from .relations import labelstudio_relations
 
 PRED_FROM: Tuple[str, ...] = ("predictions", "annotations")
 
@@ -213,34 +212,17 @@ def _read(
         text = record_text(data, text_field, f"the data of {where}", path, None)
         counts: Dict[str, int] = {}
         entry = _choose(task, choice, where, path, counts)
-        notes: Notes = {}
-        scores = relations = links = fragments = None
         if entry is None:
             # gold: skipped and counted; pred: predicts nothing, noted by the pairing
             # as a gold document without a prediction (missing_pred)
-            spans = None
+            marks = Marks(None)
         else:
-            spans, notes, scores, relations, links, fragments = _spans(
-                entry, text, where, path, counts, text_mismatch, regions, joining
-            )
+            marks = _spans(entry, text, where, path, counts, text_mismatch, regions, joining)
         meta = {k: v for k, v in data.items() if k != text_field}
         if isinstance(task.get("meta"), dict):
             meta.update(task["meta"])
         key = str(task["id"]) if "id" in task else None
-        yield Document(
-            where,
-            spans,
-            text,
-            meta=meta,
-            key=key,
-            source=str(path),
-            notes=notes or EMPTY,
-            counts=nonzero(counts),
-            scores=scores,
-            relations=relations,
-            links=links,
-            fragments=fragments,
-        )
+        yield Document.of_marks(where, text, marks, counts, path, meta=meta, key=key)
     regions.finish(side)
     if joining is not None:
         joining.finish(side, path)
@@ -336,14 +318,7 @@ def _spans(
     text_mismatch: str,
     regions: RegionIds,
     joining: Optional[Joining] = None,
-) -> Tuple[
-    List[Span],
-    Notes,
-    Optional[List[Tuple[Span, Any]]],
-    Optional[List[Relation]],
-    Optional[List[Tuple[Span, str]]],
-    Optional[List[Any]],
-]:
+) -> Marks:
     """The spans of an annotation or prediction, its reader's notes, when
     any result (or the prediction) has a "score", each span's score (the
     result's own, else the prediction's), its relation results, each
@@ -392,12 +367,12 @@ def _spans(
         if pairs is not None:
             joined, counts["unlabeled_relations"] = pairs
         ids = joined_links(regions.links(kb_results, result_ids, outer, where), where, path)
-        return spans, notes, scores, joined, ids, fragments
+        return Marks(spans, notes, scores, joined, ids, fragments)
     scores = list(zip(listed, given)) if any(g is not None for g in given) else None
     relations = None
     if linked:
         relations, counts["unlabeled_relations"] = labelstudio_relations(linked, result_ids, listed, where, path)
-    return sorted(set(listed)), notes, scores, relations, regions.links(kb_results, result_ids, listed, where), None
+    return Marks(sorted(set(listed)), notes, scores, relations, regions.links(kb_results, result_ids, listed, where))
 
 
 LABELSTUDIO = LabelStudioFormat()

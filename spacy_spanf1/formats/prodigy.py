@@ -18,12 +18,11 @@ kb id (`kb.prodigy_links`).
 """
 
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Tuple, cast
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Tuple, cast
 
 from ..registry import formats
 from ..spans import Span, is_int, span_problem
-from ..notes import Notes
-from .base import EMPTY, Document, Format, InputError, PathLike, nonzero
+from .base import EMPTY, Document, Format, InputError, Marks, PathLike
 from .offsets import check_text_mismatch, place_spans
 from .records import SpanFields, check_read, json_lines, quoted_span, record_text
 from .kb import prodigy_links
@@ -69,40 +68,31 @@ def _read(path: Path, side: str, unit: str, text_mismatch: str) -> Iterator[Docu
         if unit == "token":
             tokens, offsets = _tokens(record, text, path, lineno)
         counts: Dict[str, int] = {}
-        notes: Notes = {}
         answer = record.get("answer")
         fields.see(record, lineno)
         if answer is not None and not isinstance(answer, str):
             raise InputError(f'"answer" is {answer!r}, not "accept", "reject" or "ignore"', path, lineno)
         if side == "gold" and answer != "accept":
             counts[SKIPPED_ANSWERS.get(answer, "unanswered")] = 1
-            spans: Optional[List[Span]] = None
-            scores = links = None
+            marks = Marks(None)
         else:
-            spans, notes, scores, links = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
-        relations = None
-        if spans is not None and record.get("relations"):  # rel.manual: between its spans
-            relations = prodigy_relations(record["relations"], spans, unit, path, lineno)
+            marks = _spans(record, text, offsets, unit, path, lineno, text_mismatch)
         meta = {k: v for k, v in record.items() if k not in READ_FIELDS and not k.startswith("_")}
         if isinstance(record.get("meta"), dict):
             meta.update(record["meta"])
         key = str(record["_input_hash"]) if "_input_hash" in record else None
-        yield Document(
+        yield Document.of_marks(
             f"line {lineno}",
-            spans,
             text,
-            tokens,
-            offsets,
+            marks,
+            counts,
+            path,
+            tokens=tokens,
+            offsets=offsets,
             meta=meta,
             line=lineno,
             key=key,
-            source=str(path),
-            notes=notes or EMPTY,
-            counts=nonzero(counts),
-            scores=scores,
             annotator=_annotator(record),
-            relations=relations,
-            links=links,
         )
     fields.finish()
 
@@ -155,9 +145,10 @@ def _spans(
     path: Path,
     lineno: int,
     text_mismatch: str,
-) -> Tuple[List[Span], Notes, Optional[List[Tuple[Span, Any]]], Optional[List[Tuple[Span, str]]]]:
+) -> Marks:
     """The spans of a record, its reader's notes, when a span has a
-    "score", each span's (for sweeps), and their kb ids when it has any."""
+    "score", each span's (for sweeps), their kb ids when it has any, and
+    its relations between them (rel.manual)."""
     items = record.get("spans", [])
     if not isinstance(items, list):
         raise InputError(f'"spans" is a {type(items).__name__}, not a list', path, lineno)
@@ -171,23 +162,29 @@ def _spans(
         if missing:
             raise InputError(f"{where} lacks {', '.join(map(repr, missing))} (unit {unit}): {item!r}", path, lineno)
         checked.append((where, item))
+    notes: Mapping[str, Dict[str, Any]] = EMPTY
     if unit == "token":
         listed = [
             _token_span(item, len(cast(List[Tuple[int, int]], offsets)), where, path, lineno) for where, item in checked
         ]
         _check_both_offsets(checked, offsets, path, lineno)
-        links = prodigy_links(record, [item for _, item in checked], listed, path, lineno)
-        return sorted(set(listed)), {}, _scores(listed, checked), links
-    quoted = [
-        quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
-        for where, item in checked
-    ]
-    placed, notes = place_spans(quoted, text, policy=text_mismatch, document=f"line {lineno}", path=path, line=lineno)
-    if any("token_start" in item for _, item in checked):
-        _check_both_offsets(checked, _token_offsets(record, text), path, lineno)
-    listed = [Span(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)]
+    else:
+        quoted = [
+            quoted_span(item["start"], item["end"], item["label"], item.get("text"), where, path, lineno)
+            for where, item in checked
+        ]
+        placed, notes = place_spans(
+            quoted, text, policy=text_mismatch, document=f"line {lineno}", path=path, line=lineno
+        )
+        if any("token_start" in item for _, item in checked):
+            _check_both_offsets(checked, _token_offsets(record, text), path, lineno)
+        listed = [Span(f[0][0], f[0][1], span.label) for span, f in zip(quoted, placed)]
     links = prodigy_links(record, [item for _, item in checked], listed, path, lineno)
-    return sorted(set(listed)), notes, _scores(listed, checked), links
+    spans = sorted(set(listed))
+    relations = None
+    if record.get("relations"):  # rel.manual: between its spans
+        relations = prodigy_relations(record["relations"], spans, unit, path, lineno)
+    return Marks(spans, notes, _scores(listed, checked), relations, links)
 
 
 def _scores(listed: List[Span], checked: List[Tuple[str, Dict[str, Any]]]) -> Optional[List[Tuple[Span, Any]]]:
