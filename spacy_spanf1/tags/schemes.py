@@ -65,96 +65,28 @@ class TagScheme:
     end_patterns: Tuple[Pattern, ...]
 
 
-IOB1 = TagScheme(
-    "IOB1",
-    allowed_prefixes="IOB",
-    start_patterns=(
-        ("O", "I", ANY_LABEL),
-        ("I", "I", DIFF),
-        ("B", "I", ANY_LABEL),
-        ("I", "B", SAME),
-        ("B", "B", SAME),
-    ),
-    inside_patterns=(("B", "I", SAME), ("I", "I", SAME)),
-    end_patterns=(
-        ("I", "I", DIFF),
-        ("I", "O", ANY_LABEL),
-        ("I", "B", ANY_LABEL),
-        ("B", "O", ANY_LABEL),
-        ("B", "I", DIFF),
-        ("B", "B", SAME),
-    ),
-)
-IOB2 = TagScheme(
-    "IOB2",
-    allowed_prefixes="IOB",
-    start_patterns=((ANY, "B", ANY_LABEL),),
-    inside_patterns=(("B", "I", SAME), ("I", "I", SAME)),
-    end_patterns=(
-        ("I", "O", ANY_LABEL),
-        ("I", "I", DIFF),
-        ("I", "B", ANY_LABEL),
-        ("B", "O", ANY_LABEL),
-        ("B", "I", DIFF),
-        ("B", "B", ANY_LABEL),
-    ),
-)
-IOE1 = TagScheme(
-    "IOE1",
-    allowed_prefixes="IOE",
-    start_patterns=(
-        ("O", "I", ANY_LABEL),
-        ("I", "I", DIFF),
-        ("E", "I", ANY_LABEL),
-        ("E", "E", SAME),
-    ),
-    inside_patterns=(("I", "I", SAME), ("I", "E", SAME)),
-    end_patterns=(
-        ("I", "I", DIFF),
-        ("I", "O", ANY_LABEL),
-        ("I", "E", DIFF),
-        ("E", "I", SAME),
-        ("E", "E", SAME),
-    ),
-)
-IOE2 = TagScheme(
-    "IOE2",
-    allowed_prefixes="IOE",
-    start_patterns=(
-        ("O", "I", ANY_LABEL),
-        ("O", "E", ANY_LABEL),
-        ("E", "I", ANY_LABEL),
-        ("E", "E", ANY_LABEL),
-        ("I", "I", DIFF),
-        ("I", "E", DIFF),
-    ),
-    inside_patterns=(("I", "E", SAME), ("I", "I", SAME)),
-    end_patterns=(("E", ANY, ANY_LABEL),),
-)
-IOBES = TagScheme(
-    "IOBES",
-    allowed_prefixes="IOBES",
-    start_patterns=((ANY, "B", ANY_LABEL), (ANY, "S", ANY_LABEL)),
-    inside_patterns=(
-        ("B", "I", SAME),
-        ("B", "E", SAME),
-        ("I", "I", SAME),
-        ("I", "E", SAME),
-    ),
-    end_patterns=(("S", ANY, ANY_LABEL), ("E", ANY, ANY_LABEL)),
-)
-BILOU = TagScheme(
-    "BILOU",
-    allowed_prefixes="BILOU",
-    start_patterns=((ANY, "B", ANY_LABEL), (ANY, "U", ANY_LABEL)),
-    inside_patterns=(
-        ("B", "I", SAME),
-        ("B", "L", SAME),
-        ("I", "I", SAME),
-        ("I", "L", SAME),
-    ),
-    end_patterns=(("U", ANY, ANY_LABEL), ("L", ANY, ANY_LABEL)),
-)
+def _patterns(table: str) -> Tuple[Pattern, ...]:
+    """The patterns of a table written as seqeval's scheme.py lists them, a
+    pattern a word of three characters: the previous tag's prefix, the
+    current tag's ("*": any prefix) and the label rule ("*": any label,
+    "=": the same label, "!": a different one)."""
+    prefix = {"*": ANY}
+    rule = {"*": ANY_LABEL, "=": SAME, "!": DIFF}
+    return tuple((prefix.get(prev, prev), prefix.get(cur, cur), rule[label]) for prev, cur, label in table.split())
+
+
+def _scheme(name: str, prefixes: str, start: str, inside: str, end: str) -> TagScheme:
+    return TagScheme(name, prefixes, _patterns(start), _patterns(inside), _patterns(end))
+
+
+# seqeval's tables (seqeval/scheme.py, in its order): allowed prefixes, then
+# the start, inside and end patterns.
+IOB1 = _scheme("IOB1", "IOB", start="OI* II! BI* IB= BB=", inside="BI= II=", end="II! IO* IB* BO* BI! BB=")
+IOB2 = _scheme("IOB2", "IOB", start="*B*", inside="BI= II=", end="IO* II! IB* BO* BI! BB*")
+IOE1 = _scheme("IOE1", "IOE", start="OI* II! EI* EE=", inside="II= IE=", end="II! IO* IE! EI= EE=")
+IOE2 = _scheme("IOE2", "IOE", start="OI* OE* EI* EE* II! IE!", inside="IE= II=", end="E**")
+IOBES = _scheme("IOBES", "IOBES", start="*B* *S*", inside="BI= BE= II= IE=", end="S** E**")
+BILOU = _scheme("BILOU", "BILOU", start="*B* *U*", inside="BI= BL= II= IL=", end="U** L**")
 
 # The only list of scheme names; error messages list them in this order.
 TAG_SCHEMES: Mapping[str, TagScheme] = MappingProxyType({s.name: s for s in (IOB1, IOB2, IOE1, IOE2, IOBES, BILOU)})
