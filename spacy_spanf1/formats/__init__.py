@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, Optional, Tuple
 
 from ..registry import formats as _registry
-from .base import Document, Format, PathLike, option_error
+from .base import Document, Format, Marks, PathLike, option_error
 from ..exceptions import InputError, SettingError
 from ..settings import UNITS, ReadSettings
 from .base import check_file, read_lines, read_text
@@ -332,9 +332,9 @@ __all__ = [
     "Document",
     "Format",
     "InputError",
+    "Marks",
     "PairStats",
     "Pairs",
-    "SettingError",
     "SettingError",
     "check_file",
     "check_pairing_options",

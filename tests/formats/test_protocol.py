@@ -11,7 +11,8 @@ from spacy_spanf1 import registry
 from spacy_spanf1 import agreement
 from spacy_spanf1.api import agree_files, compare_files
 from spacy_spanf1.exceptions import InputError
-from spacy_spanf1.formats import Document, Format
+from spacy_spanf1.formats import Document, Format, Marks
+from spacy_spanf1.model import EMPTY
 from spacy_spanf1.formats.base import check_options, read_lines
 from spacy_spanf1.notes import note
 from spacy_spanf1.spans import Span
@@ -173,3 +174,16 @@ def test_the_registry_holds_the_built_in_formats_from_its_first_read():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[:2] == ["doccano", "True"] and int(out[2]) >= 12
+
+
+def test_a_reader_makes_its_document_of_the_marks_it_read(tmp_path):
+    span = Span(0, 3, "PER")
+    marks = Marks([span], scores=[(span, 0.9)], links=[(span, "Q1")])
+    doc = Document.of_marks("row 1", "Ann met Bo", marks, {"outside": 0, "rejected": 2}, tmp_path / "a.tsv", line=1)
+    # the zero count is left out, no notes is the shared empty mapping, the path a string
+    assert doc.counts == {"rejected": 2}
+    assert doc.notes is EMPTY
+    assert doc.source == str(tmp_path / "a.tsv")
+    assert (doc.name, doc.spans, doc.text, doc.line, doc.meta) == ("row 1", [span], "Ann met Bo", 1, {})
+    assert (doc.scores, doc.links, doc.relations, doc.fragments) == ([(span, 0.9)], [(span, "Q1")], None, None)
+    assert Document.of_marks("row 2", "", Marks(None), {}, "a.tsv").counts is EMPTY
