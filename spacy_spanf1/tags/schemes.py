@@ -72,7 +72,9 @@ def _patterns(table: str) -> Tuple[Pattern, ...]:
     "=": the same label, "!": a different one)."""
     prefix = {"*": ANY}
     rule = {"*": ANY_LABEL, "=": SAME, "!": DIFF}
-    return tuple((prefix.get(prev, prev), prefix.get(cur, cur), rule[label]) for prev, cur, label in table.split())
+    return tuple(
+        (prefix.get(prev, prev), prefix.get(cur, cur), rule[label]) for prev, cur, label in map(tuple, table.split())
+    )
 
 
 def _scheme(name: str, prefixes: str, start: str, inside: str, end: str) -> TagScheme:
