@@ -20,3 +20,11 @@ def test_the_benchmark_s_check_passes_at_a_small_size(name):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     for line in CHECKS[name]:
         assert line in proc.stdout
+
+
+@pytest.mark.slow  # the benchmark in a subprocess, twice over one tree
+def test_the_readers_benchmark_checks_every_reader_reads_the_same_spans():
+    proc = python(ROOT / "benchmarks" / "bench_readers.py", "--docs", "300", "--repeat", "1", "--against", ROOT)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "Every reader read the same spans." in proc.stdout
+    assert proc.stdout.count("after / before") == 4
