@@ -33,6 +33,9 @@ import typer
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from common import spaced_text  # noqa: E402
 
 from spacy_spanf1 import SCHEMES  # noqa: E402
 
@@ -79,11 +82,7 @@ def write_corpus(directory: Path, n: int, seed: int = 0) -> None:
     ):
         for _ in range(n):
             words = [rng.choice(WORDS) for _ in range(40)]
-            starts, pos = [], 0
-            for w in words:
-                starts.append(pos)
-                pos += len(w) + 1
-            text = " ".join(words)
+            text, starts = spaced_text(words)
             gold, pred = [], []
             k = 0
             while k < 38:

@@ -33,6 +33,10 @@ import srsly
 import typer
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from common import spaced_text  # noqa: E402
+
 FORMATS = ("jsonl", "doccano", "prodigy", "labelstudio")
 WORDS = ("Ann", "Lee", "flew", "to", "New", "York", "and", "met", "Acme", "in", "Paris", "on", "Monday")
 LABELS = ("PER", "ORG", "LOC", "DATE")
@@ -44,11 +48,7 @@ def make_records(n: int, seed: int) -> List[Tuple[str, List[Tuple[int, int, str,
     records = []
     for _ in range(n):
         words = [rng.choice(WORDS) for _ in range(30)]
-        starts, position = [], 0
-        for word in words:
-            starts.append(position)
-            position += len(word) + 1
-        text = " ".join(words)
+        text, starts = spaced_text(words)
         spans = []
         for first in sorted(rng.sample(range(0, 30, 3), rng.randint(0, 5))):
             last = min(first + rng.randint(0, 1), 29)

@@ -1,6 +1,7 @@
 """What the benchmarks share: where the reference libraries installed apart
 are (`find_references`), the clock the timers read (`clock`), a timer of
-repeated calls (`timed`), where generated spans go (`spaced_spans`), and a
+repeated calls (`timed`), where generated spans go (`spaced_spans`), the
+text of generated words (`spaced_text`), and a
 WNUT17 pipeline and corpus for the sharded runs.
 
 The benchmarks import nothing from tests/; the references that are not pip
@@ -15,7 +16,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence, Tuple
 
 import typer
 
@@ -97,6 +98,16 @@ DOCS_OPTION = typer.Option(10000, help="documents")
 RUNS_OPTION = typer.Option(5, help="timed runs of each")
 SEED_OPTION = typer.Option(0, help="the corpus's seed")
 TARGETS_OPTION = typer.Option(True, help="exit with status 1 when a target is not met")
+
+
+def spaced_text(words: Sequence[str]) -> Tuple[str, List[int]]:
+    """The words joined by single spaces, and the character where each
+    starts."""
+    starts, position = [], 0
+    for word in words:
+        starts.append(position)
+        position += len(word) + 1
+    return " ".join(words), starts
 
 
 def spaced_spans(rng, n_tokens: int):
