@@ -23,6 +23,7 @@
 """
 
 import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -590,6 +591,16 @@ def test_public_names_keep_working():
     import spacy
 
     assert spacy.registry.scorers.get("spacy-spanf1.scorer.v1").__module__ == "spacy_spanf1.integrations.spacy"
+
+
+@pytest.mark.parametrize("package", ["spacy_spanf1", "spacy_spanf1.api"])
+def test_a_package_lists_the_names_it_exports_lazily_once(package):
+    module = importlib.import_module(package)
+    lazy = [name for names in module._LAZY.values() for name in names]
+    assert sorted(set(lazy) - set(module.__all__)) == []
+    assert len(module.__all__) == len(set(module.__all__))
+    for name in module.__all__:
+        assert getattr(module, name) is not None, name
 
 
 def test_every_folder_of_the_package_is_a_package():

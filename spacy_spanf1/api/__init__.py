@@ -54,19 +54,23 @@ if TYPE_CHECKING:  # the lazy names, for type checkers and editors (`as`: re-exp
     )
 
 
-__getattr__ = lazy_exports(__name__, _LAZY, globals())
-
-
 #: What the package imports, and the doors it imports when first asked for.
 __all__ = [
     "CorpusScores",
     "FULL_COLLECTION",
     "InputError",
     "SettingError",
+    "agree_files",
+    "agreement",
     "compare_files",
     "evaluate_pipeline",
+    "is_pipeline",
     "prf_from_stdin",
     "prf_from_text",
     "score_pairs",
-    *(name for names in _LAZY.values() for name in names),
+    "sweep_files",
+    "sweep_pipeline",
+    "sweep_source",
 ]
+
+__getattr__ = lazy_exports(__name__, _LAZY, globals())
