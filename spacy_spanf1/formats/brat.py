@@ -29,7 +29,7 @@ from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 from ..registry import formats
 from ..spans import FragmentedSpan, Span, split_fragments
-from .base import EMPTY, Document, Format, InputError, PathLike, decode_utf8, nonzero
+from .base import Document, Format, InputError, Marks, PathLike, decode_utf8
 from .offsets import QuotedSpan, check_text_mismatch, place_spans
 from ..settings import check_choice
 from .records import check_read
@@ -223,18 +223,8 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
             links.extend((span, kb_id) for span in placed_spans)
     relations = [brat_relation(line, entity_spans, ann_path, lineno) for lineno, line in relation_lines]
     ordered, kept = split_fragments(spans)
-    return Document(
-        document,
-        ordered,
-        text,
-        key=name,
-        source=ann_path,
-        notes=notes or EMPTY,
-        counts=nonzero(counts),
-        links=links,
-        fragments=kept,
-        relations=relations or None,
-    )
+    marks = Marks(ordered, notes, relations=relations or None, links=links, fragments=kept)
+    return Document.of_marks(document, text, marks, counts, ann_path, key=name)
 
 
 def _normalizations(normalized: Dict[str, Tuple[str, int]], seen: Dict[str, int], path: str) -> bool:
