@@ -121,8 +121,11 @@ def main(
 ) -> None:
     if folder is not None:  # a child process: one round in this interpreter
         paths = {name: folder / (f"{name}.json" if name == "labelstudio" else f"{name}.jsonl") for name in FORMATS}
+        import spacy_spanf1
+
         figures, differ = time_once(paths)
-        print(json.dumps({"figures": figures, "differ": differ}))
+        tree = str(Path(spacy_spanf1.__file__).resolve().parent.parent)
+        print(json.dumps({"figures": figures, "differ": differ, "tree": tree}))
         return
     trees = {"after": ROOT} if against is None else {"before": against.resolve(), "after": ROOT}
     fastest: Dict[str, Dict[str, float]] = {tree: {} for tree in trees}
@@ -139,6 +142,8 @@ def main(
                 if done.returncode:
                     raise SystemExit(f"the round in {where} failed:\n{done.stderr}")
                 found = json.loads(done.stdout)
+                if found["tree"] != str(where):
+                    raise SystemExit(f"The round meant for {where} imported the package of {found['tree']}.")
                 if found["differ"]:
                     raise SystemExit(
                         f"In {where}, the {', '.join(found['differ'])} reader read other spans than jsonl's."
