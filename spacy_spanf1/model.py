@@ -199,6 +199,8 @@ class Marks(NamedTuple):
 def nonzero(counts: Mapping[str, int]) -> Mapping[str, int]:
     """The counts that are not zero (EMPTY when none is), for
     `Document.counts`."""
+    if not counts:  # most documents: nothing to count
+        return EMPTY
     kept = {what: n for what, n in counts.items() if n}
     return kept or EMPTY
 

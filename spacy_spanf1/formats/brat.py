@@ -223,7 +223,7 @@ def _read_document(folder: Path, name: str, fragments: str, newlines: str, text_
             links.extend((span, kb_id) for span in placed_spans)
     relations = [brat_relation(line, entity_spans, ann_path, lineno) for lineno, line in relation_lines]
     ordered, kept = split_fragments(spans)
-    marks = Marks(ordered, notes, relations=relations or None, links=links, fragments=kept)
+    marks = Marks(ordered, notes, None, relations or None, links, kept)
     return Document.of_marks(document, text, marks, counts, ann_path, key=name)
 
 

@@ -105,7 +105,7 @@ def _read(path: Path, side: str, joining: Optional[Joining] = None) -> Iterator[
                     listed, listed_scores, ids, record["relations"], joining, path, lineno
                 )
         meta = {k: v for k, v in record.items() if k not in ("text", "relations") + SPAN_FIELDS}
-        marks = Marks(spans, notes, scores, found, fragments=fragments)
+        marks = Marks(spans, notes, scores, found, None, fragments)
         yield Document.of_marks(f"line {lineno}", text, marks, counts, path, meta=meta, line=lineno)
     fields.finish()
     if joining is not None:

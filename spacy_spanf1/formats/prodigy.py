@@ -184,7 +184,7 @@ def _spans(
     relations = None
     if record.get("relations"):  # rel.manual: between its spans
         relations = prodigy_relations(record["relations"], spans, unit, path, lineno)
-    return Marks(spans, notes, _scores(listed, checked), relations, links)
+    return Marks(spans, notes, _scores(listed, checked), relations, links, None)
 
 
 def _scores(listed: List[Span], checked: List[Tuple[str, Dict[str, Any]]]) -> Optional[List[Tuple[Span, Any]]]:
