@@ -29,9 +29,9 @@ that sorting the spans does not move them).
 """
 
 from dataclasses import dataclass, field
-from os import PathLike
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Tuple
 
+from .exceptions import PathLike
 from .notes import Notes
 from .spans import Span
 
@@ -150,7 +150,7 @@ class Document:
         text: str,
         marks: "Marks",
         counts: Mapping[str, int],
-        source: Union[str, "PathLike[str]"],
+        source: PathLike,
         *,
         tokens: Optional[List[str]] = None,
         offsets: Optional[List[Tuple[int, int]]] = None,
