@@ -14,15 +14,13 @@ ratio to its floor is printed.
 
 With --against TREE (another checkout, e.g. `git worktree add ../before
 <commit>`), each round times TREE's package and this one in turn, each in a
-process of its own with its tree first on PYTHONPATH, and AFTER / BEFORE is
+process of its own with its tree on PYTHONPATH (`bench_versions.run`), and AFTER / BEFORE is
 printed for each reader: the way to see that a change of the readers did not
 make them slower.
 """
 
 import json
-import os
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +33,7 @@ import typer
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from bench_versions import run  # noqa: E402
 from common import spaced_text  # noqa: E402
 
 FORMATS = ("jsonl", "doccano", "prodigy", "labelstudio")
@@ -58,7 +57,12 @@ def make_records(n: int, seed: int) -> List[Tuple[str, List[Tuple[int, int, str,
     return records
 
 
-def write_files(records: List[Tuple[str, List[Tuple[int, int, str, str]]]], folder: Path) -> Dict[str, Path]:
+def file_name(name: str) -> str:
+    """The file a format's copy of the corpus is written to."""
+    return f"{name}.json" if name == "labelstudio" else f"{name}.jsonl"
+
+
+def write_files(records: List[Tuple[str, List[Tuple[int, int, str, str]]]], folder: Path) -> None:
     """The records in each format, one file each."""
     lines: Dict[str, List[str]] = {name: [] for name in FORMATS if name != "labelstudio"}
     tasks = []
@@ -78,13 +82,9 @@ def write_files(records: List[Tuple[str, List[Tuple[int, int, str, str]]]], fold
             for k, (s, e, label, quoted) in enumerate(spans)
         ]
         tasks.append({"id": i, "data": {"text": text}, "predictions": [{"id": i, "result": results}]})
-    paths = {}
     for name, rows in lines.items():
-        paths[name] = folder / f"{name}.jsonl"
-        paths[name].write_text("\n".join(rows) + "\n", encoding="utf-8")
-    paths["labelstudio"] = folder / "labelstudio.json"
-    paths["labelstudio"].write_text(json.dumps(tasks), encoding="utf-8")
-    return paths
+        (folder / file_name(name)).write_text("\n".join(rows) + "\n", encoding="utf-8")
+    (folder / file_name("labelstudio")).write_text(json.dumps(tasks), encoding="utf-8")
 
 
 def _lines(path: Path) -> list:
@@ -120,7 +120,7 @@ def main(
     folder: Optional[Path] = typer.Option(None, "--folder", hidden=True),
 ) -> None:
     if folder is not None:  # a child process: one round in this interpreter
-        paths = {name: folder / (f"{name}.json" if name == "labelstudio" else f"{name}.jsonl") for name in FORMATS}
+        paths = {name: folder / file_name(name) for name in FORMATS}
         import spacy_spanf1
 
         figures, differ = time_once(paths)
@@ -136,12 +136,7 @@ def main(
         write_files(records[:20], Path(tmp) / "warm")
         for _ in range(repeat):
             for tree, where in trees.items():
-                env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(where), os.environ.get("PYTHONPATH", "")])}
-                command = [sys.executable, str(Path(__file__).resolve()), "--folder", tmp]
-                done = subprocess.run(command, env=env, capture_output=True, text=True)
-                if done.returncode:
-                    raise SystemExit(f"the round in {where} failed:\n{done.stderr}")
-                found = json.loads(done.stdout)
+                found = json.loads(run(where, [str(Path(__file__).resolve()), "--folder", tmp]))
                 if found["tree"] != str(where):
                     raise SystemExit(f"The round meant for {where} imported the package of {found['tree']}.")
                 if found["differ"]:
